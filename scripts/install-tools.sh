@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs every tool Lock Lab's build and tests need, into .tools/ (git-ignored).
+# Idempotent: each step is skipped when the right version is already there, so only
+# the first run on a fresh machine pays (~12 min, mostly compiling Trunk).
+# Nothing is downloaded from GitHub: crates.io, npm, Debian and rustup only (see TOOLCHAIN.md).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tools="$root/.tools"
+mkdir -p "$tools/bin"
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132.0.0
+
+log() { printf '[install-tools] %s\n' "$*" >&2; }
+
+want_wasm_target() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+want_trunk() {
+  if [ -x "$tools/bin/trunk" ] && "$tools/bin/trunk" --version | grep -q "$TRUNK_VERSION"; then return; fi
+  log "building trunk $TRUNK_VERSION (~9 min on 2 cores)"
+  cargo install --locked trunk --version "$TRUNK_VERSION" --root "$tools"
+}
+
+want_wasm_bindgen() {
+  if [ -x "$tools/bin/wasm-bindgen" ] && "$tools/bin/wasm-bindgen" --version | grep -q "$WASM_BINDGEN_VERSION"; then return; fi
+  log "building wasm-bindgen-cli $WASM_BINDGEN_VERSION (~3 min)"
+  # Not --locked: the locked webpki-roots version is missing from the registry mirror.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$tools"
+}
+
+want_wasm_opt() {
+  if [ -x "$tools/binaryen/node_modules/.bin/wasm-opt" ]; then return; fi
+  log "installing binaryen $BINARYEN_VERSION (wasm-opt) from npm"
+  mkdir -p "$tools/binaryen"
+  npm install --silent --no-audit --no-fund --prefix "$tools/binaryen" "binaryen@$BINARYEN_VERSION"
+}
+
+want_chromium() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then return; fi
+  log "installing Debian chromium + chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+}
+
+want_e2e_packages() {
+  if [ -d "$root/tests/e2e/node_modules/@playwright/test" ]; then return; fi
+  log "installing Playwright test runner (no browser download)"
+  (cd "$root/tests/e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
+}
+
+case "${1:-all}" in
+  build) want_wasm_target; want_trunk; want_wasm_bindgen; want_wasm_opt ;;
+  all) want_wasm_target; want_chromium; want_wasm_opt; want_wasm_bindgen; want_trunk; want_e2e_packages ;;
+  *) log "usage: install-tools.sh [build|all]"; exit 2 ;;
+esac

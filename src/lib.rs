@@ -1,0 +1,6 @@
+//! Lock Lab: distributed locks, simulated deterministically and explained.
+//!
+//! Layers (see ../shared/DESIGN.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
+//! `narrate` / `timeline` → `ui` (browser only).
+
+pub mod sim;
