@@ -4,3 +4,4 @@
 //! `narrate` / `timeline` → `ui` (browser only).
 
 pub mod sim;
+pub mod protocols;

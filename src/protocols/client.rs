@@ -1,0 +1,239 @@
+//! A client process (A, B, …): acquire, then `writes` times wait `work_ms` on its monotonic clock
+//! and write to storage, then release (SCENARIO_FORMAT.md, "Semantics", Clients). The workload is
+//! the same for every approach; how the lock is taken and given back is the `LockAgent`'s.
+
+use super::{AcquireFailure, BeliefEnd, Ctx, GrantRef, Msg, Note};
+use crate::sim::{ClockKind, Node, NodeId, TimerId};
+
+/// Timer tags at or above this belong to the agent.
+pub const AGENT_TAGS: u32 = 100;
+const START: u32 = 1;
+const RETRY: u32 = 2;
+const VALIDITY: u32 = 3;
+const WORK: u32 = 4;
+const WRITE_TIMEOUT: u32 = 5;
+
+/// What the agent's handling of a message or timer means for the client.
+#[derive(Debug, PartialEq)]
+pub enum AgentEvent {
+    Nothing,
+    /// The lock is held; the client may believe it for `validity_ms` (> 0) from now, on its
+    /// monotonic clock. An agent whose validity came out ≤ 0 gives back what it took and
+    /// reports `Failed` instead: nothing was granted.
+    Acquired { token: Option<u64>, validity_ms: i64 },
+    Failed(AcquireFailure),
+    /// The release finished (or timed out).
+    Released,
+}
+
+/// How one approach takes and gives back the lock, on the client's side.
+pub trait LockAgent {
+    fn acquire(&mut self, ctx: &mut Ctx, attempt: u32);
+    fn release(&mut self, ctx: &mut Ctx);
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent;
+    fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent;
+}
+
+/// One outstanding request with its timeout timer.
+#[derive(Default)]
+pub struct Rpc {
+    next: u32,
+    pending: Option<(u32, TimerId)>,
+}
+
+impl Rpc {
+    /// Allocates a request id and arms its timeout (agent timer `tag`).
+    pub fn start(&mut self, ctx: &mut Ctx, timeout_ms: i64, tag: u32) -> u32 {
+        self.cancel(ctx);
+        self.next += 1;
+        let timer = ctx.set_timer(timeout_ms, ClockKind::Mono, tag);
+        self.pending = Some((self.next, timer));
+        self.next
+    }
+
+    /// True if `req` is the outstanding request (its timeout is disarmed).
+    pub fn answer(&mut self, ctx: &mut Ctx, req: u32) -> bool {
+        match self.pending {
+            Some((r, timer)) if r == req => {
+                ctx.cancel_timer(timer);
+                self.pending = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The timeout fired: forget the request, so a late reply is ignored.
+    pub fn time_out(&mut self) {
+        self.pending = None;
+    }
+
+    pub fn cancel(&mut self, ctx: &mut Ctx) {
+        if let Some((_, timer)) = self.pending.take() {
+            ctx.cancel_timer(timer);
+        }
+    }
+}
+
+/// When and how much a client works.
+#[derive(Clone, Debug)]
+pub struct ClientPlan {
+    pub acquire_at_ms: i64,
+    pub work_ms: i64,
+    pub writes: u32,
+    pub retry_ms: (i64, i64),
+    pub request_timeout_ms: i64,
+}
+
+#[derive(Debug, PartialEq)]
+enum Phase {
+    Waiting,
+    Acquiring,
+    Holding,
+    Releasing,
+    Done,
+}
+
+pub struct Client {
+    plan: ClientPlan,
+    storage: NodeId,
+    agent: Box<dyn LockAgent>,
+    phase: Phase,
+    attempt: u32,
+    token: Option<u64>,
+    validity: Option<TimerId>,
+    work: Option<TimerId>,
+    write: Rpc,
+    writes_done: u32,
+}
+
+impl Client {
+    pub fn new(plan: ClientPlan, storage: NodeId, agent: Box<dyn LockAgent>) -> Self {
+        Client {
+            plan,
+            storage,
+            agent,
+            phase: Phase::Waiting,
+            attempt: 0,
+            token: None,
+            validity: None,
+            work: None,
+            write: Rpc::default(),
+            writes_done: 0,
+        }
+    }
+
+    fn begin_attempt(&mut self, ctx: &mut Ctx) {
+        self.phase = Phase::Acquiring;
+        self.attempt += 1;
+        ctx.note(Note::AcquireStarted { attempt: self.attempt });
+        self.agent.acquire(ctx, self.attempt);
+    }
+
+    fn react(&mut self, ctx: &mut Ctx, event: AgentEvent) {
+        match event {
+            AgentEvent::Nothing => {}
+            AgentEvent::Acquired { token, validity_ms } if self.phase == Phase::Acquiring => {
+                self.phase = Phase::Holding;
+                self.token = token;
+                ctx.note(Note::BeliefStarted { attempt: self.attempt, token, validity_ms });
+                self.validity = Some(ctx.set_timer(validity_ms, ClockKind::Mono, VALIDITY));
+                self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
+            }
+            AgentEvent::Acquired { .. } => {}
+            AgentEvent::Failed(reason) if self.phase == Phase::Acquiring => self.fail(ctx, reason),
+            AgentEvent::Failed(_) => {}
+            AgentEvent::Released if self.phase == Phase::Releasing => {
+                self.phase = Phase::Done;
+                ctx.note(Note::Finished);
+            }
+            AgentEvent::Released => {}
+        }
+    }
+
+    fn fail(&mut self, ctx: &mut Ctx, reason: AcquireFailure) {
+        let (lo, hi) = self.plan.retry_ms;
+        let retry_in_ms = ctx.rng().range(lo, hi);
+        ctx.note(Note::AcquireFailed { attempt: self.attempt, reason, retry_in_ms });
+        self.phase = Phase::Waiting;
+        ctx.set_timer(retry_in_ms, ClockKind::Mono, RETRY);
+    }
+
+    /// Belief ends (for `reason`); the client then gives the lock back.
+    fn end_belief(&mut self, ctx: &mut Ctx, reason: BeliefEnd) {
+        if self.phase != Phase::Holding {
+            return;
+        }
+        ctx.note(Note::BeliefEnded { reason });
+        for timer in [self.validity.take(), self.work.take()].into_iter().flatten() {
+            ctx.cancel_timer(timer);
+        }
+        self.write.cancel(ctx);
+        self.phase = Phase::Releasing;
+        ctx.note(Note::ReleaseSent);
+        self.agent.release(ctx);
+    }
+
+    fn send_write(&mut self, ctx: &mut Ctx) {
+        let n = self.writes_done + 1;
+        let req = self.write.start(ctx, self.plan.request_timeout_ms, WRITE_TIMEOUT);
+        let grant = GrantRef { client: ctx.me(), attempt: self.attempt };
+        ctx.note(Note::WriteSent { n, token: self.token });
+        ctx.send(self.storage, Msg::Write { req, token: self.token, grant });
+    }
+
+    /// A write finished (accepted, or given up on): next write or release.
+    fn after_write(&mut self, ctx: &mut Ctx) {
+        self.writes_done += 1;
+        if self.writes_done < self.plan.writes {
+            self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
+        } else {
+            self.end_belief(ctx, BeliefEnd::Released);
+        }
+    }
+}
+
+impl Node<Msg, Note> for Client {
+    fn on_start(&mut self, ctx: &mut Ctx) {
+        ctx.set_timer(self.plan.acquire_at_ms, ClockKind::Mono, START);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        if let Msg::WriteReply { req, accepted } = msg {
+            if self.phase == Phase::Holding && self.write.answer(ctx, req) {
+                if accepted {
+                    self.after_write(ctx);
+                } else {
+                    self.end_belief(ctx, BeliefEnd::WriteRejected);
+                }
+            }
+            return;
+        }
+        let event = self.agent.on_message(ctx, from, &msg);
+        self.react(ctx, event);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, _id: TimerId, tag: u32) {
+        match tag {
+            START | RETRY if self.phase == Phase::Waiting => self.begin_attempt(ctx),
+            VALIDITY => {
+                self.validity = None;
+                self.end_belief(ctx, BeliefEnd::ValidityExpired);
+            }
+            WORK if self.phase == Phase::Holding => {
+                self.work = None;
+                self.send_write(ctx);
+            }
+            WRITE_TIMEOUT if self.phase == Phase::Holding => {
+                self.write.time_out();
+                ctx.note(Note::WriteTimedOut { n: self.writes_done + 1 });
+                self.after_write(ctx);
+            }
+            t if t >= AGENT_TAGS => {
+                let event = self.agent.on_timer(ctx, t);
+                self.react(ctx, event);
+            }
+            _ => {}
+        }
+    }
+}

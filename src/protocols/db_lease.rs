@@ -1,0 +1,92 @@
+//! The database lease row `locks(name, owner, token, expires_at)`, PROTOCOLS.md P1. Acquire is
+//! the guarded upsert; expiry is evaluated lazily against the server's `now()`; a takeover
+//! increments the token; release sets `expires_at = now()` (never DELETE, or the token would
+//! restart at 1). The database is durable: a crash keeps the row.
+
+use super::{Ctx, Msg, Note};
+use crate::sim::{ClockKind, Node, NodeId, TimerId};
+
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    owner: NodeId,
+    token: u64,
+    expires_wall_ms: i64,
+}
+
+#[derive(Default)]
+pub struct DbServer {
+    row: Option<Row>,
+    /// Not a database feature: a marker so the trace shows when the row's lease ran out by
+    /// the server's clock. The row itself is only ever judged lazily, as Postgres does.
+    expiry_marker: Option<TimerId>,
+}
+
+impl DbServer {
+    pub fn new() -> Self {
+        DbServer::default()
+    }
+
+    fn live(&self, now_wall: i64) -> Option<Row> {
+        self.row.filter(|r| r.expires_wall_ms >= now_wall)
+    }
+
+    fn mark_expiry(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = self.expiry_marker.take() {
+            ctx.cancel_timer(t);
+        }
+        if let Some(row) = self.row {
+            // `expires_at < now()` turns true one millisecond after the deadline.
+            self.expiry_marker = Some(ctx.set_timer_at(row.expires_wall_ms + 1, ClockKind::Wall, 0));
+        }
+    }
+}
+
+impl Node<Msg, Note> for DbServer {
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        let now = ctx.wall_ms();
+        match msg {
+            Msg::Acquire { req, attempt, ttl_ms, .. } => {
+                // INSERT … ON CONFLICT (name) DO UPDATE … WHERE locks.expires_at < now()
+                if let Some(row) = self.live(now) {
+                    ctx.note(Note::LockBusy { client: from, holder: row.owner });
+                    ctx.send(from, Msg::AcquireReply { req, granted: false, token: None });
+                    return;
+                }
+                let token = self.row.map_or(1, |r| r.token + 1);
+                let expires_wall_ms = now + ttl_ms;
+                self.row = Some(Row { owner: from, token, expires_wall_ms });
+                self.mark_expiry(ctx);
+                ctx.note(Note::LockCommitted { client: from, attempt, token: Some(token), expires_wall_ms });
+                ctx.send(from, Msg::AcquireReply { req, granted: true, token: Some(token) });
+            }
+            Msg::Release { req, token, safe, .. } => {
+                // UPDATE locks SET expires_at = now() WHERE name = $n [AND token = $tok]
+                let target = self.live(now).filter(|r| !safe || Some(r.token) == token);
+                match target {
+                    Some(row) => {
+                        self.row = Some(Row { expires_wall_ms: now, ..row });
+                        if let Some(t) = self.expiry_marker.take() {
+                            ctx.cancel_timer(t); // released, not expired
+                        }
+                        ctx.note(Note::LockReleased { holder: row.owner, by: from });
+                    }
+                    None => ctx.note(Note::UnlockRefused { by: from, holder: self.live(now).map(|r| r.owner) }),
+                }
+                ctx.send(from, Msg::ReleaseReply { req, released: target.is_some() });
+            }
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, id: TimerId, _tag: u32) {
+        if self.expiry_marker != Some(id) {
+            return;
+        }
+        self.expiry_marker = None;
+        match self.row {
+            Some(row) if ctx.wall_ms() > row.expires_wall_ms => ctx.note(Note::LockExpired { holder: row.owner }),
+            Some(_) => self.mark_expiry(ctx), // the clock was stepped back
+            None => {}
+        }
+    }
+}
