@@ -5,3 +5,6 @@
 
 pub mod sim;
 pub mod protocols;
+pub mod scenario;
+pub mod check;
+pub mod lab;

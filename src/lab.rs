@@ -1,0 +1,48 @@
+//! The one entry point every front end uses: a scenario in, its trace and verdict out.
+
+use crate::check::{self, Mismatch, Verdict};
+use crate::protocols::Trace;
+use crate::scenario::{build, Approach, Outcome, Scenario};
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub scenario: Scenario,
+    pub trace: Trace,
+    pub verdict: Verdict,
+}
+
+impl Run {
+    /// The author's expected outcome for this run's fencing setting, if any.
+    pub fn expected(&self) -> Option<&Outcome> {
+        let e = self.scenario.expect.as_ref()?;
+        if self.scenario.storage.fencing {
+            e.fencing_on.as_ref()
+        } else {
+            e.fencing_off.as_ref()
+        }
+    }
+
+    /// Where the run disagrees with `expect` (None when there is nothing to compare).
+    pub fn expect_mismatches(&self) -> Option<Vec<Mismatch>> {
+        self.expected().map(|o| self.verdict.mismatches(o))
+    }
+}
+
+/// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.
+pub fn run(scenario: &Scenario) -> Run {
+    let trace = build::world(scenario).run();
+    let quorum = match scenario.approach {
+        Approach::Redlock => crate::scenario::validate::servers(scenario) as usize / 2 + 1,
+        _ => 1,
+    };
+    let verdict = check::verdict(&trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum);
+    Run { scenario: scenario.clone(), trace, verdict }
+}
+
+/// The same scenario with fencing set as given.
+pub fn with_fencing(scenario: &Scenario, fencing: bool) -> Scenario {
+    let mut s = scenario.clone();
+    s.storage.fencing = fencing;
+    s
+}

@@ -1,0 +1,28 @@
+//! The built-in scenarios (PROTOCOLS.md (b)), one JSON file each, included at compile time and
+//! parsed with the same validation as any user's file.
+
+use super::format::Scenario;
+use super::validate::parse;
+
+const SOURCES: &[&str] = &[
+    include_str!("catalog/redis-gc-pause.json"),
+    include_str!("catalog/db-lease-gc-pause.json"),
+    include_str!("catalog/redis-plain-del-unlock.json"),
+    include_str!("catalog/happy-path-redis.json"),
+    include_str!("catalog/happy-path-db-lease.json"),
+];
+
+/// Every built-in, in catalog order.
+pub fn all() -> Vec<Scenario> {
+    SOURCES.iter().map(|src| parse(src).expect("built-in scenarios are valid (tested)")).collect()
+}
+
+/// The built-in with this id.
+pub fn get(id: &str) -> Option<Scenario> {
+    all().into_iter().find(|s| s.id == id)
+}
+
+/// The built-in ids, in catalog order.
+pub fn ids() -> Vec<String> {
+    all().into_iter().map(|s| s.id).collect()
+}

@@ -1,0 +1,262 @@
+//! The public scenario format, version 1 (../shared/SCENARIO_FORMAT.md). Unknown fields are
+//! errors: a typo must not silently change a lecture.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::protocols::redis::Persistence;
+
+/// A lock approach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Approach {
+    DbLease,
+    Redis,
+    Redlock,
+    Zookeeper,
+    Etcd,
+}
+
+impl Approach {
+    pub const ALL: [Approach; 5] = [Approach::DbLease, Approach::Redis, Approach::Redlock, Approach::Zookeeper, Approach::Etcd];
+
+    /// The id used in scenario files.
+    pub fn id(self) -> &'static str {
+        match self {
+            Approach::DbLease => "db-lease",
+            Approach::Redis => "redis",
+            Approach::Redlock => "redlock",
+            Approach::Zookeeper => "zookeeper",
+            Approach::Etcd => "etcd",
+        }
+    }
+
+    /// The name people use for it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Approach::DbLease => "Database lease row",
+            Approach::Redis => "Redis SET NX PX",
+            Approach::Redlock => "Redlock",
+            Approach::Zookeeper => "ZooKeeper recipe",
+            Approach::Etcd => "etcd mutex",
+        }
+    }
+
+    /// Whether this approach is simulated yet (the others are refused with a clear error).
+    pub fn is_modelled(self) -> bool {
+        matches!(self, Approach::DbLease | Approach::Redis)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub intro: String,
+    pub approach: Approach,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default = "default_duration")]
+    pub duration_ms: i64,
+    #[serde(default)]
+    pub lock: LockConfig,
+    #[serde(default)]
+    pub storage: StorageConfig,
+    #[serde(default)]
+    pub network: NetworkConfig,
+    #[serde(default = "default_clients")]
+    pub clients: Vec<ClientSpec>,
+    #[serde(default)]
+    pub faults: Vec<FaultSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockConfig {
+    #[serde(default = "default_ttl")]
+    pub ttl_ms: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<u32>,
+    #[serde(default = "yes")]
+    pub safe_unlock: bool,
+    #[serde(default)]
+    pub replica: bool,
+    #[serde(default)]
+    pub persistence: Persistence,
+    #[serde(default = "default_drift_factor")]
+    pub drift_factor: f64,
+    #[serde(default = "default_retry")]
+    pub retry_ms: [i64; 2],
+    #[serde(default = "default_request_timeout")]
+    pub request_timeout_ms: i64,
+}
+
+impl Default for LockConfig {
+    fn default() -> Self {
+        LockConfig {
+            ttl_ms: default_ttl(),
+            servers: None,
+            safe_unlock: true,
+            replica: false,
+            persistence: Persistence::default(),
+            drift_factor: default_drift_factor(),
+            retry_ms: default_retry(),
+            request_timeout_ms: default_request_timeout(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageConfig {
+    #[serde(default)]
+    pub fencing: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    #[serde(default = "default_latency")]
+    pub latency_ms: [i64; 2],
+    #[serde(default)]
+    pub drop_rate: f64,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig { latency_ms: default_latency(), drop_rate: 0.0 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSpec {
+    pub name: String,
+    #[serde(default)]
+    pub acquire_at_ms: i64,
+    #[serde(default = "default_work")]
+    pub work_ms: i64,
+    #[serde(default = "default_writes")]
+    pub writes: u32,
+}
+
+/// One entry of `faults[]`, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FaultSpec {
+    Pause { at_ms: i64, node: String, duration_ms: i64 },
+    ClockJump { at_ms: i64, node: String, by_ms: i64 },
+    ClockDrift { at_ms: i64, node: String, ppm: i64 },
+    Crash {
+        at_ms: i64,
+        node: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restart_after_ms: Option<i64>,
+        #[serde(default)]
+        machine: bool,
+    },
+    Partition {
+        at_ms: i64,
+        groups: Vec<Vec<String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<i64>,
+    },
+    Delay {
+        at_ms: i64,
+        from: String,
+        to: String,
+        by_ms: i64,
+        #[serde(default = "one_ms")]
+        duration_ms: i64,
+    },
+    Drop {
+        at_ms: i64,
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<i64>,
+    },
+}
+
+impl FaultSpec {
+    pub fn at_ms(&self) -> i64 {
+        match self {
+            FaultSpec::Pause { at_ms, .. }
+            | FaultSpec::ClockJump { at_ms, .. }
+            | FaultSpec::ClockDrift { at_ms, .. }
+            | FaultSpec::Crash { at_ms, .. }
+            | FaultSpec::Partition { at_ms, .. }
+            | FaultSpec::Delay { at_ms, .. }
+            | FaultSpec::Drop { at_ms, .. } => *at_ms,
+        }
+    }
+}
+
+/// The outcome a scenario's author claims, per fencing setting.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fencing_off: Option<Outcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fencing_on: Option<Outcome>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale_writes_accepted: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale_writes_rejected: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_concurrent_holders: Option<u32>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_duration() -> i64 {
+    30_000
+}
+fn default_ttl() -> i64 {
+    10_000
+}
+fn yes() -> bool {
+    true
+}
+fn default_drift_factor() -> f64 {
+    0.01
+}
+fn default_retry() -> [i64; 2] {
+    [100, 300]
+}
+fn default_request_timeout() -> i64 {
+    50
+}
+fn default_latency() -> [i64; 2] {
+    [1, 5]
+}
+fn default_work() -> i64 {
+    1000
+}
+fn default_writes() -> u32 {
+    1
+}
+fn one_ms() -> i64 {
+    1
+}
+fn default_clients() -> Vec<ClientSpec> {
+    vec![
+        ClientSpec { name: "A".into(), acquire_at_ms: 0, work_ms: 1000, writes: 1 },
+        ClientSpec { name: "B".into(), acquire_at_ms: 2000, work_ms: 500, writes: 1 },
+    ]
+}

@@ -1,0 +1,18 @@
+//! The bounds every accepted scenario stays within, sized so any of them simulates in well
+//! under a second in the browser. README.md ("Limits") states the same numbers.
+
+pub const MAX_DURATION_MS: i64 = 600_000;
+pub const MAX_CLIENTS: usize = 8;
+pub const MAX_SERVERS: u32 = 9;
+pub const MAX_FAULTS: usize = 64;
+pub const MAX_WRITES_PER_CLIENT: u32 = 100;
+pub const MAX_TTL_MS: i64 = 600_000;
+pub const MAX_LATENCY_MS: i64 = 10_000;
+pub const MAX_CLOCK_JUMP_MS: i64 = 3_600_000;
+pub const MAX_DRIFT_PPM: i64 = 500_000;
+pub const MAX_NAME_LEN: usize = 16;
+pub const MAX_SCENARIO_BYTES: usize = 64 * 1024;
+/// A run stops (and says so) after this many trace events.
+pub const MAX_TRACE_EVENTS: usize = 100_000;
+/// Retry delays shorter than this could flood a run with attempts.
+pub const MIN_RETRY_MS: i64 = 10;

@@ -1,0 +1,11 @@
+//! The scenario format, its validation with field-path errors, the built-in catalog, and
+//! turning a scenario into a world.
+
+pub mod build;
+pub mod catalog;
+pub mod format;
+pub mod limits;
+pub mod validate;
+
+pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};
+pub use validate::{parse, ScenarioError};

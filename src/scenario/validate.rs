@@ -1,0 +1,240 @@
+//! Parsing and validation. Every error names the field path and what is wrong with it, e.g.
+//! `faults[2].node: no node named "redis-9" (redis has A, B, redis, storage)`. A scenario that
+//! fails here is never run.
+
+use std::fmt;
+
+use super::format::{Approach, FaultSpec, Scenario};
+use super::limits::*;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The field path, e.g. `faults[2].node`; empty for the document as a whole.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { path: path.into(), message: message.into() }
+}
+
+/// Parses and validates a scenario from JSON text.
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
+    }
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let mut scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = inner.to_string();
+        // serde_json appends " at line L column C"; keep it, it helps in a big file.
+        err(if path == "." { String::new() } else { path }, message)
+    })?;
+    if scenario.id.is_empty() {
+        scenario.id = slug(&scenario.title);
+    }
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+/// `"GC pause after acquire"` → `"gc-pause-after-acquire"`; empty → `"custom"`.
+pub fn slug(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "custom".into()
+    } else {
+        out
+    }
+}
+
+fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
+    }
+    Ok(())
+}
+
+/// The names of every node a scenario has, in world order: clients, the lock service, storage.
+pub fn node_names(s: &Scenario) -> Vec<String> {
+    let mut names: Vec<String> = s.clients.iter().map(|c| c.name.clone()).collect();
+    names.extend(service_names(s));
+    names.push("storage".into());
+    names
+}
+
+/// The lock service's nodes.
+pub fn service_names(s: &Scenario) -> Vec<String> {
+    let n = servers(s);
+    match s.approach {
+        Approach::DbLease => vec!["db".into()],
+        Approach::Redis if s.lock.replica => vec!["redis".into(), "redis-replica".into()],
+        Approach::Redis => vec!["redis".into()],
+        Approach::Redlock => (1..=n).map(|i| format!("redis-{i}")).collect(),
+        Approach::Zookeeper => (1..=n).map(|i| format!("zk-{i}")).collect(),
+        Approach::Etcd => (1..=n).map(|i| format!("etcd-{i}")).collect(),
+    }
+}
+
+/// `lock.servers` with its per-approach default.
+pub fn servers(s: &Scenario) -> u32 {
+    s.lock.servers.unwrap_or(match s.approach {
+        Approach::Redlock => 5,
+        Approach::Zookeeper | Approach::Etcd => 3,
+        Approach::DbLease | Approach::Redis => 1,
+    })
+}
+
+fn describe_nodes(s: &Scenario) -> String {
+    format!("{} has {}", s.approach.id(), node_names(s).join(", "))
+}
+
+pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.version != 1 {
+        return Err(err("version", format!("unsupported version {} (only version 1 exists)", s.version)));
+    }
+    if !s.approach.is_modelled() {
+        return Err(err("approach", format!("\"{}\" is not simulated yet in this build (available: db-lease, redis)", s.approach.id())));
+    }
+    range("duration_ms", s.duration_ms, 1, MAX_DURATION_MS, " ms")?;
+    let l = &s.lock;
+    range("lock.ttl_ms", l.ttl_ms, 1, MAX_TTL_MS, " ms")?;
+    if let Some(n) = l.servers {
+        range("lock.servers", n as i64, 1, MAX_SERVERS as i64, "")?;
+    }
+    if !(0.0..1.0).contains(&l.drift_factor) {
+        return Err(err("lock.drift_factor", format!("{} is out of range: must be at least 0 and below 1", l.drift_factor)));
+    }
+    range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
+    range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
+    range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
+    if l.replica && s.approach != Approach::Redis {
+        return Err(err("lock.replica", format!("only the redis approach has a replica (this scenario is {})", s.approach.id())));
+    }
+    let net = &s.network;
+    range("network.latency_ms[0]", net.latency_ms[0], 0, MAX_LATENCY_MS, " ms")?;
+    range("network.latency_ms[1]", net.latency_ms[1], net.latency_ms[0], MAX_LATENCY_MS, " ms")?;
+    if !(0.0..=1.0).contains(&net.drop_rate) || net.drop_rate.is_nan() {
+        return Err(err("network.drop_rate", format!("{} is out of range: must be between 0 and 1", net.drop_rate)));
+    }
+    if s.clients.is_empty() || s.clients.len() > MAX_CLIENTS {
+        return Err(err("clients", format!("{} clients: must be 1..={MAX_CLIENTS}", s.clients.len())));
+    }
+    let service = service_names(s);
+    for (i, c) in s.clients.iter().enumerate() {
+        let p = |f: &str| format!("clients[{i}].{f}");
+        let valid = !c.name.is_empty() && c.name.len() <= MAX_NAME_LEN && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+        if !valid {
+            return Err(err(p("name"), format!("\"{}\" is not a valid name: use 1..={MAX_NAME_LEN} letters, digits, '-' or '_'", c.name)));
+        }
+        if s.clients[..i].iter().any(|o| o.name == c.name) {
+            return Err(err(p("name"), format!("duplicate client name \"{}\"", c.name)));
+        }
+        if c.name == "storage" || service.contains(&c.name) {
+            return Err(err(p("name"), format!("\"{}\" is the name of a lock-service or storage node", c.name)));
+        }
+        range(&p("acquire_at_ms"), c.acquire_at_ms, 0, s.duration_ms, " ms")?;
+        range(&p("work_ms"), c.work_ms, 0, MAX_DURATION_MS, " ms")?;
+        range(&p("writes"), c.writes as i64, 0, MAX_WRITES_PER_CLIENT as i64, "")?;
+    }
+    if s.faults.len() > MAX_FAULTS {
+        return Err(err("faults", format!("{} faults: the limit is {MAX_FAULTS}", s.faults.len())));
+    }
+    let names = node_names(s);
+    let node = |path: String, name: &str| -> Result<(), ScenarioError> {
+        if names.iter().any(|n| n == name) {
+            Ok(())
+        } else {
+            Err(err(path, format!("no node named \"{name}\" ({})", describe_nodes(s))))
+        }
+    };
+    for (i, f) in s.faults.iter().enumerate() {
+        let p = |field: &str| format!("faults[{i}].{field}");
+        range(&p("at_ms"), f.at_ms(), 0, s.duration_ms, " ms")?;
+        match f {
+            FaultSpec::Pause { node: n, duration_ms, .. } => {
+                node(p("node"), n)?;
+                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
+            }
+            FaultSpec::ClockJump { node: n, by_ms, .. } => {
+                node(p("node"), n)?;
+                range(&p("by_ms"), *by_ms, -MAX_CLOCK_JUMP_MS, MAX_CLOCK_JUMP_MS, " ms")?;
+            }
+            FaultSpec::ClockDrift { node: n, ppm, .. } => {
+                node(p("node"), n)?;
+                range(&p("ppm"), *ppm, -MAX_DRIFT_PPM, MAX_DRIFT_PPM, " ppm")?;
+            }
+            FaultSpec::Crash { node: n, restart_after_ms, .. } => {
+                node(p("node"), n)?;
+                if n == "storage" {
+                    return Err(err(p("node"), "storage is durable and does not crash in this model; crash a client or a lock-service node"));
+                }
+                if let Some(r) = restart_after_ms {
+                    range(&p("restart_after_ms"), *r, 1, MAX_DURATION_MS, " ms")?;
+                }
+            }
+            FaultSpec::Partition { groups, duration_ms, .. } => {
+                if groups.is_empty() {
+                    return Err(err(p("groups"), "needs at least one group of node names"));
+                }
+                let mut seen: Vec<&str> = Vec::new();
+                for (g, members) in groups.iter().enumerate() {
+                    if members.is_empty() {
+                        return Err(err(format!("faults[{i}].groups[{g}]"), "an empty group"));
+                    }
+                    for (m, name) in members.iter().enumerate() {
+                        let path = format!("faults[{i}].groups[{g}][{m}]");
+                        node(path.clone(), name)?;
+                        if seen.contains(&name.as_str()) {
+                            return Err(err(path, format!("\"{name}\" is in more than one group (groups must be disjoint)")));
+                        }
+                        seen.push(name);
+                    }
+                }
+                if let Some(d) = duration_ms {
+                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
+                }
+            }
+            FaultSpec::Delay { from, to, by_ms, duration_ms, .. } => {
+                node(p("from"), from)?;
+                node(p("to"), to)?;
+                if from == to {
+                    return Err(err(p("to"), "from and to are the same node"));
+                }
+                range(&p("by_ms"), *by_ms, 0, MAX_DURATION_MS, " ms")?;
+                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
+            }
+            FaultSpec::Drop { from, to, duration_ms, .. } => {
+                node(p("from"), from)?;
+                node(p("to"), to)?;
+                if from == to {
+                    return Err(err(p("to"), "from and to are the same node"));
+                }
+                if let Some(d) = duration_ms {
+                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
