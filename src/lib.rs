@@ -8,3 +8,4 @@ pub mod protocols;
 pub mod scenario;
 pub mod check;
 pub mod lab;
+pub mod narrate;
