@@ -179,9 +179,19 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
             let newer: &Write = &writes[w];
             let newer_client = &grants[n].1.client;
             let (kind, text) = if *accepted {
-                (FindingKind::StaleWriteAccepted, format!("{name} wrote with {} after {newer_client}'s write with {}: {newer_client}'s update is lost.", tok(token), tok(&newer.token)))
+                (
+                    FindingKind::StaleWriteAccepted,
+                    format!(
+                        "{name} wrote with {} after {newer_client}'s write with {}: {newer_client}'s update is lost.",
+                        tok(token),
+                        tok(&newer.token)
+                    ),
+                )
             } else {
-                (FindingKind::StaleWriteRejected, format!("{name}'s stale write with {} was rejected: storage had already accepted {}.", tok(token), tok(&newer.token)))
+                (
+                    FindingKind::StaleWriteRejected,
+                    format!("{name}'s stale write with {} was rejected: storage had already accepted {}.", tok(token), tok(&newer.token)),
+                )
             };
             findings.push(Finding { kind, at_ms: e.at_ms, event: i, text });
         } else if let Some((_, g)) = takeover_by {
@@ -193,7 +203,12 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
             });
         }
         if unfenced && fencing {
-            findings.push(Finding { kind: FindingKind::UnfencedWrite, at_ms: e.at_ms, event: i, text: format!("{name}'s write carried no fencing token, so storage had nothing to check.") });
+            findings.push(Finding {
+                kind: FindingKind::UnfencedWrite,
+                at_ms: e.at_ms,
+                event: i,
+                text: format!("{name}'s write carried no fencing token, so storage had nothing to check."),
+            });
         }
         if *accepted {
             if let Some(m) = mine {
@@ -215,7 +230,15 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
             };
             if let Some(kind) = kind {
                 let how = if kind == FindingKind::TokenRepeated { "the same token" } else { "a lower token" };
-                findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text: format!("{} was granted {how} ({tb}) as {} before it ({ta}): fencing cannot tell them apart.", b.client, a.client) });
+                findings.push(Finding {
+                    kind,
+                    at_ms: b.at_ms,
+                    event: b.event,
+                    text: format!(
+                        "{} was granted {how} ({tb}) as {} before it ({ta}): fencing cannot tell them apart.",
+                        b.client, a.client
+                    ),
+                });
             }
         }
     }

@@ -20,7 +20,9 @@ fn secs(ms: i64) -> String {
 pub fn message_label(approach: Approach, msg: &Msg) -> String {
     let db = approach == Approach::DbLease;
     match msg {
-        Msg::Acquire { ttl_ms, value, .. } if db => format!("upsert lease row, expires now()+{} (owner {:04x})", secs(*ttl_ms), value & 0xffff),
+        Msg::Acquire { ttl_ms, value, .. } if db => {
+            format!("upsert lease row, expires now()+{} (owner {:04x})", secs(*ttl_ms), value & 0xffff)
+        }
         Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
         Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", tok(*token)),
         Msg::AcquireReply { granted: false, .. } if db => "no row: busy".into(),

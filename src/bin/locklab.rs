@@ -95,14 +95,12 @@ fn set_source(slot: &mut Option<Scenario>, s: Scenario) -> Result<(), String> {
 fn summary(run: &lab::Run) -> String {
     let v = &run.verdict;
     let tok = |t: Option<u64>| t.map_or("no token".to_string(), |t| format!("token {t}"));
-    let mut out = format!(
-        "{} ({}, fencing {}, seed {})\n",
-        run.scenario.title,
-        v.approach.id(),
-        if v.fencing { "on" } else { "off" },
-        v.seed
+    let mut out =
+        format!("{} ({}, fencing {}, seed {})\n", run.scenario.title, v.approach.id(), if v.fencing { "on" } else { "off" }, v.seed);
+    out += &format!(
+        "verdict: {}\n",
+        if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
     );
-    out += &format!("verdict: {}\n", if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" });
     for g in &v.grants {
         out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
     }

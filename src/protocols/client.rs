@@ -20,7 +20,10 @@ pub enum AgentEvent {
     /// The lock is held; the client may believe it for `validity_ms` (> 0) from now, on its
     /// monotonic clock. An agent whose validity came out ≤ 0 gives back what it took and
     /// reports `Failed` instead: nothing was granted.
-    Acquired { token: Option<u64>, validity_ms: i64 },
+    Acquired {
+        token: Option<u64>,
+        validity_ms: i64,
+    },
     Failed(AcquireFailure),
     /// The release finished (or timed out).
     Released,

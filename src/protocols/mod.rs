@@ -26,15 +26,39 @@ pub enum Msg {
     /// Take the lock on one server. Redis: `SET lock <value> NX PX <ttl_ms>` and, in the same
     /// script, `INCR lock:token`. Database: the guarded `INSERT … ON CONFLICT … DO UPDATE …
     /// WHERE expires_at < now() RETURNING token`. `value` is the client's random nonce.
-    Acquire { req: u32, attempt: u32, value: u64, ttl_ms: i64 },
-    AcquireReply { req: u32, granted: bool, token: Option<u64> },
+    Acquire {
+        req: u32,
+        attempt: u32,
+        value: u64,
+        ttl_ms: i64,
+    },
+    AcquireReply {
+        req: u32,
+        granted: bool,
+        token: Option<u64>,
+    },
     /// Give the lock back. Redis: the Lua compare-and-delete (`safe`) or a plain `DEL`.
     /// Database: `UPDATE … SET expires_at = now()`, guarded by the token when `safe`.
-    Release { req: u32, value: u64, token: Option<u64>, safe: bool },
-    ReleaseReply { req: u32, released: bool },
+    Release {
+        req: u32,
+        value: u64,
+        token: Option<u64>,
+        safe: bool,
+    },
+    ReleaseReply {
+        req: u32,
+        released: bool,
+    },
     /// Storage: write the protected resource, presenting the fencing token if there is one.
-    Write { req: u32, token: Option<u64>, grant: GrantRef },
-    WriteReply { req: u32, accepted: bool },
+    Write {
+        req: u32,
+        token: Option<u64>,
+        grant: GrantRef,
+    },
+    WriteReply {
+        req: u32,
+        accepted: bool,
+    },
 }
 
 /// Why an acquisition attempt failed (the client retries after a random delay).

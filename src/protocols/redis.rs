@@ -54,14 +54,7 @@ pub struct RedisServer {
 
 impl RedisServer {
     pub fn new(persistence: Persistence, issues_tokens: bool) -> Self {
-        RedisServer {
-            persistence,
-            issues_tokens,
-            data: Data::default(),
-            synced: Data::default(),
-            expiry: None,
-            lost_in_crash: None,
-        }
+        RedisServer { persistence, issues_tokens, data: Data::default(), synced: Data::default(), expiry: None, lost_in_crash: None }
     }
 
     fn arm_expiry(&mut self, ctx: &mut Ctx) {

@@ -61,10 +61,9 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
                 Fault::Crash { node: id(node), machine: *machine, restart_after_ms: *restart_after_ms }
             }
-            FaultSpec::Partition { groups, duration_ms, .. } => Fault::Partition {
-                groups: groups.iter().map(|g| g.iter().map(|n| id(n)).collect()).collect(),
-                duration_ms: *duration_ms,
-            },
+            FaultSpec::Partition { groups, duration_ms, .. } => {
+                Fault::Partition { groups: groups.iter().map(|g| g.iter().map(|n| id(n)).collect()).collect(), duration_ms: *duration_ms }
+            }
             FaultSpec::Delay { from, to, by_ms, duration_ms, .. } => {
                 Fault::Delay { from: id(from), to: id(to), by_ms: *by_ms, duration_ms: *duration_ms }
             }

@@ -150,9 +150,21 @@ pub struct ClientSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FaultSpec {
-    Pause { at_ms: i64, node: String, duration_ms: i64 },
-    ClockJump { at_ms: i64, node: String, by_ms: i64 },
-    ClockDrift { at_ms: i64, node: String, ppm: i64 },
+    Pause {
+        at_ms: i64,
+        node: String,
+        duration_ms: i64,
+    },
+    ClockJump {
+        at_ms: i64,
+        node: String,
+        by_ms: i64,
+    },
+    ClockDrift {
+        at_ms: i64,
+        node: String,
+        ppm: i64,
+    },
     Crash {
         at_ms: i64,
         node: String,

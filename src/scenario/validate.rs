@@ -143,7 +143,9 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let service = service_names(s);
     for (i, c) in s.clients.iter().enumerate() {
         let p = |f: &str| format!("clients[{i}].{f}");
-        let valid = !c.name.is_empty() && c.name.len() <= MAX_NAME_LEN && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+        let valid = !c.name.is_empty()
+            && c.name.len() <= MAX_NAME_LEN
+            && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
         if !valid {
             return Err(err(p("name"), format!("\"{}\" is not a valid name: use 1..={MAX_NAME_LEN} letters, digits, '-' or '_'", c.name)));
         }
@@ -187,7 +189,10 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             FaultSpec::Crash { node: n, restart_after_ms, .. } => {
                 node(p("node"), n)?;
                 if n == "storage" {
-                    return Err(err(p("node"), "storage is durable and does not crash in this model; crash a client or a lock-service node"));
+                    return Err(err(
+                        p("node"),
+                        "storage is durable and does not crash in this model; crash a client or a lock-service node",
+                    ));
                 }
                 if let Some(r) = restart_after_ms {
                     range(&p("restart_after_ms"), *r, 1, MAX_DURATION_MS, " ms")?;

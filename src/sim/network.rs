@@ -81,12 +81,8 @@ impl Network {
         if lost {
             return Route::Lost(LossReason::RandomLoss);
         }
-        let extra: i64 = self
-            .delays
-            .iter()
-            .filter(|d| d.from == from && d.to == to && d.since <= now && now < d.until)
-            .map(|d| d.by_ms)
-            .sum();
+        let extra: i64 =
+            self.delays.iter().filter(|d| d.from == from && d.to == to && d.since <= now && now < d.until).map(|d| d.by_ms).sum();
         Route::Deliver(now + latency + extra)
     }
 

@@ -35,21 +35,54 @@ pub struct Event<M, N> {
 #[serde(rename_all = "snake_case")]
 pub enum EventKind<M, N> {
     /// A message left `node`. `arrives_at_ms` is None when the network lost it.
-    Sent { msg_id: u64, to: NodeId, msg: M, arrives_at_ms: Option<Time>, lost: Option<LossReason> },
+    Sent {
+        msg_id: u64,
+        to: NodeId,
+        msg: M,
+        arrives_at_ms: Option<Time>,
+        lost: Option<LossReason>,
+    },
     /// `node` handled a message (later than its arrival if the node was paused).
-    Received { msg_id: u64, from: NodeId, msg: M, arrived_at_ms: Time },
+    Received {
+        msg_id: u64,
+        from: NodeId,
+        msg: M,
+        arrived_at_ms: Time,
+    },
     /// A message reached a crashed node and vanished.
-    Lost { msg_id: u64, from: NodeId, reason: LossReason },
-    Paused { until_ms: Time },
+    Lost {
+        msg_id: u64,
+        from: NodeId,
+        reason: LossReason,
+    },
+    Paused {
+        until_ms: Time,
+    },
     Resumed,
-    ClockJumped { by_ms: i64 },
-    ClockDrift { ppm: i64 },
-    Crashed { machine: bool },
+    ClockJumped {
+        by_ms: i64,
+    },
+    ClockDrift {
+        ppm: i64,
+    },
+    Crashed {
+        machine: bool,
+    },
     Restarted,
-    PartitionStarted { groups: Vec<Vec<NodeId>>, until_ms: Option<Time> },
+    PartitionStarted {
+        groups: Vec<Vec<NodeId>>,
+        until_ms: Option<Time>,
+    },
     PartitionHealed,
-    LinkCut { to: NodeId, until_ms: Option<Time> },
-    LinkDelayed { to: NodeId, by_ms: i64, until_ms: Time },
+    LinkCut {
+        to: NodeId,
+        until_ms: Option<Time>,
+    },
+    LinkDelayed {
+        to: NodeId,
+        by_ms: i64,
+        until_ms: Time,
+    },
     /// What the protocol itself reports (grants, expiries, writes, beliefs…).
     Note(N),
 }

@@ -378,14 +378,8 @@ impl<M: Clone, N> World<M, N> {
     /// Runs one handler and applies what it asked for.
     fn dispatch(&mut self, n: NodeId, f: impl FnOnce(&mut dyn Node<M, N>, &mut Ctx<M, N>)) {
         let slot = &mut self.slots[n];
-        let mut ctx = Ctx {
-            me: n,
-            now: self.now,
-            clocks: &slot.clocks,
-            rng: &mut slot.rng,
-            next_timer: &mut self.next_timer,
-            effects: Vec::new(),
-        };
+        let mut ctx =
+            Ctx { me: n, now: self.now, clocks: &slot.clocks, rng: &mut slot.rng, next_timer: &mut self.next_timer, effects: Vec::new() };
         f(slot.node.as_mut(), &mut ctx);
         let effects = ctx.effects;
         for effect in effects {

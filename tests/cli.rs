@@ -1,0 +1,64 @@
+//! The CLI contract: exit codes, stdout JSON, one stderr message naming the problem.
+
+use std::process::Command;
+
+fn locklab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab")).args(args).output().expect("runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn json_verdict_flips_with_fencing() {
+    let (code, out, err) = locklab(&["run", "--builtin", "redis-gc-pause", "--fencing", "off", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is the verdict JSON alone");
+    assert_eq!(v["safe"], false);
+    assert!(v["stale_writes_accepted"].as_u64().unwrap() >= 1);
+    assert_eq!(v["id"], "redis-gc-pause");
+    let (code, out, _) = locklab(&["run", "--builtin", "redis-gc-pause", "--fencing", "on", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["safe"].as_bool(), v["stale_writes_accepted"].as_u64()), (Some(true), Some(0)));
+    assert!(v["stale_writes_rejected"].as_u64().unwrap() >= 1);
+    assert!(v["findings"][0]["event"].is_u64());
+}
+
+#[test]
+fn list_prints_ids_with_titles() {
+    let (code, out, _) = locklab(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("redis-gc-pause\t")));
+}
+
+#[test]
+fn input_errors_exit_2_with_one_message() {
+    for (args, needle) in [
+        (vec!["run", "--builtin", "nope"], "--builtin: no built-in scenario \"nope\""),
+        (vec!["run", "--builtin", "redis-gc-pause", "--fencing", "maybe"], "--fencing"),
+        (vec!["run", "--builtin", "redis-gc-pause", "--seed", "-1"], "--seed"),
+        (vec!["run", "/nonexistent/file.json"], "cannot read"),
+        (vec!["run", "--frobnicate"], "unknown flag"),
+        (vec!["fly"], "unknown command"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn invalid_file_names_the_field() {
+    let dir = std::env::temp_dir().join(format!("locklab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.json");
+    std::fs::write(
+        &path,
+        r#"{"version": 1, "approach": "redis", "faults": [{"at_ms": 1, "kind": "pause", "node": "Z", "duration_ms": 5}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = locklab(&["run", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("faults[0].node: no node named \"Z\""), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1);
+}

@@ -1,0 +1,38 @@
+//! Same scenario + seed ⇒ identical trace; a different seed may change it.
+
+use locklab::lab;
+use locklab::scenario::catalog;
+
+#[test]
+fn same_scenario_and_seed_give_the_same_trace_hash() {
+    for s in catalog::all() {
+        let a = lab::run(&s).trace.hash();
+        let b = lab::run(&s).trace.hash();
+        assert_eq!(a, b, "{} is not deterministic", s.id);
+    }
+}
+
+#[test]
+fn the_seed_drives_latency() {
+    let mut s = catalog::get("redis-gc-pause").unwrap();
+    let a = lab::run(&s).trace.hash();
+    s.seed += 1;
+    let b = lab::run(&s).trace.hash();
+    assert_ne!(a, b);
+}
+
+/// The trace hash of every built-in, as computed natively. The browser test (tests/web.rs)
+/// computes the same hashes under wasm and compares them with this file, which is how
+/// native = wasm is proven. After an intended model change: `UPDATE_GOLDEN=1 cargo test`.
+const GOLDEN: &str = "tests/golden/trace-hashes.txt";
+
+#[test]
+fn builtin_trace_hashes_match_the_golden_file() {
+    let current: String = catalog::all().iter().map(|s| format!("{} {:016x}\n", s.id, lab::run(s).trace.hash())).collect();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &current).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(golden, current, "traces changed; if intended, run UPDATE_GOLDEN=1 cargo test");
+}

@@ -1,0 +1,69 @@
+//! Bad scenarios get one clear error naming the field path; none panics or half-runs.
+
+use locklab::scenario::parse;
+
+fn error_of(json: &str) -> String {
+    parse(json).expect_err("should be rejected").to_string()
+}
+
+const BASE: &str = r#"{"version": 1, "approach": "redis", "faults": [FAULTS], "clients": [CLIENTS]}"#;
+
+fn with(faults: &str, clients: &str) -> String {
+    let clients = if clients.is_empty() { r#"{"name": "A"}, {"name": "B"}"# } else { clients };
+    BASE.replace("FAULTS", faults).replace("CLIENTS", clients)
+}
+
+#[test]
+fn defaults_fill_a_minimal_scenario() {
+    let s = parse(r#"{"version": 1, "approach": "redis", "title": "My GC test!"}"#).unwrap();
+    assert_eq!(s.id, "my-gc-test");
+    assert_eq!((s.seed, s.duration_ms, s.lock.ttl_ms), (1, 30_000, 10_000));
+    assert_eq!(s.clients.iter().map(|c| (c.name.as_str(), c.acquire_at_ms)).collect::<Vec<_>>(), vec![("A", 0), ("B", 2000)]);
+    assert!(s.lock.safe_unlock && !s.storage.fencing);
+}
+
+#[test]
+fn unknown_field_names_its_path() {
+    let e = error_of(r#"{"version": 1, "approach": "redis", "lock": {"ttl": 5}}"#);
+    assert!(e.starts_with("lock.ttl: unknown field `ttl`"), "{e}");
+    let e = error_of(&with(r#"{"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5, "oops": 1}"#, ""));
+    assert!(e.starts_with("faults[0]: unknown field `oops`"), "{e}");
+}
+
+#[test]
+fn unknown_node_is_named_with_the_nodes_that_exist() {
+    let e = error_of(&with(
+        r#"{"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5}, {"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5}, {"at_ms": 1, "kind": "crash", "node": "redis-9"}"#,
+        "",
+    ));
+    assert_eq!(e, r#"faults[2].node: no node named "redis-9" (redis has A, B, redis, storage)"#);
+}
+
+#[test]
+fn wrong_types_versions_ranges_and_duplicates() {
+    assert!(error_of(r#"{"version": 2, "approach": "redis"}"#).starts_with("version: unsupported version 2"));
+    assert!(error_of(r#"{"version": 1, "approach": "mongo"}"#).starts_with("approach: unknown variant `mongo`"));
+    assert!(error_of(r#"{"version": 1}"#).contains("missing field `approach`"));
+    assert!(error_of(r#"{"version": 1, "approach": "redis", "duration_ms": -5}"#).starts_with("duration_ms: -5 ms is out of range"));
+    assert!(error_of(r#"{"version": 1, "approach": "redis", "seed": "x"}"#).starts_with("seed: invalid type"));
+    assert!(error_of(&with("", r#"{"name": "A"}, {"name": "A"}"#)).starts_with(r#"clients[1].name: duplicate client name "A""#));
+    assert!(error_of(&with("", r#"{"name": "storage"}"#)).starts_with("clients[0].name"));
+    assert!(error_of(&with(r#"{"at_ms": 99999999, "kind": "pause", "node": "A", "duration_ms": 5}"#, "")).starts_with("faults[0].at_ms"));
+    assert!(
+        error_of(&with(r#"{"at_ms": 1, "kind": "teleport", "node": "A"}"#, "")).starts_with("faults[0].kind: unknown variant `teleport`")
+    );
+    assert!(error_of(&with(r#"{"at_ms": 1, "kind": "partition", "groups": [["A"], ["A", "redis"]]}"#, ""))
+        .starts_with("faults[0].groups[1][0]"));
+    assert!(error_of(r#"{"version": 1, "approach": "redis", "network": {"drop_rate": 1.5}}"#).starts_with("network.drop_rate"));
+    assert!(error_of(r#"not json"#).contains("expected"));
+}
+
+#[test]
+fn limits_are_enforced() {
+    let many: Vec<String> = (0..9).map(|i| format!(r#"{{"name": "C{i}"}}"#)).collect();
+    assert!(error_of(&with("", &many.join(","))).starts_with("clients: 9 clients: must be 1..=8"));
+    let faults: Vec<String> = (0..65).map(|_| r#"{"at_ms": 1, "kind": "clock_drift", "node": "A", "ppm": 5}"#.to_string()).collect();
+    assert!(error_of(&with(&faults.join(","), "")).starts_with("faults: 65 faults"));
+    let huge = format!(r#"{{"version": 1, "approach": "redis", "intro": "{}"}}"#, "x".repeat(70_000));
+    assert!(error_of(&huge).contains("limit is"));
+}
