@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Runs every Lock Lab test, from a fresh machine of this kind on up:
+#   tools (install-tools.sh all) → cargo fmt --check → native cargo test → wasm-bindgen-test in
+#   headless Chromium → trunk build --release → Playwright against the release build.
+# Each suite runs even when an earlier one failed (except what needs the release build).
+# The last line counts suites: "N passed, N failed".
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+source scripts/env.sh
+
+passed=0
+failed=0
+skipped=0
+summary=()
+started=$SECONDS
+
+section() { printf '\n==================== %s ====================\n' "$*"; }
+
+# suite NAME COMMAND...: runs one suite under a header and records its outcome.
+suite() {
+  local name=$1 t0=$SECONDS
+  shift
+  section "$name"
+  if "$@"; then
+    passed=$((passed + 1))
+    summary+=("PASS  $name ($((SECONDS - t0)) s)")
+    return 0
+  else
+    failed=$((failed + 1))
+    summary+=("FAIL  $name ($((SECONDS - t0)) s)")
+    return 1
+  fi
+}
+skip() {
+  section "$1"
+  echo "skipped: $2"
+  skipped=$((skipped + 1))
+  summary+=("SKIP  $1 ($2)")
+}
+fail_unrun() {
+  section "$1"
+  echo "not run: $2"
+  failed=$((failed + 1))
+  summary+=("FAIL  $1 (not run: $2)")
+}
+finish() {
+  section "summary ($((SECONDS - started)) s)"
+  printf '%s\n' "${summary[@]}"
+  local line="$passed passed, $failed failed"
+  [ "$skipped" -gt 0 ] && line+=", $skipped skipped"
+  echo
+  echo "$line"
+  [ "$failed" -eq 0 ]
+  exit
+}
+
+install_tools() { bash scripts/install-tools.sh all && fetch_crates; }
+native_tests() { cargo test --all-targets; }
+wasm_tests() {
+  CHROMEDRIVER=/usr/bin/chromedriver \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown --test web
+}
+release_build() { rm -rf dist && trunk build --release && ls -l dist; }
+e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
+
+if ! suite "install tools (.tools/, apt chromium, npm ci)" install_tools; then
+  echo "Cannot test without the tools; stopping here."
+  finish
+fi
+suite "cargo fmt --check" cargo fmt --all -- --check
+suite "native tests (cargo test --all-targets)" native_tests
+if [ -f tests/web.rs ]; then
+  suite "component tests in headless Chromium (wasm-bindgen-test)" wasm_tests
+else
+  skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web.rs yet"
+fi
+if suite "release build (trunk build --release)" release_build; then
+  suite "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
+else
+  fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"
+fi
+finish
