@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+// The suite runs against the release build in dist/ (scripts/test.sh builds it first), served
+// on loopback by the repo's own dependency-free static server, in Debian's Chromium
+// (/usr/bin/chromium): Playwright's own browser download is not reachable from these machines.
+const port = Number(process.env.E2E_PORT ?? 4173);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    viewport: { width: 1280, height: 720 },
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: `node ../../scripts/static-server.mjs ../../dist --host 127.0.0.1 --port ${port}`,
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'pipe',
+  },
+});

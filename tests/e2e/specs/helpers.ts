@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Where the README's screenshots live (committed). */
+export const SCREENSHOTS = path.resolve(__dirname, '../../../assets/screenshots');
+
+/** Loads the app and waits until the diagram is drawn. */
+export async function openApp(page: Page, query = '') {
+  await page.goto(`/${query}`);
+  await expect(page.getByTestId('diagram')).toBeVisible();
+}
+
+/** Picks a built-in scenario with the picker (option values are built-in ids). */
+export async function chooseScenario(page: Page, id: string) {
+  await page.getByTestId('scenario-picker').selectOption(id);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+}
+
+/** The cursor's true time in ms, as the diagram reports it. */
+export async function cursorMs(page: Page): Promise<number> {
+  const v = await page.getByTestId('diagram').getAttribute('data-cursor-ms');
+  expect(v, 'diagram carries data-cursor-ms').not.toBeNull();
+  return Number(v);
+}
+
+/** The scrub's range (ms). */
+export async function scrubRange(page: Page): Promise<{ min: number; max: number }> {
+  const scrub = page.getByTestId('scrub');
+  return {
+    min: Number((await scrub.getAttribute('min')) ?? 0),
+    max: Number(await scrub.getAttribute('max')),
+  };
+}
+
+/** Drags the scrub to the end of the run and waits for the cursor to follow. */
+export async function scrubTo(page: Page, ms: number) {
+  await page.getByTestId('scrub').fill(String(ms));
+  await expect.poll(() => cursorMs(page)).toBe(ms);
+}
+
+/** Saves a screenshot of the whole page under assets/screenshots/. */
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+}
+
+/** The storage ledger's rows with this result (accepted | rejected | stale-accepted). */
+export function ledgerRows(page: Page, result: string) {
+  return page.getByTestId('ledger').locator(`[data-testid="ledger-row"][data-result="${result}"]`);
+}
