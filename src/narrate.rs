@@ -97,6 +97,12 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::AcquireStarted { attempt } => format!("{me} tries again for the lock (attempt {attempt})."),
         Note::AcquireFailed { reason: AcquireFailure::Busy, retry_in_ms, .. } => format!("{me} did not get the lock: someone else holds it. It retries in {retry_in_ms} ms."),
         Note::AcquireFailed { reason: AcquireFailure::Timeout, retry_in_ms, .. } => format!("{me} got no usable answer in time and retries in {retry_in_ms} ms."),
+        Note::AcquireFailed { reason: AcquireFailure::NoQuorum { granted, needed }, retry_in_ms, .. } => format!(
+            "Only {granted} instance(s) said OK; {me} needs {needed}. It unlocks every instance and retries in {retry_in_ms} ms."
+        ),
+        Note::AcquireFailed { reason: AcquireFailure::ValidityExhausted { validity_ms }, retry_in_ms, .. } => format!(
+            "{me} got a majority, but so slowly that no validity was left ({validity_ms} ms). It unlocks everything and retries in {retry_in_ms} ms."
+        ),
         Note::BeliefStarted { token, validity_ms, .. } => format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", tok(*token), secs(*validity_ms)),
         Note::BeliefEnded { reason: BeliefEnd::ValidityExpired } => format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back."),
         Note::BeliefEnded { reason: BeliefEnd::Released } => format!("{me} is done writing and releases the lock."),

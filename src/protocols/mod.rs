@@ -5,6 +5,7 @@
 pub mod client;
 pub mod db_lease;
 pub mod redis;
+pub mod redlock;
 pub mod single_server;
 pub mod storage;
 
@@ -69,6 +70,10 @@ pub enum AcquireFailure {
     Busy,
     /// No reply within `request_timeout_ms`.
     Timeout,
+    /// Redlock: fewer than a majority of instances said OK.
+    NoQuorum { granted: u32, needed: u32 },
+    /// Redlock: a majority said OK, but so late that no validity time was left.
+    ValidityExhausted { validity_ms: i64 },
 }
 
 /// What ended a client's belief that it holds the lock.

@@ -7,6 +7,7 @@ use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan, LockAgent};
 use crate::protocols::db_lease::DbServer;
 use crate::protocols::redis::RedisServer;
+use crate::protocols::redlock::RedlockAgent;
 use crate::protocols::single_server::SingleServerAgent;
 use crate::protocols::storage::Storage;
 use crate::protocols::{BoxedNode, Msg, Note};
@@ -32,6 +33,13 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             Approach::DbLease | Approach::Redis => {
                 Box::new(SingleServerAgent::new(server, s.lock.ttl_ms, s.lock.request_timeout_ms, s.lock.safe_unlock))
             }
+            Approach::Redlock => Box::new(RedlockAgent::new(
+                (server..storage).collect(),
+                s.lock.ttl_ms,
+                s.lock.drift_factor,
+                s.lock.request_timeout_ms,
+                s.lock.safe_unlock,
+            )),
             other => unreachable!("{} is refused by validation", other.id()),
         };
         nodes.push((NodeInfo { name: c.name.clone(), role: Role::Client }, Box::new(Client::new(plan, storage, agent))));
@@ -40,6 +48,8 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
         let node: BoxedNode = match s.approach {
             Approach::DbLease => Box::new(DbServer::new()),
             Approach::Redis => Box::new(RedisServer::new(s.lock.persistence, true)),
+            // Redlock's instances are plain Redis servers with no token counter.
+            Approach::Redlock => Box::new(RedisServer::new(s.lock.persistence, false)),
             other => unreachable!("{} is refused by validation", other.id()),
         };
         nodes.push((NodeInfo { name: name.clone(), role: Role::LockServer }, node));

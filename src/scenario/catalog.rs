@@ -8,8 +8,12 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/redis-gc-pause.json"),
     include_str!("catalog/db-lease-gc-pause.json"),
     include_str!("catalog/redis-plain-del-unlock.json"),
+    include_str!("catalog/redlock-clock-jump.json"),
+    include_str!("catalog/redlock-restart-without-persistence.json"),
+    include_str!("catalog/redlock-split-vote.json"),
     include_str!("catalog/happy-path-redis.json"),
     include_str!("catalog/happy-path-db-lease.json"),
+    include_str!("catalog/happy-path-redlock.json"),
 ];
 
 /// Every built-in, in catalog order.

@@ -43,7 +43,7 @@ impl Approach {
 
     /// Whether this approach is simulated yet (the others are refused with a clear error).
     pub fn is_modelled(self) -> bool {
-        matches!(self, Approach::DbLease | Approach::Redis)
+        matches!(self, Approach::DbLease | Approach::Redis | Approach::Redlock)
     }
 }
 

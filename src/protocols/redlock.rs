@@ -1,0 +1,143 @@
+//! The Redlock client (PROTOCOLS.md P3): `SET NX PX` to N independent instances at once, each
+//! reply awaited at most `request_timeout_ms`; the lock is held only if a majority said OK and
+//! `validity = ttl − elapsed − (drift_factor·ttl + 2 ms)` is still positive, measured on the
+//! client's monotonic clock from before the first request. Otherwise it unlocks every instance
+//! and the client retries after a random delay. The value is random: there is no fencing token.
+
+use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
+use super::{AcquireFailure, Ctx, Msg};
+use crate::sim::{ClockKind, NodeId, TimerId};
+
+const ROUND_TIMEOUT: u32 = AGENT_TAGS;
+
+#[derive(Debug, PartialEq)]
+enum Round {
+    Idle,
+    Acquiring,
+    Releasing,
+}
+
+pub struct RedlockAgent {
+    instances: Vec<NodeId>,
+    ttl_ms: i64,
+    drift_factor: f64,
+    timeout_ms: i64,
+    safe_unlock: bool,
+    round: Round,
+    req: u32,
+    value: u64,
+    started_mono: i64,
+    /// Per instance: None while waiting, Some(ok) once it answered.
+    answers: Vec<Option<bool>>,
+    deadline: Option<TimerId>,
+}
+
+impl RedlockAgent {
+    pub fn new(instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
+        let n = instances.len();
+        RedlockAgent {
+            instances,
+            ttl_ms,
+            drift_factor,
+            timeout_ms,
+            safe_unlock,
+            round: Round::Idle,
+            req: 0,
+            value: 0,
+            started_mono: 0,
+            answers: vec![None; n],
+            deadline: None,
+        }
+    }
+
+    fn quorum(&self) -> u32 {
+        self.instances.len() as u32 / 2 + 1
+    }
+
+    /// Sends `msg(req)` to every instance and waits for all of them or the timeout.
+    fn broadcast(&mut self, ctx: &mut Ctx, round: Round, msg: impl Fn(u32) -> Msg) {
+        if let Some(t) = self.deadline.take() {
+            ctx.cancel_timer(t);
+        }
+        self.round = round;
+        self.req += 1;
+        self.answers.iter_mut().for_each(|a| *a = None);
+        for &to in &self.instances {
+            ctx.send(to, msg(self.req));
+        }
+        self.deadline = Some(ctx.set_timer(self.timeout_ms, ClockKind::Mono, ROUND_TIMEOUT));
+    }
+
+    /// Every instance answered or the timeout passed: decide.
+    fn settle(&mut self, ctx: &mut Ctx) -> AgentEvent {
+        if let Some(t) = self.deadline.take() {
+            ctx.cancel_timer(t);
+        }
+        match self.round {
+            Round::Idle => AgentEvent::Nothing,
+            Round::Releasing => {
+                self.round = Round::Idle;
+                AgentEvent::Released
+            }
+            Round::Acquiring => {
+                let granted = self.answers.iter().filter(|a| **a == Some(true)).count() as u32;
+                let elapsed = ctx.mono_ms() - self.started_mono;
+                let drift = (self.drift_factor * self.ttl_ms as f64).round() as i64 + 2;
+                let validity_ms = self.ttl_ms - elapsed - drift;
+                if granted >= self.quorum() && validity_ms > 0 {
+                    self.round = Round::Idle;
+                    return AgentEvent::Acquired { token: None, validity_ms };
+                }
+                // Failed: unlock every instance (even those that said no: a reply may be lost).
+                self.unlock_all(ctx);
+                self.round = Round::Idle;
+                if granted < self.quorum() {
+                    AgentEvent::Failed(AcquireFailure::NoQuorum { granted, needed: self.quorum() })
+                } else {
+                    AgentEvent::Failed(AcquireFailure::ValidityExhausted { validity_ms })
+                }
+            }
+        }
+    }
+
+    fn unlock_all(&mut self, ctx: &mut Ctx) {
+        let (value, safe) = (self.value, self.safe_unlock);
+        self.broadcast(ctx, Round::Releasing, |req| Msg::Release { req, value, token: None, safe });
+    }
+}
+
+impl LockAgent for RedlockAgent {
+    fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
+        self.started_mono = ctx.mono_ms();
+        self.value = ctx.rng().next_u64();
+        let (value, ttl_ms) = (self.value, self.ttl_ms);
+        self.broadcast(ctx, Round::Acquiring, |req| Msg::Acquire { req, attempt, value, ttl_ms });
+    }
+
+    fn release(&mut self, ctx: &mut Ctx) {
+        self.unlock_all(ctx);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {
+        let Some(i) = self.instances.iter().position(|&n| n == from) else { return AgentEvent::Nothing };
+        let ok = match (&self.round, msg) {
+            (Round::Acquiring, Msg::AcquireReply { req, granted, .. }) if *req == self.req => *granted,
+            (Round::Releasing, Msg::ReleaseReply { req, released }) if *req == self.req => *released,
+            _ => return AgentEvent::Nothing,
+        };
+        self.answers[i] = Some(ok);
+        if self.answers.iter().all(Option::is_some) {
+            self.settle(ctx)
+        } else {
+            AgentEvent::Nothing
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent {
+        if tag != ROUND_TIMEOUT {
+            return AgentEvent::Nothing;
+        }
+        self.deadline = None;
+        self.settle(ctx)
+    }
+}
