@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Prints the release bundle's transfer size: every .wasm, .js and .css file in dist/, each
+# compressed with gzip -9, their totals, and the ratio to the bare-Yew floor measured in
+# TOOLCHAIN.md (60.0 KB wasm + 5.9 KB js, same release profile and wasm-opt -Oz).
+# Figures only, no assertions. 1 KB = 1024 bytes.
+#
+#   scripts/bench-bundle.sh           # measures dist/ as it is (builds it when missing)
+#   scripts/bench-bundle.sh --build   # trunk build --release first
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+source scripts/env.sh
+
+if [ "${1:-}" = "--build" ] || ! ls dist/*.wasm >/dev/null 2>&1; then
+  fetch_crates
+  trunk build --release >&2
+fi
+
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
+
+declare -A raw_sum=() gz_sum=()
+printf 'Lock Lab release bundle (dist/, gzip -9, 1 KB = 1024 B)\n'
+printf '  %-4s  %-44s %10s %10s\n' kind file raw gzip
+for kind in wasm js css; do
+  raw_sum[$kind]=0
+  gz_sum[$kind]=0
+  while IFS= read -r f; do
+    r=$(wc -c <"$f")
+    g=$(gzip -9 -c "$f" | wc -c)
+    raw_sum[$kind]=$((raw_sum[$kind] + r))
+    gz_sum[$kind]=$((gz_sum[$kind] + g))
+    printf '  %-4s  %-44s %7s KB %7s KB\n' "$kind" "${f#dist/}" "$(kb "$r")" "$(kb "$g")"
+  done < <(find dist -type f -name "*.$kind" | sort)
+done
+total=$((gz_sum[wasm] + gz_sum[js] + gz_sum[css]))
+echo
+printf '  wasm %s KB + js %s KB + css %s KB (gzip -9)\n' "$(kb "${gz_sum[wasm]}")" "$(kb "${gz_sum[js]}")" "$(kb "${gz_sum[css]}")"
+printf '  total transfer size: %s KB (issue 4 budget: 170 KB)\n' "$(kb "$total")"
+awk -v t="$total" -v w="${gz_sum[wasm]}" -v j="${gz_sum[js]}" 'BEGIN {
+  floor = 60.0 + 5.9
+  printf "  bare-Yew floor (TOOLCHAIN.md): %.1f KB (60.0 wasm + 5.9 js)\n", floor
+  printf "  ratio to the floor: %.2fx total; wasm %.2fx, js %.2fx\n", t / 1024 / floor, w / 1024 / 60.0, j / 1024 / 5.9
+}'
