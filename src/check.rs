@@ -182,7 +182,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 (
                     FindingKind::StaleWriteAccepted,
                     format!(
-                        "{name} wrote with {} after {newer_client}'s write with {}: {newer_client}'s update is lost.",
+                        "{name} wrote ({}) after {newer_client}, who took the lock later, had written ({}): {newer_client}'s update is lost.",
                         tok(token),
                         tok(&newer.token)
                     ),

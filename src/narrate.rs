@@ -36,6 +36,11 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::Write { token, .. } => format!("write ({})", tok(*token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
+        Msg::ReplicaSync { key: Some(k), counter, .. } => {
+            format!("replicate: lock held ({:04x}…), token counter {counter}", k.value & 0xffff)
+        }
+        Msg::ReplicaSync { key: None, counter, .. } => format!("replicate: lock free, token counter {counter}"),
+        Msg::PrimaryChanged { .. } => "failover: talk to the new primary from now on".into(),
     }
 }
 
@@ -118,6 +123,8 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::LockReleased { holder, by } => format!("{} deleted {}'s lock! A plain unlock does not check whose lock it removes.", name(*by), name(*holder)),
         Note::UnlockRefused { by, holder: Some(h) } => format!("{me} left the lock alone: it belongs to {}, not {}.", name(*h), name(*by)),
         Note::UnlockRefused { by, holder: None } => format!("{}'s release found nothing to release: its lock had already expired.", name(*by)),
+        Note::Promoted { epoch } => format!("{me} has not heard from its primary for 1 s and promotes itself (epoch {epoch}). It only has what had been replicated to it."),
+        Note::Demoted { primary, .. } => format!("{me} hears from the new primary {} and becomes its replica, dropping its own state.", name(*primary)),
         Note::StateLost { token_counter_was } => format!("{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."),
         Note::WriteApplied { client, token, accepted: true, highest_before, .. } => match (token, highest_before) {
             (Some(t), Some(h)) if t < h => format!("Storage accepts {}'s write with token {t} even though it has seen token {h}: fencing is off, so a stale write overwrites newer data.", name(*client)),

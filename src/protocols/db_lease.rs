@@ -56,7 +56,7 @@ impl Node<Msg, Note> for DbServer {
                 let expires_wall_ms = now + ttl_ms;
                 self.row = Some(Row { owner: from, token, expires_wall_ms });
                 self.mark_expiry(ctx);
-                ctx.note(Note::LockCommitted { client: from, attempt, token: Some(token), expires_wall_ms });
+                ctx.note(Note::LockCommitted { client: from, attempt, token: Some(token), expires_wall_ms: Some(expires_wall_ms) });
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token: Some(token) });
             }
             Msg::Release { req, token, safe, .. } => {

@@ -60,6 +60,25 @@ pub enum Msg {
         req: u32,
         accepted: bool,
     },
+    /// Redis replication stream: the primary's whole lock state (also its heartbeat).
+    ReplicaSync {
+        epoch: u64,
+        key: Option<RedisKey>,
+        counter: u64,
+    },
+    /// Redis failover: clients should now talk to `primary`.
+    PrimaryChanged {
+        primary: NodeId,
+    },
+}
+
+/// The Redis lock key as it travels in the replication stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RedisKey {
+    pub value: u64,
+    pub owner: NodeId,
+    /// Absolute wall-clock deadline: AOF and replication carry it this way.
+    pub expires_wall_ms: i64,
 }
 
 /// Why an acquisition attempt failed (the client retries after a random delay).
@@ -108,9 +127,13 @@ pub enum Note {
     ReleaseSent,
     /// Client: done with the lock for this run.
     Finished,
-    /// Lock service: committed `client`'s acquisition; the lease ends when its wall clock reads
-    /// `expires_wall_ms`.
-    LockCommitted { client: NodeId, attempt: u32, token: Option<u64>, expires_wall_ms: i64 },
+    /// Lock service: committed `client`'s acquisition. For TTL locks (db, Redis) the lease ends
+    /// when the server's wall clock reads `expires_wall_ms`; ensembles hold it for the session.
+    LockCommitted { client: NodeId, attempt: u32, token: Option<u64>, expires_wall_ms: Option<i64> },
+    /// Redis: the replica promoted itself after the primary was unreachable for 1 s.
+    Promoted { epoch: u64 },
+    /// Redis: a primary heard from a newer primary and became its replica.
+    Demoted { epoch: u64, primary: NodeId },
     /// Lock service: refused `client` because `holder` holds it.
     LockBusy { client: NodeId, holder: NodeId },
     /// Lock service: the lease of `holder` expired by the server's wall clock.

@@ -1,11 +1,13 @@
 //! A Redis server holding the lock key: `SET lock <value> NX PX <ttl>` with the INCR token taken
 //! in the same script, the Lua compare-and-delete unlock (or a plain DEL), expiry by the
-//! server's wall clock (a forward step expires keys at once), and what a crash keeps under each
-//! persistence setting. Redlock's instances are the same server without the token counter.
+//! server's wall clock (a forward step expires keys at once), what a crash keeps under each
+//! persistence setting, and optionally a replica with asynchronous replication (acknowledged
+//! before it is replicated) that promotes itself when the primary has been silent for 1 s. Redlock's instances are the same
+//! server without the token counter.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Ctx, Msg, Note};
+use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
 /// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
@@ -24,62 +26,144 @@ pub enum Persistence {
 
 const EXPIRY: u32 = 1;
 const FSYNC: u32 = 2;
+const HEARTBEAT: u32 = 3;
+const FAILOVER: u32 = 4;
 const FSYNC_EVERY_MS: i64 = 1000;
-
-/// The lock key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Key {
-    value: u64,
-    owner: NodeId,
-    /// Absolute wall-clock deadline: AOF records it this way, so a restart keeps it.
-    expires_wall_ms: i64,
-}
+/// The primary flushes its replication stream (which doubles as its heartbeat) this often.
+/// Real Redis flushes within a millisecond; 100 ms makes the window in which an acknowledged
+/// write exists only on the primary wide enough to see and to hit with a crash.
+const HEARTBEAT_EVERY_MS: i64 = 100;
+/// SCENARIO_FORMAT.md: promoted when the primary has been unreachable for 1 s.
+const FAILOVER_AFTER_MS: i64 = 1000;
 
 /// Everything the server stores: the lock key and the token counter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Data {
-    key: Option<Key>,
+    key: Option<RedisKey>,
     counter: u64,
+}
+
+/// The primary/replica pair, when `lock.replica` is on.
+pub struct Replication {
+    pub peer: NodeId,
+    pub clients: Vec<NodeId>,
+    pub primary: bool,
 }
 
 pub struct RedisServer {
     persistence: Persistence,
     issues_tokens: bool,
+    replication: Option<Replication>,
+    epoch: u64,
     data: Data,
     /// What the last fsync put on disk (aof-everysec).
     synced: Data,
     expiry: Option<TimerId>,
+    failover: Option<TimerId>,
     lost_in_crash: Option<u64>,
 }
 
 impl RedisServer {
-    pub fn new(persistence: Persistence, issues_tokens: bool) -> Self {
-        RedisServer { persistence, issues_tokens, data: Data::default(), synced: Data::default(), expiry: None, lost_in_crash: None }
+    pub fn new(persistence: Persistence, issues_tokens: bool, replication: Option<Replication>) -> Self {
+        RedisServer {
+            persistence,
+            issues_tokens,
+            replication,
+            epoch: 0,
+            data: Data::default(),
+            synced: Data::default(),
+            expiry: None,
+            failover: None,
+            lost_in_crash: None,
+        }
     }
 
+    fn is_primary(&self) -> bool {
+        self.replication.as_ref().is_none_or(|r| r.primary)
+    }
+
+    /// Only a primary expires keys; a replica waits for the primary's word.
     fn arm_expiry(&mut self, ctx: &mut Ctx) {
         if let Some(t) = self.expiry.take() {
             ctx.cancel_timer(t);
         }
-        if let Some(key) = self.data.key {
+        if let (true, Some(key)) = (self.is_primary(), self.data.key) {
             self.expiry = Some(ctx.set_timer_at(key.expires_wall_ms, ClockKind::Wall, EXPIRY));
         }
     }
 
     /// Removes the key if the server's wall clock has passed its deadline (lazy expiry).
     fn expire_if_due(&mut self, ctx: &mut Ctx) {
-        if let Some(key) = self.data.key {
+        if let (true, Some(key)) = (self.is_primary(), self.data.key) {
             if ctx.wall_ms() >= key.expires_wall_ms {
                 self.data.key = None;
                 ctx.note(Note::LockExpired { holder: key.owner });
+                self.wrote();
             }
         }
     }
 
+    /// After every change: fsync if `aof-always`. The replica hears of it on the next
+    /// replication tick — replication is asynchronous, the client already has its reply.
     fn wrote(&mut self) {
         if self.persistence == Persistence::AofAlways {
             self.synced = self.data;
         }
+    }
+
+    fn stream(&self, ctx: &mut Ctx) {
+        if let (true, Some(r)) = (self.is_primary(), &self.replication) {
+            ctx.send(r.peer, Msg::ReplicaSync { epoch: self.epoch, key: self.data.key, counter: self.data.counter });
+        }
+    }
+
+    fn arm_failover(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = self.failover.take() {
+            ctx.cancel_timer(t);
+        }
+        if !self.is_primary() {
+            self.failover = Some(ctx.set_timer(FAILOVER_AFTER_MS, ClockKind::Mono, FAILOVER));
+        }
+    }
+
+    fn set_role(&mut self, ctx: &mut Ctx, primary: bool) {
+        if let Some(r) = self.replication.as_mut() {
+            r.primary = primary;
+        }
+        self.arm_expiry(ctx);
+        self.arm_failover(ctx);
+    }
+
+    fn on_sync(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, key: Option<RedisKey>, counter: u64) {
+        if epoch < self.epoch {
+            return; // an old primary that has not heard the news yet
+        }
+        if self.is_primary() {
+            if epoch == self.epoch {
+                return;
+            }
+            ctx.note(Note::Demoted { epoch, primary: from });
+        }
+        self.epoch = epoch;
+        self.data = Data { key, counter };
+        if self.persistence == Persistence::AofAlways {
+            self.synced = self.data;
+        }
+        self.set_role(ctx, false);
+    }
+
+    fn promote(&mut self, ctx: &mut Ctx) {
+        self.epoch += 1;
+        ctx.note(Note::Promoted { epoch: self.epoch });
+        self.set_role(ctx, true);
+        self.expire_if_due(ctx);
+        if let Some(r) = &self.replication {
+            for &c in &r.clients {
+                ctx.send(c, Msg::PrimaryChanged { primary: ctx.me() });
+            }
+        }
+        self.stream(ctx);
+        ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
     }
 }
 
@@ -88,9 +172,22 @@ impl Node<Msg, Note> for RedisServer {
         if self.persistence == Persistence::AofEverysec {
             ctx.set_timer(FSYNC_EVERY_MS, ClockKind::Mono, FSYNC);
         }
+        if self.replication.is_some() {
+            ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
+            self.arm_failover(ctx);
+        }
     }
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        if let Msg::ReplicaSync { epoch, key, counter } = msg {
+            self.on_sync(ctx, from, epoch, key, counter);
+            return;
+        }
+        if let (false, Some(r)) = (self.is_primary(), &self.replication) {
+            // A replica is read-only (READONLY error); tell the client where the primary is.
+            ctx.send(from, Msg::PrimaryChanged { primary: r.peer });
+            return;
+        }
         self.expire_if_due(ctx);
         match msg {
             Msg::Acquire { req, attempt, value, ttl_ms } => {
@@ -100,14 +197,14 @@ impl Node<Msg, Note> for RedisServer {
                     return;
                 }
                 let expires_wall_ms = ctx.wall_ms() + ttl_ms;
-                self.data.key = Some(Key { value, owner: from, expires_wall_ms });
+                self.data.key = Some(RedisKey { value, owner: from, expires_wall_ms });
                 let token = self.issues_tokens.then(|| {
                     self.data.counter += 1;
                     self.data.counter
                 });
+                ctx.note(Note::LockCommitted { client: from, attempt, token, expires_wall_ms: Some(expires_wall_ms) });
                 self.wrote();
                 self.arm_expiry(ctx);
-                ctx.note(Note::LockCommitted { client: from, attempt, token, expires_wall_ms });
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token });
             }
             Msg::Release { req, value, safe, .. } => {
@@ -116,8 +213,8 @@ impl Node<Msg, Note> for RedisServer {
                 let released = holder.is_some() && (matches || !safe);
                 if let (true, Some(holder)) = (released, holder) {
                     self.data.key = None;
-                    self.wrote();
                     ctx.note(Note::LockReleased { holder, by: from });
+                    self.wrote();
                 } else {
                     ctx.note(Note::UnlockRefused { by: from, holder });
                 }
@@ -140,12 +237,21 @@ impl Node<Msg, Note> for RedisServer {
                 self.synced = self.data;
                 ctx.set_timer(FSYNC_EVERY_MS, ClockKind::Mono, FSYNC);
             }
+            HEARTBEAT if self.is_primary() => {
+                self.stream(ctx);
+                ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
+            }
+            FAILOVER if self.failover == Some(id) => {
+                self.failover = None;
+                self.promote(ctx);
+            }
             _ => {}
         }
     }
 
     fn on_crash(&mut self, machine: bool) {
         self.expiry = None;
+        self.failover = None;
         let kept = match self.persistence {
             Persistence::None => Data::default(),
             Persistence::AofEverysec if machine => self.synced,

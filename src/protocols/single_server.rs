@@ -35,11 +35,6 @@ impl SingleServerAgent {
             releasing: false,
         }
     }
-
-    /// The server this agent talks to (changes on a Redis failover).
-    pub fn set_server(&mut self, server: NodeId) {
-        self.server = server;
-    }
 }
 
 impl LockAgent for SingleServerAgent {
@@ -74,6 +69,11 @@ impl LockAgent for SingleServerAgent {
                 AgentEvent::Acquired { token, validity_ms }
             }
             Msg::ReleaseReply { req, .. } if self.releasing && self.rpc.answer(ctx, req) => AgentEvent::Released,
+            Msg::PrimaryChanged { primary } => {
+                // Failover: later requests go to the new primary; the pending one times out.
+                self.server = primary;
+                AgentEvent::Nothing
+            }
             _ => AgentEvent::Nothing,
         }
     }

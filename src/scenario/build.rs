@@ -6,7 +6,7 @@ use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan, LockAgent};
 use crate::protocols::db_lease::DbServer;
-use crate::protocols::redis::RedisServer;
+use crate::protocols::redis::{RedisServer, Replication};
 use crate::protocols::redlock::RedlockAgent;
 use crate::protocols::single_server::SingleServerAgent;
 use crate::protocols::storage::Storage;
@@ -47,9 +47,16 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
     for name in &names[clients..storage] {
         let node: BoxedNode = match s.approach {
             Approach::DbLease => Box::new(DbServer::new()),
-            Approach::Redis => Box::new(RedisServer::new(s.lock.persistence, true)),
+            Approach::Redis => {
+                let replication = s.lock.replica.then(|| Replication {
+                    peer: if name == "redis" { id("redis-replica") } else { id("redis") },
+                    clients: (0..clients).collect(),
+                    primary: name == "redis",
+                });
+                Box::new(RedisServer::new(s.lock.persistence, true, replication))
+            }
             // Redlock's instances are plain Redis servers with no token counter.
-            Approach::Redlock => Box::new(RedisServer::new(s.lock.persistence, false)),
+            Approach::Redlock => Box::new(RedisServer::new(s.lock.persistence, false, None)),
             other => unreachable!("{} is refused by validation", other.id()),
         };
         nodes.push((NodeInfo { name: name.clone(), role: Role::LockServer }, node));

@@ -8,6 +8,7 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/redis-gc-pause.json"),
     include_str!("catalog/db-lease-gc-pause.json"),
     include_str!("catalog/redis-plain-del-unlock.json"),
+    include_str!("catalog/redis-failover.json"),
     include_str!("catalog/redlock-clock-jump.json"),
     include_str!("catalog/redlock-restart-without-persistence.json"),
     include_str!("catalog/redlock-split-vote.json"),
