@@ -4,8 +4,14 @@ use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, T
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};
 
-fn tok(t: Option<u64>) -> String {
-    t.map_or("no token".into(), |t| format!("token {t}"))
+/// A fencing token as the approach names it: a czxid is `epoch << 32 | counter`.
+pub fn token_label(approach: Approach, t: Option<u64>) -> String {
+    match (approach, t) {
+        (_, None) => "no token".into(),
+        (Approach::Zookeeper, Some(t)) => format!("czxid 0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
+        (Approach::Etcd, Some(t)) => format!("revision {t}"),
+        (_, Some(t)) => format!("token {t}"),
+    }
 }
 
 fn secs(ms: i64) -> String {
@@ -19,23 +25,60 @@ fn secs(ms: i64) -> String {
 /// How a message reads on the wire, for the approach in use.
 pub fn message_label(approach: Approach, msg: &Msg) -> String {
     let db = approach == Approach::DbLease;
+    let zk = approach == Approach::Zookeeper;
     match msg {
         Msg::Acquire { ttl_ms, value, .. } if db => {
             format!("upsert lease row, expires now()+{} (owner {:04x})", secs(*ttl_ms), value & 0xffff)
         }
         Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
-        Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", tok(*token)),
+        Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", token_label(approach, *token)),
         Msg::AcquireReply { granted: false, .. } if db => "no row: busy".into(),
-        Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", tok(*token)),
+        Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", token_label(approach, *token)),
         Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
         Msg::Release { safe: true, .. } if db => "release: expires_at = now() WHERE token matches".into(),
         Msg::Release { safe: false, .. } if db => "release: expires_at = now() (no token check)".into(),
         Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
         Msg::Release { safe: false, .. } => "DEL lock".into(),
         Msg::ReleaseReply { released, .. } => (if *released { "released" } else { "not yours: nothing deleted" }).into(),
-        Msg::Write { token, .. } => format!("write ({})", tok(*token)),
+        Msg::Write { token, .. } => format!("write ({})", token_label(approach, *token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
+        Msg::OpenSession { ttl_ms, .. } if zk => format!("connect: new session, timeout {}", secs(*ttl_ms)),
+        Msg::OpenSession { ttl_ms, .. } => format!("LeaseGrant TTL {}", secs(*ttl_ms)),
+        Msg::SessionReply { session, ttl_ms, .. } if zk => format!("session 0x{session:x} ({} negotiated)", secs(*ttl_ms)),
+        Msg::SessionReply { session, ttl_ms, .. } => format!("lease {session:x}, TTL {}", secs(*ttl_ms)),
+        Msg::CreateLockNode { .. } if zk => "create /lock/guid-lock- EPHEMERAL_SEQUENTIAL".into(),
+        Msg::CreateLockNode { session, .. } => format!("Txn: if CreateRevision(lock/{session:x}) == 0 then Put"),
+        Msg::CreateReply { token, .. } => format!("created, {}", token_label(approach, Some(*token))),
+        Msg::ListLockNodes { .. } if zk => "getChildren /lock".into(),
+        Msg::ListLockNodes { .. } => "Get lock/ --prefix, sort by create revision".into(),
+        Msg::ListReply { predecessor: None, mine: Some(_), .. } => "yours is lowest: you hold the lock".into(),
+        Msg::ListReply { predecessor: Some(p), .. } => format!("queued behind {}", token_label(approach, Some(*p))),
+        Msg::ListReply { mine: None, .. } => "your node is gone".into(),
+        Msg::WatchNode { token, .. } if zk => format!("exists({}, watch)", token_label(approach, Some(*token))),
+        Msg::WatchNode { token, .. } => format!("Watch DELETE of {}", token_label(approach, Some(*token))),
+        Msg::WatchReply { exists: true, .. } => "watch set".into(),
+        Msg::WatchReply { exists: false, .. } => "already gone".into(),
+        Msg::WatchFired { token } => format!("watch fired: {} deleted", token_label(approach, Some(*token))),
+        Msg::DeleteLockNode { .. } => "delete own lock node".into(),
+        Msg::DeleteReply { .. } => "deleted".into(),
+        Msg::CloseSession { .. } if zk => "close session".into(),
+        Msg::CloseSession { .. } => "LeaseRevoke".into(),
+        Msg::CloseReply { .. } => "closed".into(),
+        Msg::KeepAlive { .. } if zk => "ping".into(),
+        Msg::KeepAlive { .. } => "LeaseKeepAlive".into(),
+        Msg::KeepAliveReply { alive: true, .. } => "alive".into(),
+        Msg::KeepAliveReply { alive: false, .. } if zk => "SESSION EXPIRED".into(),
+        Msg::KeepAliveReply { alive: false, .. } => "lease not found (TTL 0)".into(),
+        Msg::NotLeader { leader: Some(_), .. } => "not the leader; try the leader".into(),
+        Msg::NotLeader { leader: None, .. } => "not the leader; no leader known".into(),
+        Msg::Append { entries, .. } if entries.is_empty() => "heartbeat".into(),
+        Msg::Append { entries, .. } => format!("replicate {} log entr{}", entries.len(), if entries.len() == 1 { "y" } else { "ies" }),
+        Msg::AppendReply { ok: true, len, .. } => format!("ack (log length {len})"),
+        Msg::AppendReply { ok: false, .. } => "nack: logs differ".into(),
+        Msg::RequestVote { epoch, .. } => format!("vote for me (epoch {epoch})"),
+        Msg::VoteReply { granted: true, .. } => "vote granted".into(),
+        Msg::VoteReply { granted: false, .. } => "vote refused".into(),
         Msg::ReplicaSync { key: Some(k), counter, .. } => {
             format!("replicate: lock held ({:04x}…), token counter {counter}", k.value & 0xffff)
         }
@@ -102,40 +145,64 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::AcquireStarted { attempt } => format!("{me} tries again for the lock (attempt {attempt})."),
         Note::AcquireFailed { reason: AcquireFailure::Busy, retry_in_ms, .. } => format!("{me} did not get the lock: someone else holds it. It retries in {retry_in_ms} ms."),
         Note::AcquireFailed { reason: AcquireFailure::Timeout, retry_in_ms, .. } => format!("{me} got no usable answer in time and retries in {retry_in_ms} ms."),
+        Note::AcquireFailed { reason: AcquireFailure::SessionExpired, retry_in_ms, .. } => {
+            format!("{me}'s session expired while it waited in the queue; it starts over in {retry_in_ms} ms.")
+        }
         Note::AcquireFailed { reason: AcquireFailure::NoQuorum { granted, needed }, retry_in_ms, .. } => format!(
             "Only {granted} instance(s) said OK; {me} needs {needed}. It unlocks every instance and retries in {retry_in_ms} ms."
         ),
         Note::AcquireFailed { reason: AcquireFailure::ValidityExhausted { validity_ms }, retry_in_ms, .. } => format!(
             "{me} got a majority, but so slowly that no validity was left ({validity_ms} ms). It unlocks everything and retries in {retry_in_ms} ms."
         ),
-        Note::BeliefStarted { token, validity_ms, .. } => format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", tok(*token), secs(*validity_ms)),
+        Note::BeliefStarted { token, validity_ms: Some(v), .. } => {
+            format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", token_label(approach, *token), secs(*v))
+        }
+        Note::BeliefStarted { token, validity_ms: None, .. } => {
+            format!("{me} now holds the lock ({}) and will believe it until the ensemble tells it its session is gone.", token_label(approach, *token))
+        }
+        Note::BeliefEnded { reason: BeliefEnd::SessionExpired } => {
+            format!("{me} hears back that its session expired: only now does it know it lost the lock.")
+        }
         Note::BeliefEnded { reason: BeliefEnd::ValidityExpired } => format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back."),
         Note::BeliefEnded { reason: BeliefEnd::Released } => format!("{me} is done writing and releases the lock."),
         Note::BeliefEnded { reason: BeliefEnd::WriteRejected } => format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock."),
-        Note::WriteSent { n, token } => format!("{me} sends write #{n} to storage ({}) — it has not re-checked the lock, it just believes it holds it.", tok(*token)),
+        Note::WriteSent { n, token } => format!("{me} sends write #{n} to storage ({}) — it has not re-checked the lock, it just believes it holds it.", token_label(approach, *token)),
         Note::WriteTimedOut { n } => format!("{me} got no reply to write #{n} in time and moves on."),
         Note::ReleaseSent => format!("{me} sends its release to {service}."),
         Note::Finished => format!("{me} is finished with the lock."),
-        Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), tok(*token)),
+        Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), token_label(approach, *token)),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
         Note::LockExpired { holder } => format!("{}'s {lease} expired at {me} (by {me}'s clock). {} may not know yet.", name(*holder), name(*holder)),
         Note::LockReleased { holder, by } if holder == by => format!("{me} released {}'s lock.", name(*holder)),
         Note::LockReleased { holder, by } => format!("{} deleted {}'s lock! A plain unlock does not check whose lock it removes.", name(*by), name(*holder)),
         Note::UnlockRefused { by, holder: Some(h) } => format!("{me} left the lock alone: it belongs to {}, not {}.", name(*h), name(*by)),
         Note::UnlockRefused { by, holder: None } => format!("{}'s release found nothing to release: its lock had already expired.", name(*by)),
+        Note::LeaderElected { epoch } => format!("{me} is now the leader (epoch {epoch}). Sessions and leases get a fresh full timeout from it."),
+        Note::SteppedDown { .. } => format!("{me} can no longer reach a majority and stops acting as leader."),
+        Note::SessionOpened { client, ttl_ms, .. } if approach == Approach::Zookeeper => {
+            format!("{}'s session is open (timeout {}); pings every third of it keep it alive.", name(*client), secs(*ttl_ms))
+        }
+        Note::SessionOpened { client, ttl_ms, .. } => format!("{}'s lease is granted (TTL {}); keepalives every third of it renew it.", name(*client), secs(*ttl_ms)),
+        Note::SessionExpired { client, .. } => format!(
+            "The leader has not heard from {} for a whole timeout and expires its {}: its lock node is deleted and watchers are told. {} does not know.",
+            name(*client),
+            if approach == Approach::Zookeeper { "session" } else { "lease" },
+            name(*client)
+        ),
+        Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), token_label(approach, Some(*token))),
         Note::Promoted { epoch } => format!("{me} has not heard from its primary for 1 s and promotes itself (epoch {epoch}). It only has what had been replicated to it."),
         Note::Demoted { primary, .. } => format!("{me} hears from the new primary {} and becomes its replica, dropping its own state.", name(*primary)),
         Note::StateLost { token_counter_was } => format!("{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."),
         Note::WriteApplied { client, token, accepted: true, highest_before, .. } => match (token, highest_before) {
             (Some(t), Some(h)) if t < h => format!("Storage accepts {}'s write with token {t} even though it has seen token {h}: fencing is off, so a stale write overwrites newer data.", name(*client)),
             (None, _) => format!("Storage accepts {}'s write; it carries no fencing token.", name(*client)),
-            _ => format!("Storage accepts {}'s write ({}).", name(*client), tok(*token)),
+            _ => format!("Storage accepts {}'s write ({}).", name(*client), token_label(approach, *token)),
         },
         Note::WriteApplied { client, token, accepted: false, highest_before, .. } => format!(
             "Storage rejects {}'s write: {} is lower than the {} it has already accepted. Fencing stopped a stale write.",
             name(*client),
-            tok(*token),
-            tok(*highest_before)
+            token_label(approach, *token),
+            token_label(approach, *highest_before)
         ),
     }
 }

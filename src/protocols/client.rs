@@ -18,13 +18,16 @@ const WRITE_TIMEOUT: u32 = 5;
 pub enum AgentEvent {
     Nothing,
     /// The lock is held; the client may believe it for `validity_ms` (> 0) from now, on its
-    /// monotonic clock. An agent whose validity came out ≤ 0 gives back what it took and
-    /// reports `Failed` instead: nothing was granted.
+    /// monotonic clock, or, when None, until the lock service says otherwise (a session or
+    /// lease). An agent whose validity came out ≤ 0 gives back what it took and reports
+    /// `Failed` instead: nothing was granted.
     Acquired {
         token: Option<u64>,
-        validity_ms: i64,
+        validity_ms: Option<i64>,
     },
     Failed(AcquireFailure),
+    /// The lock service told the client it no longer holds the lock (session/lease expired).
+    Lost(BeliefEnd),
     /// The release finished (or timed out).
     Released,
 }
@@ -32,7 +35,8 @@ pub enum AgentEvent {
 /// How one approach takes and gives back the lock, on the client's side.
 pub trait LockAgent {
     fn acquire(&mut self, ctx: &mut Ctx, attempt: u32);
-    fn release(&mut self, ctx: &mut Ctx);
+    /// Gives the lock back; `Released` at once if there is nothing to give back.
+    fn release(&mut self, ctx: &mut Ctx) -> AgentEvent;
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent;
     fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent;
 }
@@ -140,12 +144,13 @@ impl Client {
                 self.phase = Phase::Holding;
                 self.token = token;
                 ctx.note(Note::BeliefStarted { attempt: self.attempt, token, validity_ms });
-                self.validity = Some(ctx.set_timer(validity_ms, ClockKind::Mono, VALIDITY));
+                self.validity = validity_ms.map(|v| ctx.set_timer(v, ClockKind::Mono, VALIDITY));
                 self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
             }
             AgentEvent::Acquired { .. } => {}
             AgentEvent::Failed(reason) if self.phase == Phase::Acquiring => self.fail(ctx, reason),
             AgentEvent::Failed(_) => {}
+            AgentEvent::Lost(reason) => self.end_belief(ctx, reason),
             AgentEvent::Released if self.phase == Phase::Releasing => {
                 self.phase = Phase::Done;
                 ctx.note(Note::Finished);
@@ -174,7 +179,8 @@ impl Client {
         self.write.cancel(ctx);
         self.phase = Phase::Releasing;
         ctx.note(Note::ReleaseSent);
-        self.agent.release(ctx);
+        let event = self.agent.release(ctx);
+        self.react(ctx, event);
     }
 
     fn send_write(&mut self, ctx: &mut Ctx) {

@@ -4,6 +4,8 @@
 
 pub mod client;
 pub mod db_lease;
+pub mod ensemble;
+pub mod ensemble_client;
 pub mod redis;
 pub mod redlock;
 pub mod single_server;
@@ -60,6 +62,103 @@ pub enum Msg {
         req: u32,
         accepted: bool,
     },
+    /// Ensemble (ZooKeeper/etcd) client requests, sent to the leader.
+    /// ZooKeeper: connect (session); etcd: `LeaseGrant(TTL)`.
+    OpenSession {
+        req: u32,
+        nonce: u64,
+        ttl_ms: i64,
+    },
+    SessionReply {
+        req: u32,
+        session: u64,
+        ttl_ms: i64,
+    },
+    /// ZooKeeper: `create /lock/guid-lock- EPHEMERAL_SEQUENTIAL`; etcd: `Txn(If CreateRevision(pfx/<lease>) == 0, Put(…, lease))`.
+    CreateLockNode {
+        req: u32,
+        session: u64,
+        attempt: u32,
+    },
+    CreateReply {
+        req: u32,
+        token: u64,
+    },
+    /// ZooKeeper: `getChildren /lock`; etcd: `Get pfx --prefix` sorted by create revision.
+    ListLockNodes {
+        req: u32,
+        session: u64,
+    },
+    /// `mine`: this session's node, if it still exists; `predecessor`: the next-lower node.
+    ListReply {
+        req: u32,
+        mine: Option<u64>,
+        predecessor: Option<u64>,
+    },
+    /// ZooKeeper: `exists(pred, watch)`; etcd: `Watch(pred key)` for its DELETE.
+    WatchNode {
+        req: u32,
+        token: u64,
+    },
+    WatchReply {
+        req: u32,
+        exists: bool,
+    },
+    /// The watched node was deleted.
+    WatchFired {
+        token: u64,
+    },
+    /// Unlock: ZooKeeper `delete` of the own node; etcd `Delete` of the own key.
+    DeleteLockNode {
+        req: u32,
+        session: u64,
+    },
+    DeleteReply {
+        req: u32,
+    },
+    /// The client is done: close the session / revoke the lease.
+    CloseSession {
+        req: u32,
+        session: u64,
+    },
+    CloseReply {
+        req: u32,
+    },
+    /// ZooKeeper session ping / etcd `LeaseKeepAlive`.
+    KeepAlive {
+        session: u64,
+    },
+    KeepAliveReply {
+        session: u64,
+        alive: bool,
+    },
+    /// Not the leader: try `leader` (None: unknown, try another server).
+    NotLeader {
+        req: u32,
+        leader: Option<NodeId>,
+    },
+    /// Ensemble replication (Raft-style; Zab differs in detail, not in what the lock sees).
+    Append {
+        epoch: u64,
+        prev_len: u32,
+        prev_epoch: u64,
+        entries: Vec<Entry>,
+        commit: u32,
+    },
+    AppendReply {
+        epoch: u64,
+        ok: bool,
+        len: u32,
+    },
+    RequestVote {
+        epoch: u64,
+        last_len: u32,
+        last_epoch: u64,
+    },
+    VoteReply {
+        epoch: u64,
+        granted: bool,
+    },
     /// Redis replication stream: the primary's whole lock state (also its heartbeat).
     ReplicaSync {
         epoch: u64,
@@ -69,6 +168,39 @@ pub enum Msg {
     /// Redis failover: clients should now talk to `primary`.
     PrimaryChanged {
         primary: NodeId,
+    },
+}
+
+/// One entry of an ensemble's replicated log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub epoch: u64,
+    pub op: Op,
+}
+
+/// A state change an ensemble commits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// A new leader's first entry: committing it commits everything before it.
+    Noop,
+    OpenSession {
+        client: NodeId,
+        nonce: u64,
+        ttl_ms: i64,
+    },
+    CloseSession {
+        session: u64,
+        expired: bool,
+    },
+    CreateLockNode {
+        session: u64,
+        client: NodeId,
+        attempt: u32,
+    },
+    DeleteLockNode {
+        session: u64,
+        by: NodeId,
     },
 }
 
@@ -93,6 +225,8 @@ pub enum AcquireFailure {
     NoQuorum { granted: u32, needed: u32 },
     /// Redlock: a majority said OK, but so late that no validity time was left.
     ValidityExhausted { validity_ms: i64 },
+    /// ZooKeeper/etcd: the session or lease expired while the client was still queued.
+    SessionExpired,
 }
 
 /// What ended a client's belief that it holds the lock.
@@ -105,6 +239,8 @@ pub enum BeliefEnd {
     Released,
     /// Storage rejected its write (fencing).
     WriteRejected,
+    /// A reply from the ensemble said its session (ZooKeeper) or lease (etcd) had expired.
+    SessionExpired,
 }
 
 /// Protocol facts reported into the trace.
@@ -116,7 +252,8 @@ pub enum Note {
     /// Client: the attempt failed; it retries after `retry_in_ms`.
     AcquireFailed { attempt: u32, reason: AcquireFailure, retry_in_ms: i64 },
     /// Client: accepted a grant and now believes it holds the lock until `validity_ms` passes.
-    BeliefStarted { attempt: u32, token: Option<u64>, validity_ms: i64 },
+    /// `validity_ms` is None for session/lease-based locks: it believes until told otherwise.
+    BeliefStarted { attempt: u32, token: Option<u64>, validity_ms: Option<i64> },
     /// Client: stopped believing it holds the lock.
     BeliefEnded { reason: BeliefEnd },
     /// Client: sent its `n`-th write.
@@ -130,6 +267,16 @@ pub enum Note {
     /// Lock service: committed `client`'s acquisition. For TTL locks (db, Redis) the lease ends
     /// when the server's wall clock reads `expires_wall_ms`; ensembles hold it for the session.
     LockCommitted { client: NodeId, attempt: u32, token: Option<u64>, expires_wall_ms: Option<i64> },
+    /// Ensemble: this server won an election and leads `epoch`.
+    LeaderElected { epoch: u64 },
+    /// Ensemble: this leader lost contact with a majority and stepped down.
+    SteppedDown { epoch: u64 },
+    /// Ensemble: a session (ZooKeeper) or lease (etcd) was created with this timeout/TTL.
+    SessionOpened { client: NodeId, session: u64, ttl_ms: i64 },
+    /// Ensemble: the leader expired a session/lease it had not heard from in time.
+    SessionExpired { client: NodeId, session: u64 },
+    /// Ensemble: `client`'s node joined the queue with this token (czxid / create revision).
+    LockQueued { client: NodeId, token: u64 },
     /// Redis: the replica promoted itself after the primary was unreachable for 1 s.
     Promoted { epoch: u64 },
     /// Redis: a primary heard from a newer primary and became its replica.

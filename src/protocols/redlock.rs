@@ -86,7 +86,7 @@ impl RedlockAgent {
                 let validity_ms = self.ttl_ms - elapsed - drift;
                 if granted >= self.quorum() && validity_ms > 0 {
                     self.round = Round::Idle;
-                    return AgentEvent::Acquired { token: None, validity_ms };
+                    return AgentEvent::Acquired { token: None, validity_ms: Some(validity_ms) };
                 }
                 // Failed: unlock every instance (even those that said no: a reply may be lost).
                 self.unlock_all(ctx);
@@ -114,8 +114,9 @@ impl LockAgent for RedlockAgent {
         self.broadcast(ctx, Round::Acquiring, |req| Msg::Acquire { req, attempt, value, ttl_ms });
     }
 
-    fn release(&mut self, ctx: &mut Ctx) {
+    fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
         self.unlock_all(ctx);
+        AgentEvent::Nothing
     }
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {

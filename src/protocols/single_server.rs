@@ -47,10 +47,11 @@ impl LockAgent for SingleServerAgent {
         ctx.send(self.server, Msg::Acquire { req, attempt, value: self.value, ttl_ms: self.ttl_ms });
     }
 
-    fn release(&mut self, ctx: &mut Ctx) {
+    fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
         self.releasing = true;
         let req = self.rpc.start(ctx, self.timeout_ms, RELEASE_TIMEOUT);
         ctx.send(self.server, Msg::Release { req, value: self.value, token: self.token, safe: self.safe_unlock });
+        AgentEvent::Nothing
     }
 
     fn on_message(&mut self, ctx: &mut Ctx, _from: NodeId, msg: &Msg) -> AgentEvent {
@@ -66,7 +67,7 @@ impl LockAgent for SingleServerAgent {
                     self.releasing = false;
                     return AgentEvent::Failed(AcquireFailure::Timeout);
                 }
-                AgentEvent::Acquired { token, validity_ms }
+                AgentEvent::Acquired { token, validity_ms: Some(validity_ms) }
             }
             Msg::ReleaseReply { req, .. } if self.releasing && self.rpc.answer(ctx, req) => AgentEvent::Released,
             Msg::PrimaryChanged { primary } => {

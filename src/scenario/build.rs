@@ -6,6 +6,8 @@ use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan, LockAgent};
 use crate::protocols::db_lease::DbServer;
+use crate::protocols::ensemble::{EnsembleServer, Flavour};
+use crate::protocols::ensemble_client::EnsembleAgent;
 use crate::protocols::redis::{RedisServer, Replication};
 use crate::protocols::redlock::RedlockAgent;
 use crate::protocols::single_server::SingleServerAgent;
@@ -40,11 +42,13 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
                 s.lock.request_timeout_ms,
                 s.lock.safe_unlock,
             )),
-            other => unreachable!("{} is refused by validation", other.id()),
+            Approach::Zookeeper | Approach::Etcd => {
+                Box::new(EnsembleAgent::new((server..storage).collect(), s.lock.ttl_ms, s.lock.request_timeout_ms))
+            }
         };
         nodes.push((NodeInfo { name: c.name.clone(), role: Role::Client }, Box::new(Client::new(plan, storage, agent))));
     }
-    for name in &names[clients..storage] {
+    for (rank, name) in names[clients..storage].iter().enumerate() {
         let node: BoxedNode = match s.approach {
             Approach::DbLease => Box::new(DbServer::new()),
             Approach::Redis => {
@@ -57,7 +61,8 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             }
             // Redlock's instances are plain Redis servers with no token counter.
             Approach::Redlock => Box::new(RedisServer::new(s.lock.persistence, false, None)),
-            other => unreachable!("{} is refused by validation", other.id()),
+            Approach::Zookeeper => Box::new(EnsembleServer::new(Flavour::ZooKeeper, rank, (server..storage).collect())),
+            Approach::Etcd => Box::new(EnsembleServer::new(Flavour::Etcd, rank, (server..storage).collect())),
         };
         nodes.push((NodeInfo { name: name.clone(), role: Role::LockServer }, node));
     }

@@ -7,6 +7,8 @@ use super::validate::parse;
 const SOURCES: &[&str] = &[
     include_str!("catalog/redis-gc-pause.json"),
     include_str!("catalog/db-lease-gc-pause.json"),
+    include_str!("catalog/etcd-gc-pause.json"),
+    include_str!("catalog/zookeeper-session-expiry.json"),
     include_str!("catalog/redis-plain-del-unlock.json"),
     include_str!("catalog/redis-failover.json"),
     include_str!("catalog/redlock-clock-jump.json"),
@@ -15,6 +17,8 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-redis.json"),
     include_str!("catalog/happy-path-db-lease.json"),
     include_str!("catalog/happy-path-redlock.json"),
+    include_str!("catalog/happy-path-zookeeper.json"),
+    include_str!("catalog/happy-path-etcd.json"),
 ];
 
 /// Every built-in, in catalog order.

@@ -40,11 +40,6 @@ impl Approach {
             Approach::Etcd => "etcd mutex",
         }
     }
-
-    /// Whether this approach is simulated yet (the others are refused with a clear error).
-    pub fn is_modelled(self) -> bool {
-        matches!(self, Approach::DbLease | Approach::Redis | Approach::Redlock)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -113,12 +113,6 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if s.version != 1 {
         return Err(err("version", format!("unsupported version {} (only version 1 exists)", s.version)));
     }
-    if !s.approach.is_modelled() {
-        return Err(err(
-            "approach",
-            format!("\"{}\" is not simulated yet in this build (available: db-lease, redis, redlock)", s.approach.id()),
-        ));
-    }
     range("duration_ms", s.duration_ms, 1, MAX_DURATION_MS, " ms")?;
     let l = &s.lock;
     range("lock.ttl_ms", l.ttl_ms, 1, MAX_TTL_MS, " ms")?;

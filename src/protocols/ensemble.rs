@@ -1,0 +1,652 @@
+//! A consensus ensemble holding lock nodes: the part ZooKeeper and etcd share (PROTOCOLS.md P4,
+//! P5). Requests go to the leader; a log entry commits once a majority has stored it; the
+//! leader expires sessions/leases it has not heard from within their timeout, by its own
+//! monotonic clock; expiring a session deletes its lock node and fires the watch on it.
+//!
+//! Replication is Raft-shaped (terms as epochs, the up-to-date vote rule, a new leader's no-op)
+//! because that is what makes "committed state is never lost" hold under any crash of a
+//! minority; Zab differs in mechanics, not in what a lock client can observe. Elections are
+//! deterministic: server k waits `ELECTION_TIMEOUT_MS + k·ELECTION_STAGGER_MS`, so the
+//! lowest-numbered up-to-date server that can reach a majority wins.
+
+use std::collections::BTreeMap;
+
+use super::{Ctx, Entry, Msg, Note, Op};
+use crate::sim::{ClockKind, Node, NodeId, TimerId};
+
+/// A leader heartbeats its followers this often (also the session-expiry check).
+pub const HEARTBEAT_MS: i64 = 250;
+/// A follower that has not heard from a leader this long starts an election.
+pub const ELECTION_TIMEOUT_MS: i64 = 1000;
+/// Extra wait per server rank, so the lowest-numbered candidate goes first.
+pub const ELECTION_STAGGER_MS: i64 = 150;
+
+const ELECTION: u32 = 1;
+const TICK: u32 = 2;
+
+/// Which system the ensemble is: they differ in tokens and session rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// Token: the lock znode's czxid, `epoch << 32 | counter`.
+    ZooKeeper,
+    /// Token: the lock key's create revision (store-wide, bumped by every mutation).
+    Etcd,
+}
+
+impl Flavour {
+    /// The timeout the server grants for a requested one. ZooKeeper negotiates the session
+    /// timeout into [2, 20] × tickTime (2 s); etcd leases have whole-second TTLs of at least
+    /// ceil(1.5 × election timeout).
+    pub fn granted_ttl(self, requested_ms: i64) -> i64 {
+        match self {
+            Flavour::ZooKeeper => requested_ms.clamp(4_000, 40_000),
+            Flavour::Etcd => {
+                let secs = (requested_ms + 999) / 1000;
+                secs.max((3 * ELECTION_TIMEOUT_MS / 2 + 999) / 1000) * 1000
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SessionRec {
+    id: u64,
+    client: NodeId,
+    nonce: u64,
+    ttl_ms: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LockNode {
+    session: u64,
+    client: NodeId,
+    attempt: u32,
+    token: u64,
+}
+
+/// The replicated state machine: sessions and the lock queue, ordered by token.
+#[derive(Clone, Debug, Default)]
+struct Store {
+    sessions: Vec<SessionRec>,
+    nodes: Vec<LockNode>,
+    next_session: u64,
+    revision: u64,
+    zxid_epoch: u64,
+    zxid_counter: u64,
+}
+
+/// What applying one entry did.
+#[derive(Default)]
+struct Applied {
+    session: Option<SessionRec>,
+    opened: bool,
+    created: Option<LockNode>,
+    deleted: Vec<LockNode>,
+    expired: Option<SessionRec>,
+    /// The op named a session that no longer exists.
+    no_session: bool,
+}
+
+impl Store {
+    fn new() -> Self {
+        Store { revision: 1, ..Store::default() }
+    }
+
+    fn session(&self, id: u64) -> Option<&SessionRec> {
+        self.sessions.iter().find(|s| s.id == id)
+    }
+
+    fn node_of(&self, session: u64) -> Option<&LockNode> {
+        self.nodes.iter().find(|n| n.session == session)
+    }
+
+    fn apply(&mut self, flavour: Flavour, entry: &Entry) -> Applied {
+        // A zxid counts transactions within an epoch; every entry is one.
+        if entry.epoch != self.zxid_epoch {
+            self.zxid_epoch = entry.epoch;
+            self.zxid_counter = 0;
+        }
+        self.zxid_counter += 1;
+        let zxid = (entry.epoch << 32) | self.zxid_counter;
+        let mut out = Applied::default();
+        match &entry.op {
+            Op::Noop => {}
+            Op::OpenSession { client, nonce, ttl_ms } => {
+                // Idempotent on the client's nonce: a retried request gets the same session.
+                if let Some(s) = self.sessions.iter().find(|s| s.nonce == *nonce && s.client == *client) {
+                    out.session = Some(*s);
+                } else {
+                    self.next_session += 1;
+                    let s = SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: flavour.granted_ttl(*ttl_ms) };
+                    self.sessions.push(s);
+                    out.session = Some(s);
+                    out.opened = true;
+                }
+            }
+            Op::CloseSession { session, expired } => match self.sessions.iter().position(|s| s.id == *session) {
+                Some(i) => {
+                    let s = self.sessions.remove(i);
+                    if *expired {
+                        out.expired = Some(s);
+                    }
+                    out.deleted = self.remove_nodes(*session);
+                }
+                None => out.no_session = true,
+            },
+            Op::CreateLockNode { session, client, attempt } => {
+                if self.session(*session).is_none() {
+                    out.no_session = true;
+                } else if let Some(n) = self.node_of(*session) {
+                    out.created = Some(*n); // the GUID / CreateRevision==0 guard: one per session
+                } else {
+                    self.revision += 1;
+                    let token = match flavour {
+                        Flavour::ZooKeeper => zxid,
+                        Flavour::Etcd => self.revision,
+                    };
+                    let node = LockNode { session: *session, client: *client, attempt: *attempt, token };
+                    self.nodes.push(node);
+                    out.created = Some(node);
+                }
+            }
+            Op::DeleteLockNode { session, .. } => out.deleted = self.remove_nodes(*session),
+        }
+        out
+    }
+
+    fn remove_nodes(&mut self, session: u64) -> Vec<LockNode> {
+        let (gone, kept): (Vec<LockNode>, Vec<LockNode>) = self.nodes.iter().partition(|n| n.session == session);
+        if !gone.is_empty() {
+            self.revision += 1;
+        }
+        self.nodes = kept;
+        gone
+    }
+
+    /// The lock holder: the node with the lowest token.
+    fn lowest(&self) -> Option<LockNode> {
+        self.nodes.iter().min_by_key(|n| n.token).copied()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Follower,
+    Candidate,
+    Leader,
+}
+
+/// A client request the leader answers once its entry commits.
+struct Waiting {
+    index: usize,
+    client: NodeId,
+    req: u32,
+}
+
+pub struct EnsembleServer {
+    flavour: Flavour,
+    rank: usize,
+    servers: Vec<NodeId>,
+    role: Role,
+    epoch: u64,
+    voted: Option<NodeId>,
+    leader: Option<NodeId>,
+    log: Vec<Entry>,
+    commit: usize,
+    store: Store,
+    election: Option<TimerId>,
+    last_leader_contact: i64,
+    votes: Vec<NodeId>,
+    // Leader-only, volatile:
+    next_len: Vec<usize>,
+    match_len: Vec<usize>,
+    last_ack: Vec<i64>,
+    waiting: Vec<Waiting>,
+    last_heard: BTreeMap<u64, i64>,
+    closing: Vec<u64>,
+    watches: Vec<(u64, NodeId)>,
+}
+
+impl EnsembleServer {
+    /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
+    pub fn new(flavour: Flavour, rank: usize, servers: Vec<NodeId>) -> Self {
+        let n = servers.len();
+        EnsembleServer {
+            flavour,
+            rank,
+            servers,
+            role: Role::Follower,
+            epoch: 1,
+            voted: None,
+            leader: None,
+            log: Vec::new(),
+            commit: 0,
+            store: Store::new(),
+            election: None,
+            last_leader_contact: 0,
+            votes: Vec::new(),
+            next_len: vec![0; n],
+            match_len: vec![0; n],
+            last_ack: vec![0; n],
+            waiting: Vec::new(),
+            last_heard: BTreeMap::new(),
+            closing: Vec::new(),
+            watches: Vec::new(),
+        }
+    }
+
+    fn majority(&self) -> usize {
+        self.servers.len() / 2 + 1
+    }
+
+    fn peers(&self) -> impl Iterator<Item = (usize, NodeId)> + '_ {
+        let me = self.rank;
+        self.servers.iter().copied().enumerate().filter(move |(i, _)| *i != me)
+    }
+
+    fn last_epoch(&self) -> u64 {
+        self.log.last().map_or(0, |e| e.epoch)
+    }
+
+    fn arm_election(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = self.election.take() {
+            ctx.cancel_timer(t);
+        }
+        let wait = ELECTION_TIMEOUT_MS + self.rank as i64 * ELECTION_STAGGER_MS;
+        self.election = Some(ctx.set_timer(wait, ClockKind::Mono, ELECTION));
+    }
+
+    fn become_follower(&mut self, ctx: &mut Ctx, epoch: u64, leader: Option<NodeId>) {
+        if self.role == Role::Leader {
+            ctx.note(Note::SteppedDown { epoch: self.epoch });
+        }
+        if epoch > self.epoch {
+            self.voted = None;
+        }
+        self.epoch = epoch;
+        self.role = Role::Follower;
+        self.leader = leader;
+        self.waiting.clear();
+        self.watches.clear();
+        self.closing.clear();
+        self.arm_election(ctx);
+    }
+
+    fn start_election(&mut self, ctx: &mut Ctx) {
+        self.epoch += 1;
+        self.role = Role::Candidate;
+        self.leader = None;
+        self.voted = Some(ctx.me());
+        self.votes = vec![ctx.me()];
+        let msg = Msg::RequestVote { epoch: self.epoch, last_len: self.log.len() as u32, last_epoch: self.last_epoch() };
+        let peers: Vec<NodeId> = self.peers().map(|(_, n)| n).collect();
+        for p in peers {
+            ctx.send(p, msg.clone());
+        }
+        self.arm_election(ctx);
+        if self.votes.len() >= self.majority() {
+            self.become_leader(ctx);
+        }
+    }
+
+    fn become_leader(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = self.election.take() {
+            ctx.cancel_timer(t);
+        }
+        self.role = Role::Leader;
+        self.leader = Some(ctx.me());
+        let now = ctx.mono_ms();
+        self.next_len = vec![self.log.len(); self.servers.len()];
+        self.match_len = vec![0; self.servers.len()];
+        self.last_ack = vec![now; self.servers.len()];
+        // Sessions and leases survive a leader change, each with a fresh full timeout
+        // (etcd: "a new leader extends every lease").
+        self.last_heard = self.store.sessions.iter().map(|s| (s.id, now)).collect();
+        ctx.note(Note::LeaderElected { epoch: self.epoch });
+        self.propose(ctx, Op::Noop, None);
+        ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
+    }
+
+    /// Appends an entry (leader only) and ships it; `reply` is answered when it commits.
+    fn propose(&mut self, ctx: &mut Ctx, op: Op, reply: Option<(NodeId, u32)>) {
+        self.log.push(Entry { epoch: self.epoch, op });
+        if let Some((client, req)) = reply {
+            self.waiting.push(Waiting { index: self.log.len() - 1, client, req });
+        }
+        self.match_len[self.rank] = self.log.len();
+        self.advance_commit(ctx);
+        let peers: Vec<usize> = self.peers().map(|(i, _)| i).collect();
+        for p in peers {
+            self.send_append(ctx, p);
+        }
+    }
+
+    fn send_append(&mut self, ctx: &mut Ctx, peer: usize) {
+        let prev_len = self.next_len[peer].min(self.log.len());
+        let prev_epoch = if prev_len == 0 { 0 } else { self.log[prev_len - 1].epoch };
+        let msg = Msg::Append {
+            epoch: self.epoch,
+            prev_len: prev_len as u32,
+            prev_epoch,
+            entries: self.log[prev_len..].to_vec(),
+            commit: self.commit as u32,
+        };
+        ctx.send(self.servers[peer], msg);
+    }
+
+    /// Commits the longest prefix a majority stores whose last entry is from this epoch.
+    fn advance_commit(&mut self, ctx: &mut Ctx) {
+        for n in (self.commit + 1..=self.log.len()).rev() {
+            let stored = self.match_len.iter().filter(|&&m| m >= n).count();
+            if self.log[n - 1].epoch == self.epoch && stored >= self.majority() {
+                self.commit_to(ctx, n);
+                return;
+            }
+        }
+    }
+
+    /// Applies entries up to `n`; a leader also reports, replies and fires watches.
+    fn commit_to(&mut self, ctx: &mut Ctx, n: usize) {
+        while self.commit < n.min(self.log.len()) {
+            let index = self.commit;
+            let before = self.store.lowest();
+            let entry = self.log[index].clone();
+            let applied = self.store.apply(self.flavour, &entry);
+            self.commit += 1;
+            if self.role == Role::Leader {
+                self.after_apply(ctx, index, &entry.op, &applied, before);
+            }
+        }
+    }
+
+    fn after_apply(&mut self, ctx: &mut Ctx, index: usize, op: &Op, applied: &Applied, before: Option<LockNode>) {
+        let now = ctx.mono_ms();
+        if let (true, Some(s)) = (applied.opened, applied.session) {
+            self.last_heard.insert(s.id, now);
+            ctx.note(Note::SessionOpened { client: s.client, session: s.id, ttl_ms: s.ttl_ms });
+        }
+        if let Some(s) = applied.expired {
+            ctx.note(Note::SessionExpired { client: s.client, session: s.id });
+        }
+        if let Op::CloseSession { session, .. } = op {
+            self.last_heard.remove(session);
+            self.closing.retain(|c| c != session);
+        }
+        if let (Some(n), Op::CreateLockNode { .. }) = (applied.created, op) {
+            if before.is_none_or(|b| b.token != n.token) && !self.store.nodes.is_empty() {
+                ctx.note(Note::LockQueued { client: n.client, token: n.token });
+            }
+        }
+        for gone in &applied.deleted {
+            let was_holder = before.is_some_and(|b| b.token == gone.token);
+            match op {
+                Op::DeleteLockNode { by, .. } if was_holder => ctx.note(Note::LockReleased { holder: gone.client, by: *by }),
+                Op::CloseSession { expired: true, .. } if was_holder => ctx.note(Note::LockExpired { holder: gone.client }),
+                _ => {}
+            }
+            let (fire, keep): (Vec<_>, Vec<_>) = self.watches.iter().partition(|(t, _)| *t == gone.token);
+            self.watches = keep;
+            for (token, client) in fire {
+                ctx.send(client, Msg::WatchFired { token });
+            }
+        }
+        let after = self.store.lowest();
+        if let Some(holder) = after.filter(|a| before.is_none_or(|b| b.token != a.token)) {
+            ctx.note(Note::LockCommitted {
+                client: holder.client,
+                attempt: holder.attempt,
+                token: Some(holder.token),
+                expires_wall_ms: None,
+            });
+        }
+        let (done, rest): (Vec<Waiting>, Vec<Waiting>) = std::mem::take(&mut self.waiting).into_iter().partition(|w| w.index == index);
+        self.waiting = rest;
+        for w in done {
+            let reply = match (op, applied) {
+                (_, a) if a.no_session => Msg::KeepAliveReply { session: 0, alive: false },
+                (Op::OpenSession { .. }, Applied { session: Some(s), .. }) => {
+                    Msg::SessionReply { req: w.req, session: s.id, ttl_ms: s.ttl_ms }
+                }
+                (Op::CreateLockNode { .. }, Applied { created: Some(n), .. }) => Msg::CreateReply { req: w.req, token: n.token },
+                (Op::DeleteLockNode { .. }, _) => Msg::DeleteReply { req: w.req },
+                (Op::CloseSession { .. }, _) => Msg::CloseReply { req: w.req },
+                _ => continue,
+            };
+            ctx.send(w.client, reply);
+        }
+    }
+
+    fn on_tick(&mut self, ctx: &mut Ctx) {
+        if self.role != Role::Leader {
+            return;
+        }
+        let now = ctx.mono_ms();
+        // Check quorum: a leader cut off from a majority stops leading (and expiring).
+        let in_touch = self.last_ack.iter().enumerate().filter(|(i, t)| *i == self.rank || now - **t < ELECTION_TIMEOUT_MS).count();
+        if in_touch < self.majority() {
+            let epoch = self.epoch;
+            self.become_follower(ctx, epoch, None);
+            return;
+        }
+        let peers: Vec<usize> = self.peers().map(|(i, _)| i).collect();
+        for p in peers {
+            self.send_append(ctx, p);
+        }
+        let overdue: Vec<u64> = self
+            .store
+            .sessions
+            .iter()
+            .filter(|s| !self.closing.contains(&s.id) && now - self.last_heard.get(&s.id).copied().unwrap_or(now) > s.ttl_ms)
+            .map(|s| s.id)
+            .collect();
+        for session in overdue {
+            self.closing.push(session);
+            self.propose(ctx, Op::CloseSession { session, expired: true }, None);
+        }
+        ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
+    }
+
+    fn on_append(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, prev_len: usize, prev_epoch: u64, entries: Vec<Entry>, commit: usize) {
+        if epoch < self.epoch {
+            ctx.send(from, Msg::AppendReply { epoch: self.epoch, ok: false, len: self.log.len() as u32 });
+            return;
+        }
+        if epoch > self.epoch || self.role != Role::Follower || self.leader != Some(from) {
+            self.become_follower(ctx, epoch, Some(from));
+        } else {
+            self.arm_election(ctx);
+        }
+        self.last_leader_contact = ctx.mono_ms();
+        if prev_len > self.log.len() || (prev_len > 0 && self.log[prev_len - 1].epoch != prev_epoch) {
+            let hint = self.log.len().min(prev_len.saturating_sub(1));
+            ctx.send(from, Msg::AppendReply { epoch, ok: false, len: hint as u32 });
+            return;
+        }
+        let matched = prev_len + entries.len();
+        for (k, e) in entries.into_iter().enumerate() {
+            let at = prev_len + k;
+            match self.log.get(at) {
+                Some(mine) if mine.epoch == e.epoch => {}
+                Some(_) => {
+                    self.log.truncate(at); // a conflicting, never-committed suffix
+                    self.log.push(e);
+                }
+                None => self.log.push(e),
+            }
+        }
+        self.commit_to(ctx, commit.min(matched));
+        ctx.send(from, Msg::AppendReply { epoch, ok: true, len: matched as u32 });
+    }
+
+    fn on_append_reply(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, ok: bool, len: usize) {
+        if epoch > self.epoch {
+            self.become_follower(ctx, epoch, None);
+            return;
+        }
+        let Some(peer) = self.servers.iter().position(|&s| s == from) else { return };
+        if self.role != Role::Leader || epoch < self.epoch {
+            return;
+        }
+        self.last_ack[peer] = ctx.mono_ms();
+        if ok {
+            self.match_len[peer] = self.match_len[peer].max(len);
+            self.next_len[peer] = self.match_len[peer];
+            self.advance_commit(ctx);
+        } else {
+            self.next_len[peer] = len;
+            self.send_append(ctx, peer);
+        }
+    }
+
+    fn on_request_vote(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, last_len: usize, last_epoch: u64) {
+        let now = ctx.mono_ms();
+        // Leader stickiness (etcd's check-quorum): a server that hears from a live leader
+        // ignores candidates, so a node cut off alone cannot depose a healthy leader.
+        let heard_leader = match self.role {
+            Role::Follower => self.leader.is_some() && now - self.last_leader_contact < ELECTION_TIMEOUT_MS,
+            Role::Leader => true,
+            Role::Candidate => false,
+        };
+        if epoch < self.epoch || (heard_leader && epoch > self.epoch) {
+            ctx.send(from, Msg::VoteReply { epoch: self.epoch, granted: false });
+            return;
+        }
+        if epoch > self.epoch {
+            self.become_follower(ctx, epoch, None);
+        }
+        let up_to_date = (last_epoch, last_len) >= (self.last_epoch(), self.log.len());
+        let granted = up_to_date && self.voted.is_none_or(|v| v == from);
+        if granted {
+            self.voted = Some(from);
+            self.arm_election(ctx);
+        }
+        ctx.send(from, Msg::VoteReply { epoch: self.epoch, granted });
+    }
+
+    fn on_vote_reply(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, granted: bool) {
+        if epoch > self.epoch {
+            self.become_follower(ctx, epoch, None);
+            return;
+        }
+        if self.role == Role::Candidate && epoch == self.epoch && granted && !self.votes.contains(&from) {
+            self.votes.push(from);
+            if self.votes.len() >= self.majority() {
+                self.become_leader(ctx);
+            }
+        }
+    }
+
+    /// A client request: only the leader serves; others point at the leader they know.
+    fn on_client(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        let req = match &msg {
+            Msg::OpenSession { req, .. }
+            | Msg::CreateLockNode { req, .. }
+            | Msg::ListLockNodes { req, .. }
+            | Msg::WatchNode { req, .. }
+            | Msg::DeleteLockNode { req, .. }
+            | Msg::CloseSession { req, .. } => *req,
+            _ => 0,
+        };
+        if self.role != Role::Leader {
+            ctx.send(from, Msg::NotLeader { req, leader: self.leader });
+            return;
+        }
+        match msg {
+            Msg::OpenSession { req, nonce, ttl_ms } => {
+                self.propose(ctx, Op::OpenSession { client: from, nonce, ttl_ms }, Some((from, req)))
+            }
+            Msg::CreateLockNode { req, session, attempt } => {
+                self.propose(ctx, Op::CreateLockNode { session, client: from, attempt }, Some((from, req)))
+            }
+            Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
+            Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
+            Msg::ListLockNodes { req, session } => {
+                let mine = self.store.node_of(session).map(|n| n.token);
+                let predecessor = mine.and_then(|m| self.store.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
+                ctx.send(from, Msg::ListReply { req, mine, predecessor });
+            }
+            Msg::WatchNode { req, token } => {
+                let exists = self.store.nodes.iter().any(|n| n.token == token);
+                if exists {
+                    self.watches.push((token, from));
+                }
+                ctx.send(from, Msg::WatchReply { req, exists });
+            }
+            Msg::KeepAlive { session } => {
+                let alive = self.store.session(session).is_some() && !self.closing.contains(&session);
+                if alive {
+                    self.last_heard.insert(session, ctx.mono_ms());
+                }
+                ctx.send(from, Msg::KeepAliveReply { session, alive });
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Node<Msg, Note> for EnsembleServer {
+    fn on_start(&mut self, ctx: &mut Ctx) {
+        // A bootstrapped ensemble: server 1 already leads epoch 1.
+        let first = self.servers[0];
+        if self.rank == 0 {
+            self.epoch = 0;
+            self.start_election_as_bootstrap(ctx);
+        } else {
+            self.leader = Some(first);
+            self.arm_election(ctx);
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Append { epoch, prev_len, prev_epoch, entries, commit } => {
+                self.on_append(ctx, from, epoch, prev_len as usize, prev_epoch, entries, commit as usize)
+            }
+            Msg::AppendReply { epoch, ok, len } => self.on_append_reply(ctx, from, epoch, ok, len as usize),
+            Msg::RequestVote { epoch, last_len, last_epoch } => self.on_request_vote(ctx, from, epoch, last_len as usize, last_epoch),
+            Msg::VoteReply { epoch, granted } => self.on_vote_reply(ctx, from, epoch, granted),
+            other => self.on_client(ctx, from, other),
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, id: TimerId, tag: u32) {
+        match tag {
+            ELECTION if self.election == Some(id) => {
+                self.election = None;
+                if self.role != Role::Leader {
+                    self.start_election(ctx);
+                }
+            }
+            TICK => self.on_tick(ctx),
+            _ => {}
+        }
+    }
+
+    fn on_crash(&mut self, _machine: bool) {
+        // The log, epoch and vote are fsynced before any reply (both systems do); the rest is
+        // volatile.
+        self.role = Role::Follower;
+        self.leader = None;
+        self.election = None;
+        self.votes.clear();
+        self.waiting.clear();
+        self.watches.clear();
+        self.closing.clear();
+        self.last_heard.clear();
+    }
+
+    fn on_restart(&mut self, ctx: &mut Ctx) {
+        self.last_leader_contact = i64::MIN / 2;
+        self.arm_election(ctx);
+    }
+}
+
+impl EnsembleServer {
+    /// Server 1 takes epoch 1 at time 0 without a vote round, as a freshly formed ensemble
+    /// whose first election is already over.
+    fn start_election_as_bootstrap(&mut self, ctx: &mut Ctx) {
+        self.epoch = 1;
+        self.voted = Some(ctx.me());
+        self.become_leader(ctx);
+    }
+}

@@ -1,0 +1,303 @@
+//! Intervals and point marks on lanes: what each client believes, what the lock service holds,
+//! pauses, outages, clock changes, overlaps and partitions.
+
+use super::clocks::Clocks;
+use crate::check::{self, Verdict};
+use crate::protocols::{BeliefEnd, EventKind, Note, Trace};
+use crate::sim::{ClockKind, NodeId, Time};
+
+/// A client believing it holds the lock (the checker's definition: from accepting a grant
+/// until it processes what ends it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeliefBar {
+    pub client: NodeId,
+    pub from: Time,
+    /// End of the belief, or the end of the run while `open`.
+    pub to: Time,
+    pub open: bool,
+    pub token: Option<u64>,
+    /// True time at which the client's own validity timer was due: where a client that is
+    /// not paused would have stopped believing.
+    pub deadline: Option<Time>,
+    /// What ended it (None while open or when a crash did).
+    pub end: Option<BeliefEnd>,
+    pub event: usize,
+}
+
+/// Why a lock server stopped holding a client's lease.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaseEnd {
+    /// Still held when the run ended.
+    Open,
+    /// TTL ran out by the server's clock.
+    Expired,
+    /// The holder released it.
+    Released,
+    /// Another client's unlock removed it (the plain-DEL bug).
+    DeletedBy(NodeId),
+    /// The server restarted without it.
+    StateLost,
+    /// The same client was granted again before this one was seen to end.
+    Superseded,
+}
+
+/// A lease as one lock server holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseBar {
+    pub server: NodeId,
+    pub holder: NodeId,
+    pub token: Option<u64>,
+    pub from: Time,
+    pub to: Time,
+    pub end: LeaseEnd,
+    /// When the TTL would run out by the server's wall clock as known at the grant, following
+    /// later clock steps and drift.
+    pub planned_end: Option<Time>,
+    /// Granted while another client still believed it held the lock.
+    pub takeover: bool,
+    pub event: usize,
+    /// The event that ended it, if one did.
+    pub end_event: Option<usize>,
+}
+
+/// A client's lease as the lock *service* holds it (on at least a quorum of its servers),
+/// drawn under the client's belief so the two can be compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldBar {
+    pub client: NodeId,
+    pub from: Time,
+    pub to: Time,
+    pub token: Option<u64>,
+    pub end: LeaseEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandKind {
+    /// Frozen: GC pause, VM stall, SIGSTOP.
+    Paused,
+    /// Crashed and not (yet) restarted.
+    Down { machine: bool },
+}
+
+/// A stretch of a lane where the node is not running normally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub node: NodeId,
+    pub from: Time,
+    pub to: Time,
+    pub kind: BandKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Crash { machine: bool },
+    Restart,
+    ClockJump { by_ms: i64 },
+    ClockDrift { ppm: i64 },
+    StateLost,
+    LinkCut { to: NodeId },
+    LinkDelayed { to: NodeId, by_ms: i64 },
+}
+
+/// Something that happens at one instant on one lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub node: NodeId,
+    pub at: Time,
+    pub kind: MarkKind,
+    pub event: usize,
+}
+
+/// Two or more clients believing at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverlapBand {
+    pub from: Time,
+    pub to: Time,
+    pub clients: Vec<NodeId>,
+}
+
+/// A network partition; `groups` includes the implicit group of unlisted nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionBand {
+    pub from: Time,
+    pub to: Time,
+    pub groups: Vec<Vec<NodeId>>,
+}
+
+pub fn beliefs(trace: &Trace, clocks: &Clocks) -> Vec<BeliefBar> {
+    let starts = trace.events.iter().enumerate().filter_map(|(i, e)| match e.kind {
+        EventKind::Note(Note::BeliefStarted { token, validity_ms, .. }) => Some((i, token, validity_ms)),
+        _ => None,
+    });
+    // `check::beliefs` lists intervals in the order of their BeliefStarted events.
+    check::beliefs(trace)
+        .into_iter()
+        .zip(starts)
+        .map(|(b, (event, token, validity_ms))| {
+            let deadline = clocks
+                .at(b.client, b.from_ms)
+                .zip(validity_ms)
+                .and_then(|(c, v)| clocks.true_time_when(b.client, ClockKind::Mono, b.from_ms, c.mono_ms + v));
+            let end = b.to_ms.and_then(|to| {
+                trace.events[event..].iter().find_map(|e| match e.kind {
+                    EventKind::Note(Note::BeliefEnded { reason }) if e.node == b.client && e.at_ms == to => Some(Some(reason)),
+                    EventKind::Crashed { .. } if e.node == b.client && e.at_ms == to => Some(None),
+                    _ => None,
+                })
+            });
+            BeliefBar {
+                client: b.client,
+                from: b.from_ms,
+                to: b.to_ms.unwrap_or(trace.duration_ms),
+                open: b.to_ms.is_none(),
+                token,
+                deadline,
+                end: end.flatten(),
+                event,
+            }
+        })
+        .collect()
+}
+
+pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar]) -> Vec<LeaseBar> {
+    let mut out: Vec<LeaseBar> = Vec::new();
+    let close = |out: &mut Vec<LeaseBar>, event: usize, holder: Option<NodeId>, end: LeaseEnd| {
+        let e = &trace.events[event];
+        for l in out.iter_mut().filter(|l| l.server == e.node && l.end == LeaseEnd::Open && holder.is_none_or(|h| h == l.holder)) {
+            l.to = e.at_ms;
+            l.end = end;
+            l.end_event = Some(event);
+        }
+    };
+    for (i, e) in trace.events.iter().enumerate() {
+        let EventKind::Note(note) = &e.kind else { continue };
+        match *note {
+            Note::LockCommitted { client, token, expires_wall_ms, .. } => {
+                close(&mut out, i, Some(client), LeaseEnd::Superseded);
+                let takeover = beliefs.iter().any(|b| b.client != client && b.from <= e.at_ms && e.at_ms < b.to);
+                out.push(LeaseBar {
+                    server: e.node,
+                    holder: client,
+                    token,
+                    from: e.at_ms,
+                    to: trace.duration_ms,
+                    end: LeaseEnd::Open,
+                    planned_end: expires_wall_ms.and_then(|w| clocks.true_time_when(e.node, ClockKind::Wall, e.at_ms, w)),
+                    takeover,
+                    event: i,
+                    end_event: None,
+                });
+            }
+            Note::LockExpired { holder } => close(&mut out, i, Some(holder), LeaseEnd::Expired),
+            Note::LockReleased { holder, by } => {
+                let end = if by == holder { LeaseEnd::Released } else { LeaseEnd::DeletedBy(by) };
+                close(&mut out, i, Some(holder), end);
+            }
+            Note::StateLost { .. } => close(&mut out, i, None, LeaseEnd::StateLost),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where at least `quorum` servers hold each client's lease at once.
+pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
+    let mut clients: Vec<NodeId> = leases.iter().map(|l| l.holder).collect();
+    clients.sort_unstable();
+    clients.dedup();
+    let mut out = Vec::new();
+    for client in clients {
+        let mine: Vec<&LeaseBar> = leases.iter().filter(|l| l.holder == client).collect();
+        // Ends sort before starts at the same instant, so back-to-back leases do not overlap.
+        let mut edges: Vec<(Time, bool, usize)> = Vec::new();
+        for (k, l) in mine.iter().enumerate() {
+            edges.push((l.from, true, k));
+            edges.push((l.to, false, k));
+        }
+        edges.sort_by_key(|&(t, starts, k)| (t, starts, k));
+        let mut count = 0usize;
+        let mut open: Option<(Time, Option<u64>)> = None;
+        for (t, starts, k) in edges {
+            if starts {
+                count += 1;
+                if count == quorum {
+                    open = Some((t, mine[k].token));
+                }
+            } else {
+                if count == quorum {
+                    if let Some((from, token)) = open.take() {
+                        out.push(HeldBar { client, from, to: t, token, end: mine[k].end });
+                    }
+                }
+                count -= 1;
+            }
+        }
+    }
+    out.sort_by_key(|h| (h.from, h.client));
+    out
+}
+
+pub fn bands(trace: &Trace) -> Vec<Band> {
+    let mut out = Vec::new();
+    for (i, e) in trace.events.iter().enumerate() {
+        let later = &trace.events[i + 1..];
+        let (kind, fallback) = match e.kind {
+            EventKind::Paused { until_ms } => (BandKind::Paused, until_ms.min(trace.duration_ms)),
+            EventKind::Crashed { machine } => (BandKind::Down { machine }, trace.duration_ms),
+            _ => continue,
+        };
+        let ends = |k: &EventKind| match kind {
+            BandKind::Paused => matches!(k, EventKind::Resumed | EventKind::Crashed { .. }),
+            BandKind::Down { .. } => matches!(k, EventKind::Restarted),
+        };
+        let to = later.iter().find(|l| l.node == e.node && ends(&l.kind)).map_or(fallback, |l| l.at_ms);
+        out.push(Band { node: e.node, from: e.at_ms, to, kind });
+    }
+    out
+}
+
+pub fn marks(trace: &Trace) -> Vec<Mark> {
+    trace
+        .events
+        .iter()
+        .enumerate()
+        .filter_map(|(event, e)| {
+            let kind = match e.kind {
+                EventKind::Crashed { machine } => MarkKind::Crash { machine },
+                EventKind::Restarted => MarkKind::Restart,
+                EventKind::ClockJumped { by_ms } => MarkKind::ClockJump { by_ms },
+                EventKind::ClockDrift { ppm } => MarkKind::ClockDrift { ppm },
+                EventKind::LinkCut { to, .. } => MarkKind::LinkCut { to },
+                EventKind::LinkDelayed { to, by_ms, .. } => MarkKind::LinkDelayed { to, by_ms },
+                EventKind::Note(Note::StateLost { .. }) => MarkKind::StateLost,
+                _ => return None,
+            };
+            Some(Mark { node: e.node, at: e.at_ms, kind, event })
+        })
+        .collect()
+}
+
+pub fn overlaps(trace: &Trace, verdict: &Verdict) -> Vec<OverlapBand> {
+    verdict
+        .overlaps
+        .iter()
+        .map(|o| OverlapBand { from: o.from_ms, to: o.to_ms, clients: o.clients.iter().filter_map(|c| trace.node_id(c)).collect() })
+        .collect()
+}
+
+pub fn partitions(trace: &Trace) -> Vec<PartitionBand> {
+    let mut out = Vec::new();
+    for (i, e) in trace.events.iter().enumerate() {
+        let EventKind::PartitionStarted { groups, until_ms } = &e.kind else { continue };
+        let healed =
+            trace.events[i + 1..].iter().find(|l| matches!(l.kind, EventKind::PartitionHealed | EventKind::PartitionStarted { .. }));
+        let to = healed.map_or(until_ms.unwrap_or(trace.duration_ms), |l| l.at_ms);
+        let mut groups = groups.clone();
+        let rest: Vec<NodeId> = (0..trace.nodes.len()).filter(|n| !groups.iter().any(|g| g.contains(n))).collect();
+        if !rest.is_empty() {
+            groups.push(rest);
+        }
+        out.push(PartitionBand { from: e.at_ms, to: to.min(trace.duration_ms), groups });
+    }
+    out
+}
