@@ -35,7 +35,7 @@ want_wasm_bindgen() {
 }
 
 want_wasm_opt() {
-  if [ -x "$tools/binaryen/node_modules/.bin/wasm-opt" ]; then return; fi
+  if "$tools/binaryen/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then return; fi
   log "installing binaryen $BINARYEN_VERSION (wasm-opt) from npm"
   mkdir -p "$tools/binaryen"
   npm install --silent --no-audit --no-fund --prefix "$tools/binaryen" "binaryen@$BINARYEN_VERSION"
@@ -50,9 +50,13 @@ want_chromium() {
 }
 
 want_e2e_packages() {
-  if [ -d "$root/tests/e2e/node_modules/@playwright/test" ]; then return; fi
+  local e2e="$root/tests/e2e" want have
+  # Reinstall when the lockfile pins another version than the one installed.
+  want=$(node -p "require('$e2e/package-lock.json').packages['node_modules/@playwright/test'].version")
+  have=$(node -p "try { require('$e2e/node_modules/@playwright/test/package.json').version } catch { '' }")
+  if [ "$have" = "$want" ]; then return; fi
   log "installing Playwright test runner (no browser download)"
-  (cd "$root/tests/e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
+  (cd "$e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
 }
 
 case "${1:-all}" in
