@@ -91,7 +91,12 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
 pub fn caption(trace: &Trace, approach: Approach, event: &Event) -> String {
     let name = |n: NodeId| trace.name(n).to_string();
     let me = if event.node < trace.nodes.len() { name(event.node) } else { String::new() };
-    let service = trace.nodes.iter().find(|n| n.role == Role::LockServer).map_or("the lock service".to_string(), |n| n.name.clone());
+    let servers: Vec<&str> = trace.nodes.iter().filter(|n| n.role == Role::LockServer).map(|n| n.name.as_str()).collect();
+    let service = match servers.as_slice() {
+        [one] => one.to_string(),
+        _ if approach == Approach::Redlock => "every instance".to_string(),
+        _ => "the leader".to_string(),
+    };
     match &event.kind {
         EventKind::Sent { to, msg, lost: None, .. } => format!("{me} → {}: {}", name(*to), message_label(approach, msg)),
         EventKind::Sent { to, msg, lost: Some(reason), .. } => {
@@ -178,7 +183,9 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::UnlockRefused { by, holder: Some(h) } => format!("{me} left the lock alone: it belongs to {}, not {}.", name(*h), name(*by)),
         Note::UnlockRefused { by, holder: None } => format!("{}'s release found nothing to release: its lock had already expired.", name(*by)),
         Note::LeaderElected { epoch } => format!("{me} is now the leader (epoch {epoch}). Sessions and leases get a fresh full timeout from it."),
-        Note::SteppedDown { .. } => format!("{me} can no longer reach a majority and stops acting as leader."),
+        Note::SteppedDown { .. } => {
+            format!("{me} is no longer the leader: it lost touch with a majority, or heard of a newer epoch.")
+        }
         Note::SessionOpened { client, ttl_ms, .. } if approach == Approach::Zookeeper => {
             format!("{}'s session is open (timeout {}); pings every third of it keep it alive.", name(*client), secs(*ttl_ms))
         }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use locklab::lab;
 use locklab::scenario::{catalog, parse, Scenario};
 
-const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json]\n       locklab list";
+const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab list";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +38,7 @@ fn run(args: &[String]) -> Result<String, String> {
     let mut fencing: Option<bool> = None;
     let mut seed: Option<u64> = None;
     let mut json = false;
+    let mut narrate = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
@@ -59,6 +60,7 @@ fn run(args: &[String]) -> Result<String, String> {
                 seed = Some(v.parse().map_err(|_| format!("--seed: \"{v}\" is not an unsigned 64-bit integer"))?);
             }
             "--json" => json = true,
+            "--trace" => narrate = true,
             flag if flag.starts_with("--") => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
             path => {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
@@ -80,7 +82,21 @@ fn run(args: &[String]) -> Result<String, String> {
         out.push('\n');
         return Ok(out);
     }
+    if narrate {
+        return Ok(story(&run));
+    }
     Ok(summary(&run))
+}
+
+/// Every event with its caption, one a line: the whole story in words.
+fn story(run: &lab::Run) -> String {
+    let approach = run.scenario.approach;
+    run.trace
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::narrate::caption(&run.trace, approach, e)))
+        .collect()
 }
 
 fn set_source(slot: &mut Option<Scenario>, s: Scenario) -> Result<(), String> {

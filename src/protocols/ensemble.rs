@@ -189,7 +189,14 @@ pub struct EnsembleServer {
     servers: Vec<NodeId>,
     role: Role,
     epoch: u64,
-    voted: Option<NodeId>,
+    /// The vote cast, with the epoch it was cast in (persisted with the log).
+    voted: Option<(u64, NodeId)>,
+    /// The epoch this server is campaigning for. Campaigns do not raise `epoch` until won
+    /// (Raft's pre-vote, as etcd runs it): a server cut off alone keeps campaigning without
+    /// inflating its epoch, so when it returns it cannot depose a healthy leader.
+    candidate_epoch: u64,
+    /// The highest epoch heard of in a refusal; the next campaign goes above it.
+    max_seen: u64,
     leader: Option<NodeId>,
     log: Vec<Entry>,
     commit: usize,
@@ -218,6 +225,8 @@ impl EnsembleServer {
             role: Role::Follower,
             epoch: 1,
             voted: None,
+            candidate_epoch: 0,
+            max_seen: 0,
             leader: None,
             log: Vec::new(),
             commit: 0,
@@ -260,9 +269,6 @@ impl EnsembleServer {
         if self.role == Role::Leader {
             ctx.note(Note::SteppedDown { epoch: self.epoch });
         }
-        if epoch > self.epoch {
-            self.voted = None;
-        }
         self.epoch = epoch;
         self.role = Role::Follower;
         self.leader = leader;
@@ -273,12 +279,12 @@ impl EnsembleServer {
     }
 
     fn start_election(&mut self, ctx: &mut Ctx) {
-        self.epoch += 1;
+        self.candidate_epoch = self.epoch.max(self.max_seen) + 1;
         self.role = Role::Candidate;
         self.leader = None;
-        self.voted = Some(ctx.me());
+        self.voted = Some((self.candidate_epoch, ctx.me()));
         self.votes = vec![ctx.me()];
-        let msg = Msg::RequestVote { epoch: self.epoch, last_len: self.log.len() as u32, last_epoch: self.last_epoch() };
+        let msg = Msg::RequestVote { epoch: self.candidate_epoch, last_len: self.log.len() as u32, last_epoch: self.last_epoch() };
         let peers: Vec<NodeId> = self.peers().map(|(_, n)| n).collect();
         for p in peers {
             ctx.send(p, msg.clone());
@@ -293,6 +299,7 @@ impl EnsembleServer {
         if let Some(t) = self.election.take() {
             ctx.cancel_timer(t);
         }
+        self.epoch = self.epoch.max(self.candidate_epoch);
         self.role = Role::Leader;
         self.leader = Some(ctx.me());
         let now = ctx.mono_ms();
@@ -507,28 +514,29 @@ impl EnsembleServer {
             Role::Leader => true,
             Role::Candidate => false,
         };
-        if epoch < self.epoch || (heard_leader && epoch > self.epoch) {
-            ctx.send(from, Msg::VoteReply { epoch: self.epoch, granted: false });
+        let up_to_date = (last_epoch, last_len) >= (self.last_epoch(), self.log.len());
+        let free = match self.voted {
+            Some((e, v)) if e == epoch => v == from,
+            Some((e, _)) => e < epoch,
+            None => true,
+        };
+        if epoch <= self.epoch || heard_leader || !up_to_date || !free {
+            let seen = self.voted.map_or(self.epoch, |(e, _)| e.max(self.epoch));
+            ctx.send(from, Msg::VoteReply { epoch: seen, granted: false });
             return;
         }
-        if epoch > self.epoch {
-            self.become_follower(ctx, epoch, None);
-        }
-        let up_to_date = (last_epoch, last_len) >= (self.last_epoch(), self.log.len());
-        let granted = up_to_date && self.voted.is_none_or(|v| v == from);
-        if granted {
-            self.voted = Some(from);
-            self.arm_election(ctx);
-        }
-        ctx.send(from, Msg::VoteReply { epoch: self.epoch, granted });
+        // Granting moves this server into the candidate's epoch.
+        self.become_follower(ctx, epoch, None);
+        self.voted = Some((epoch, from));
+        ctx.send(from, Msg::VoteReply { epoch, granted: true });
     }
 
     fn on_vote_reply(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, granted: bool) {
-        if epoch > self.epoch {
-            self.become_follower(ctx, epoch, None);
+        if !granted {
+            self.max_seen = self.max_seen.max(epoch);
             return;
         }
-        if self.role == Role::Candidate && epoch == self.epoch && granted && !self.votes.contains(&from) {
+        if self.role == Role::Candidate && epoch == self.candidate_epoch && !self.votes.contains(&from) {
             self.votes.push(from);
             if self.votes.len() >= self.majority() {
                 self.become_leader(ctx);
@@ -589,7 +597,6 @@ impl Node<Msg, Note> for EnsembleServer {
         // A bootstrapped ensemble: server 1 already leads epoch 1.
         let first = self.servers[0];
         if self.rank == 0 {
-            self.epoch = 0;
             self.start_election_as_bootstrap(ctx);
         } else {
             self.leader = Some(first);
@@ -645,8 +652,8 @@ impl EnsembleServer {
     /// Server 1 takes epoch 1 at time 0 without a vote round, as a freshly formed ensemble
     /// whose first election is already over.
     fn start_election_as_bootstrap(&mut self, ctx: &mut Ctx) {
-        self.epoch = 1;
-        self.voted = Some(ctx.me());
+        self.candidate_epoch = 1;
+        self.voted = Some((1, ctx.me()));
         self.become_leader(ctx);
     }
 }

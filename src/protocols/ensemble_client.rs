@@ -194,17 +194,20 @@ impl LockAgent for EnsembleAgent {
             }
             Msg::KeepAliveReply { alive: false, .. } => return self.session_lost(ctx),
             Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
-            Msg::NotLeader { req, leader } => {
-                match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
-                    Some(i) if self.servers[i] != from => self.target = i,
-                    _ => self.next_server(),
+            Msg::NotLeader { req, leader } => match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
+                // Redirected: go to the leader now.
+                Some(i) if self.servers[i] != from => {
+                    self.target = i;
+                    if req == 0 {
+                        self.send_keepalive(ctx);
+                    } else if self.rpc.answer(ctx, req) {
+                        self.send_step(ctx);
+                    }
                 }
-                if req == 0 {
-                    self.send_keepalive(ctx);
-                } else if self.rpc.answer(ctx, req) {
-                    self.send_step(ctx);
-                }
-            }
+                // No leader known (an election is on): try the next server, but only when the
+                // request times out or the next keepalive is due, not in a tight loop.
+                _ => self.next_server(),
+            },
             _ => {}
         }
         AgentEvent::Nothing
