@@ -3,9 +3,12 @@
 //! Layers (see ../shared/DESIGN.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
 //! `narrate` / `timeline` → `ui` (browser only).
 
-pub mod sim;
-pub mod protocols;
-pub mod scenario;
 pub mod check;
 pub mod lab;
 pub mod narrate;
+pub mod protocols;
+pub mod scenario;
+pub mod sim;
+pub mod timeline;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -39,6 +39,10 @@ pub enum LeaseEnd {
     StateLost,
     /// The same client was granted again before this one was seen to end.
     Superseded,
+    /// Ensembles: leadership moved; the lease continues on the new leader's lane.
+    Moved,
+    /// Redis: the server became a replica of a newer primary and dropped its own state.
+    Demoted,
 }
 
 /// A lease as one lock server holds it.
@@ -90,13 +94,32 @@ pub struct Band {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkKind {
-    Crash { machine: bool },
+    Crash {
+        machine: bool,
+    },
     Restart,
-    ClockJump { by_ms: i64 },
-    ClockDrift { ppm: i64 },
+    ClockJump {
+        by_ms: i64,
+    },
+    ClockDrift {
+        ppm: i64,
+    },
     StateLost,
-    LinkCut { to: NodeId },
-    LinkDelayed { to: NodeId, by_ms: i64 },
+    LinkCut {
+        to: NodeId,
+    },
+    LinkDelayed {
+        to: NodeId,
+        by_ms: i64,
+    },
+    /// Became leader (ensemble election) or primary (Redis failover).
+    Leader {
+        epoch: u64,
+    },
+    /// Stopped leading (stepped down, or demoted to replica).
+    Follower {
+        epoch: u64,
+    },
 }
 
 /// Something that happens at one instant on one lane.
@@ -159,11 +182,16 @@ pub fn beliefs(trace: &Trace, clocks: &Clocks) -> Vec<BeliefBar> {
         .collect()
 }
 
-pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar]) -> Vec<LeaseBar> {
+/// Leases as the lock servers hold them. With `shared` (an ensemble: one replicated lock, noted
+/// by whichever server leads) an end noted on any server ends the lease, and a lease follows
+/// leadership to the new leader's lane; otherwise (Redlock, a single server) each server
+/// holds its own.
+pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar], shared: bool) -> Vec<LeaseBar> {
     let mut out: Vec<LeaseBar> = Vec::new();
     let close = |out: &mut Vec<LeaseBar>, event: usize, holder: Option<NodeId>, end: LeaseEnd| {
         let e = &trace.events[event];
-        for l in out.iter_mut().filter(|l| l.server == e.node && l.end == LeaseEnd::Open && holder.is_none_or(|h| h == l.holder)) {
+        let here = |l: &LeaseBar| shared || l.server == e.node;
+        for l in out.iter_mut().filter(|l| here(l) && l.end == LeaseEnd::Open && holder.is_none_or(|h| h == l.holder)) {
             l.to = e.at_ms;
             l.end = end;
             l.end_event = Some(event);
@@ -194,6 +222,14 @@ pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar]) -> Vec<Leas
                 close(&mut out, i, Some(holder), end);
             }
             Note::StateLost { .. } => close(&mut out, i, None, LeaseEnd::StateLost),
+            Note::Demoted { .. } if !shared => close(&mut out, i, None, LeaseEnd::Demoted),
+            Note::LeaderElected { .. } if shared => {
+                let moving: Vec<LeaseBar> = out.iter().filter(|l| l.end == LeaseEnd::Open && l.server != e.node).cloned().collect();
+                for l in moving {
+                    close(&mut out, i, Some(l.holder), LeaseEnd::Moved);
+                    out.push(LeaseBar { server: e.node, from: e.at_ms, takeover: false, event: i, end_event: None, ..l });
+                }
+            }
             _ => {}
         }
     }
@@ -233,8 +269,20 @@ pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
             }
         }
     }
-    out.sort_by_key(|h| (h.from, h.client));
-    out
+    out.sort_by_key(|h| (h.client, h.from));
+    // A lease that moved with leadership is one lease to its client.
+    let mut merged: Vec<HeldBar> = Vec::with_capacity(out.len());
+    for h in out {
+        match merged.last_mut() {
+            Some(p) if p.client == h.client && p.to == h.from && p.end == LeaseEnd::Moved => {
+                p.to = h.to;
+                p.end = h.end;
+            }
+            _ => merged.push(h),
+        }
+    }
+    merged.sort_by_key(|h| (h.from, h.client));
+    merged
 }
 
 pub fn bands(trace: &Trace) -> Vec<Band> {
@@ -270,6 +318,8 @@ pub fn marks(trace: &Trace) -> Vec<Mark> {
                 EventKind::LinkCut { to, .. } => MarkKind::LinkCut { to },
                 EventKind::LinkDelayed { to, by_ms, .. } => MarkKind::LinkDelayed { to, by_ms },
                 EventKind::Note(Note::StateLost { .. }) => MarkKind::StateLost,
+                EventKind::Note(Note::LeaderElected { epoch } | Note::Promoted { epoch }) => MarkKind::Leader { epoch },
+                EventKind::Note(Note::SteppedDown { epoch } | Note::Demoted { epoch, .. }) => MarkKind::Follower { epoch },
                 _ => return None,
             };
             Some(Mark { node: e.node, at: e.at_ms, kind, event })

@@ -1,0 +1,221 @@
+//! What the space-time diagram draws, derived once per run from the trace and the verdict.
+//!
+//! The UI renders a pure function of (trace, cursor); this module is the "trace" half made
+//! drawable: lanes, bars, bands, marks, arrows and write outcomes with true-time extents, plus
+//! the navigation (steps, key moments, playback pacing) and per-node clocks at any instant.
+//! It is plain Rust, so everything here is tested natively, and it is written over node roles
+//! and notes generically: a new approach's nodes get lanes without changes here.
+
+mod arrows;
+mod bars;
+mod clocks;
+mod leaders;
+mod moments;
+mod pacing;
+#[cfg(test)]
+mod tests;
+
+pub use arrows::Arrow;
+pub use bars::{Band, BandKind, BeliefBar, HeldBar, LeaseBar, LeaseEnd, Mark, MarkKind, OverlapBand, PartitionBand};
+pub use clocks::{ClockReading, Clocks};
+pub use leaders::Leadership;
+pub use moments::{KeyKind, KeyMoment, Step};
+
+use crate::check::Verdict;
+use crate::lab::Run;
+use crate::protocols::Trace;
+use crate::scenario::{validate, Approach};
+use crate::sim::{NodeId, Role, Time};
+
+/// One horizontal lane of the diagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lane {
+    pub node: NodeId,
+    pub name: String,
+    pub role: Role,
+    /// Palette slot for clients (A = 0, B = 1, …); other roles draw in neutral ink.
+    pub hue: Option<usize>,
+}
+
+/// How a storage write ended, as the ledger and the diagram tell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteResult {
+    Accepted,
+    Rejected,
+    /// Accepted although a newer holder had already written: a lost update.
+    StaleAccepted,
+}
+
+impl WriteResult {
+    /// The stable name used in `data-result` attributes and CSS classes.
+    pub fn id(self) -> &'static str {
+        match self {
+            WriteResult::Accepted => "accepted",
+            WriteResult::Rejected => "rejected",
+            WriteResult::StaleAccepted => "stale-accepted",
+        }
+    }
+}
+
+/// A write as it arrived at storage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteMark {
+    pub storage: NodeId,
+    pub client: NodeId,
+    pub at: Time,
+    pub token: Option<u64>,
+    pub result: WriteResult,
+    pub after_takeover: bool,
+    pub unfenced: bool,
+    pub event: usize,
+}
+
+/// Everything the diagram draws for one run. Times are true milliseconds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeline {
+    pub duration_ms: Time,
+    /// Display order: lock service on top, clients in the middle, storage at the bottom, so
+    /// lock traffic goes up and writes go down from the clients.
+    pub lanes: Vec<Lane>,
+    pub beliefs: Vec<BeliefBar>,
+    pub leases: Vec<LeaseBar>,
+    pub held: Vec<HeldBar>,
+    pub bands: Vec<Band>,
+    pub marks: Vec<Mark>,
+    pub arrows: Vec<Arrow>,
+    pub writes: Vec<WriteMark>,
+    pub overlaps: Vec<OverlapBand>,
+    pub partitions: Vec<PartitionBand>,
+    pub key_moments: Vec<KeyMoment>,
+    pub steps: Vec<Step>,
+    pub leadership: Vec<Leadership>,
+    pub clocks: Clocks,
+}
+
+impl Timeline {
+    /// Derives the drawing of a finished run.
+    pub fn of_run(run: &Run) -> Timeline {
+        let quorum = match run.scenario.approach {
+            Approach::Redlock => validate::servers(&run.scenario) as usize / 2 + 1,
+            _ => 1,
+        };
+        Timeline::new(&run.trace, &run.verdict, run.scenario.approach, quorum)
+    }
+
+    /// Derives the drawing from its parts; `quorum` is how many lock servers must hold a
+    /// client's lease for the service as a whole to hold it.
+    pub fn new(trace: &Trace, verdict: &Verdict, approach: Approach, quorum: usize) -> Timeline {
+        let clocks = Clocks::new(trace);
+        let lanes = lanes(trace);
+        let beliefs = bars::beliefs(trace, &clocks);
+        // Ensembles replicate one lock; Redlock's instances each hold their own.
+        let shared = matches!(approach, Approach::Zookeeper | Approach::Etcd);
+        let leases = bars::leases(trace, &clocks, &beliefs, shared);
+        let held = bars::held(&leases, quorum.max(1));
+        let writes = writes(trace, verdict);
+        let key_moments = moments::key_moments(trace, verdict, &leases, &writes);
+        Timeline {
+            duration_ms: trace.duration_ms,
+            beliefs,
+            held,
+            bands: bars::bands(trace),
+            marks: bars::marks(trace),
+            arrows: arrows::arrows(trace, approach),
+            overlaps: bars::overlaps(trace, verdict),
+            partitions: bars::partitions(trace),
+            steps: moments::steps(trace),
+            leadership: leaders::leadership(trace),
+            leases,
+            writes,
+            key_moments,
+            lanes,
+            clocks,
+        }
+    }
+
+    /// The lane drawn for `node`, if any.
+    pub fn lane(&self, node: NodeId) -> Option<&Lane> {
+        self.lanes.iter().find(|l| l.node == node)
+    }
+
+    /// Palette slot of a client (None for servers and storage).
+    pub fn hue(&self, node: NodeId) -> Option<usize> {
+        self.lane(node).and_then(|l| l.hue)
+    }
+
+    /// The name of a node ("?" for ids outside the run).
+    pub fn name(&self, node: NodeId) -> &str {
+        self.lane(node).map_or("?", |l| l.name.as_str())
+    }
+
+    /// What a lane is doing at true time `t`, for the status chips beside its name.
+    pub fn lane_state(&self, node: NodeId, t: Time) -> LaneState {
+        let within = |from: Time, to: Time| from <= t && t < to;
+        LaneState {
+            paused: self.bands.iter().any(|b| b.node == node && b.kind == BandKind::Paused && within(b.from, b.to)),
+            down: self.bands.iter().any(|b| b.node == node && matches!(b.kind, BandKind::Down { .. }) && within(b.from, b.to)),
+            believes: self.beliefs.iter().find(|b| b.client == node && within(b.from, b.to)).map(|b| b.token),
+            holders: self.leases.iter().filter(|l| l.server == node && within(l.from, l.to)).map(|l| (l.holder, l.token)).collect(),
+        }
+    }
+}
+
+/// A lane's situation at one instant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaneState {
+    pub paused: bool,
+    pub down: bool,
+    /// Some(token) while a client believes it holds the lock.
+    pub believes: Option<Option<u64>>,
+    /// On a lock server: whose lease it holds, with the token.
+    pub holders: Vec<(NodeId, Option<u64>)>,
+}
+
+fn lanes(trace: &Trace) -> Vec<Lane> {
+    let rank = |r: Role| match r {
+        Role::LockServer => 0,
+        Role::Client => 1,
+        Role::Storage => 2,
+    };
+    let mut clients = 0;
+    let mut out: Vec<Lane> = trace
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(node, info)| {
+            let hue = (info.role == Role::Client).then(|| {
+                clients += 1;
+                clients - 1
+            });
+            Lane { node, name: info.name.clone(), role: info.role, hue }
+        })
+        .collect();
+    out.sort_by_key(|l| (rank(l.role), l.node)); // stable: keeps the scenario's order within a role
+    out
+}
+
+/// Storage writes with the verdict's judgement, matched by trace event index.
+fn writes(trace: &Trace, verdict: &Verdict) -> Vec<WriteMark> {
+    verdict
+        .writes
+        .iter()
+        .filter_map(|w| {
+            let e = trace.events.get(w.event)?;
+            let result = match (w.accepted, w.stale) {
+                (false, _) => WriteResult::Rejected,
+                (true, true) => WriteResult::StaleAccepted,
+                (true, false) => WriteResult::Accepted,
+            };
+            Some(WriteMark {
+                storage: e.node,
+                client: trace.node_id(&w.client)?,
+                at: w.at_ms,
+                token: w.token,
+                result,
+                after_takeover: w.after_takeover,
+                unfenced: w.unfenced,
+                event: w.event,
+            })
+        })
+        .collect()
+}
