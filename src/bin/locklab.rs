@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use locklab::lab;
 use locklab::scenario::{catalog, parse, Scenario};
 
-const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab list";
+const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab list\n       locklab bench [ITERATIONS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +28,7 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("list") if args.len() == 1 => Ok(catalog::all().iter().map(|s| format!("{}\t{}\n", s.id, s.title)).collect()),
         Some("list") => Err(format!("list: unexpected argument \"{}\"\n{USAGE}", args[1])),
         Some("run") => run(&args[1..]),
+        Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),
     }
@@ -97,6 +98,17 @@ fn story(run: &lab::Run) -> String {
         .enumerate()
         .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::narrate::caption(&run.trace, approach, e)))
         .collect()
+}
+
+/// Times every built-in natively (see src/bench.rs).
+fn bench(iterations: Option<&str>) -> Result<String, String> {
+    let n = match iterations {
+        None => 200,
+        Some(v) => v.parse().map_err(|_| format!("bench: \"{v}\" is not a number of iterations"))?,
+    };
+    let start = std::time::Instant::now();
+    let now = move || start.elapsed().as_secs_f64() * 1000.0;
+    Ok(locklab::bench::report(&locklab::bench::catalog(n, &now)))
 }
 
 fn set_source(slot: &mut Option<Scenario>, s: Scenario) -> Result<(), String> {

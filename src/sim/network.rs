@@ -42,7 +42,9 @@ struct LinkWindow {
 pub struct Network {
     latency: (i64, i64),
     drop_rate: f64,
-    streams: Vec<Stream>,
+    seed: u64,
+    /// One stream per directed link, created on the link's first message.
+    streams: Vec<Option<Stream>>,
     nodes: usize,
     partitions: Vec<Partition>,
     cuts: Vec<LinkWindow>,
@@ -57,19 +59,23 @@ pub enum Route {
 
 impl Network {
     pub fn new(seed: u64, nodes: usize, latency: (i64, i64), drop_rate: f64) -> Self {
-        let mut streams = Vec::with_capacity(nodes * nodes);
-        for from in 0..nodes {
-            for to in 0..nodes {
-                streams.push(Stream::new(seed, link_key(from, to)));
-            }
+        Network {
+            latency,
+            drop_rate,
+            seed,
+            streams: vec![None; nodes * nodes],
+            nodes,
+            partitions: Vec::new(),
+            cuts: Vec::new(),
+            delays: Vec::new(),
         }
-        Network { latency, drop_rate, streams, nodes, partitions: Vec::new(), cuts: Vec::new(), delays: Vec::new() }
     }
 
     /// Routes a message sent now. Both draws happen for every message so one fault does not
     /// shift the link's later draws.
     pub fn route(&mut self, now: Time, from: NodeId, to: NodeId) -> Route {
-        let stream = &mut self.streams[from * self.nodes + to];
+        let seed = self.seed;
+        let stream = self.streams[from * self.nodes + to].get_or_insert_with(|| Stream::new(seed, link_key(from, to)));
         let latency = stream.range(self.latency.0, self.latency.1);
         let lost = self.drop_rate > 0.0 && stream.unit() < self.drop_rate;
         if !self.can_talk(now, from, to) {

@@ -150,6 +150,7 @@ pub struct World<M, N> {
     net: Network,
     events: Vec<Event<M, N>>,
     truncated: bool,
+    spare_effects: Vec<Effect<M, N>>,
 }
 
 /// How a world is set up.
@@ -177,6 +178,7 @@ impl<M: Clone, N> World<M, N> {
             net: Network::new(cfg.seed, count, cfg.latency_ms, cfg.drop_rate),
             events: Vec::new(),
             truncated: false,
+            spare_effects: Vec::new(),
         };
         for (i, (info, node)) in nodes.into_iter().enumerate() {
             world.info.push(info);
@@ -378,13 +380,20 @@ impl<M: Clone, N> World<M, N> {
     /// Runs one handler and applies what it asked for.
     fn dispatch(&mut self, n: NodeId, f: impl FnOnce(&mut dyn Node<M, N>, &mut Ctx<M, N>)) {
         let slot = &mut self.slots[n];
-        let mut ctx =
-            Ctx { me: n, now: self.now, clocks: &slot.clocks, rng: &mut slot.rng, next_timer: &mut self.next_timer, effects: Vec::new() };
+        let mut ctx = Ctx {
+            me: n,
+            now: self.now,
+            clocks: &slot.clocks,
+            rng: &mut slot.rng,
+            next_timer: &mut self.next_timer,
+            effects: std::mem::take(&mut self.spare_effects),
+        };
         f(slot.node.as_mut(), &mut ctx);
-        let effects = ctx.effects;
-        for effect in effects {
+        let mut effects = ctx.effects;
+        for effect in effects.drain(..) {
             self.apply_effect(n, effect);
         }
+        self.spare_effects = effects; // reuse the allocation for the next handler
     }
 
     fn apply_effect(&mut self, n: NodeId, effect: Effect<M, N>) {
