@@ -57,10 +57,13 @@ finish() {
 
 install_tools() { bash scripts/install-tools.sh all && fetch_crates; }
 native_tests() { cargo test --all-targets; }
+# Every tests/web*.rs is a browser test target (the others are native-only).
+web_targets=()
+for f in tests/web*.rs; do [ -f "$f" ] && web_targets+=(--test "$(basename "$f" .rs)"); done
 wasm_tests() {
   CHROMEDRIVER=/usr/bin/chromedriver \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    cargo test --target wasm32-unknown-unknown --test web
+    cargo test --target wasm32-unknown-unknown "${web_targets[@]}"
 }
 release_build() { rm -rf dist && trunk build --release && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
@@ -71,10 +74,10 @@ if ! suite "install tools (.tools/, apt chromium, npm ci)" install_tools; then
 fi
 suite "cargo fmt --check" cargo fmt --all -- --check
 suite "native tests (cargo test --all-targets)" native_tests
-if [ -f tests/web.rs ]; then
+if [ "${#web_targets[@]}" -gt 0 ]; then
   suite "component tests in headless Chromium (wasm-bindgen-test)" wasm_tests
 else
-  skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web.rs yet"
+  skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web*.rs yet"
 fi
 if suite "release build (trunk build --release)" release_build; then
   suite "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
