@@ -72,6 +72,9 @@ pub struct Verdict {
     pub stale_writes_rejected: u32,
     pub max_concurrent_holders: u32,
     pub safe: bool,
+    /// Present when the run hit the trace-event limit: it was judged only up to this time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_at_ms: Option<Time>,
 }
 
 /// One field of `expect` that the run disagrees with.
@@ -259,6 +262,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         stale_writes_rejected,
         max_concurrent_holders,
         safe: stale_writes_accepted == 0,
+        truncated_at_ms: trace.truncated.then(|| trace.events.last().map_or(0, |e| e.at_ms)),
     }
 }
 

@@ -151,6 +151,12 @@ fn summary(run: &lab::Run) -> String {
         "stale writes accepted {}, rejected {}; most concurrent holders {}\n",
         v.stale_writes_accepted, v.stale_writes_rejected, v.max_concurrent_holders
     );
+    if let Some(t) = v.truncated_at_ms {
+        out += &format!(
+            "note: the run reached the limit of {} trace events at {t} ms and was judged up to there\n",
+            locklab::scenario::limits::MAX_TRACE_EVENTS
+        );
+    }
     if let Some(m) = run.expect_mismatches() {
         if m.is_empty() {
             out += "matches the scenario's expect block\n";

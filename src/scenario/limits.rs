@@ -1,7 +1,7 @@
 //! The bounds every accepted scenario stays within, sized so any of them simulates in well
 //! under a second in the browser. README.md ("Limits") states the same numbers.
 
-pub const MAX_DURATION_MS: i64 = 600_000;
+pub const MAX_DURATION_MS: i64 = 300_000;
 pub const MAX_CLIENTS: usize = 8;
 pub const MAX_SERVERS: u32 = 9;
 pub const MAX_FAULTS: usize = 64;
