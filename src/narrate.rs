@@ -177,6 +177,9 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::Finished => format!("{me} is finished with the lock."),
         Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), token_label(approach, *token)),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
+        Note::LockExpired { holder } if matches!(approach, Approach::Zookeeper | Approach::Etcd) => {
+            format!("{}'s lock node is gone with its {}: the lock is free for the next in line. {} may not know yet.", name(*holder), if approach == Approach::Zookeeper { "session" } else { "lease" }, name(*holder))
+        }
         Note::LockExpired { holder } => format!("{}'s {lease} expired at {me} (by {me}'s clock). {} may not know yet.", name(*holder), name(*holder)),
         Note::LockReleased { holder, by } if holder == by => format!("{me} released {}'s lock.", name(*holder)),
         Note::LockReleased { holder, by } => format!("{} deleted {}'s lock! A plain unlock does not check whose lock it removes.", name(*by), name(*holder)),
