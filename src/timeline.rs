@@ -9,6 +9,7 @@
 mod arrows;
 mod bars;
 mod clocks;
+pub mod draw;
 mod leaders;
 mod moments;
 mod pacing;

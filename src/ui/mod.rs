@@ -1,1 +1,19 @@
-//! The browser UI (Yew). Renders a pure function of (trace, cursor); see DESIGN.md.
+//! The browser UI (Yew). It renders a pure function of (trace, cursor, view options): the
+//! components own nothing but view state, and every toggle re-simulates (DESIGN.md).
+
+mod app;
+mod caption;
+pub mod diagram;
+mod help;
+mod icons;
+pub mod keys;
+mod ledger;
+mod picker;
+mod playback;
+pub mod start;
+pub mod state;
+mod switches;
+mod transport;
+mod verdict;
+
+pub use app::App;

@@ -1,0 +1,59 @@
+//! Messages as arrows between lane lines, coloured by the client whose exchange they belong
+//! to; retries, keep-alives and server-to-server chatter are faint so the story stands out.
+
+use std::fmt::Write;
+
+use super::geometry::{hue_class, Geometry};
+use super::svg::{Esc, Svg, N};
+use crate::timeline::{Arrow, Timeline};
+
+/// Screen endpoints of an arrow: (x0, y0) → (x1, y1), shortened to a stub if it was lost.
+pub fn ends(g: &Geometry, a: &Arrow) -> (f64, f64, f64, f64) {
+    let (x0, y0) = (g.xt(a.sent), g.mid(a.from));
+    let (mut x1, mut y1) = (g.xt(a.end()), g.mid(a.to));
+    if a.loss.is_some() && a.arrive.is_none() {
+        // Lost in the network: it never got there.
+        x1 = x0 + (x1 - x0) * 0.55;
+        y1 = y0 + (y1 - y0) * 0.55;
+    }
+    (x0, y0, x1, y1)
+}
+
+/// The arrow's line and a chevron head at its end, as one path.
+fn path(x0: f64, y0: f64, x1: f64, y1: f64, size: f64) -> String {
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (x1 - ux * size, y1 - uy * size);
+    let (px, py) = (-uy * size * 0.55, ux * size * 0.55);
+    format!("M{} {}L{} {}M{} {}L{} {}L{} {}", N(x0), N(y0), N(x1), N(y1), N(bx + px), N(by + py), N(x1), N(y1), N(bx - px), N(by - py))
+}
+
+pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
+    for a in &t.arrows {
+        let (x0, y0, x1, y1) = ends(g, a);
+        let faint = a.quiet || a.client.is_none();
+        let mut class = format!("msg {}", hue_class(a.client.and_then(|c| t.hue(c))));
+        for (on, word) in [(faint, " quiet"), (a.reply, " reply"), (a.data, " data"), (a.loss.is_some(), " lost")] {
+            if on {
+                class.push_str(word);
+            }
+        }
+        let _ = write!(s.out, r#"<g class="{class}"><title>{} → {}: {}</title>"#, Esc(t.name(a.from)), Esc(t.name(a.to)), Esc(&a.label));
+        s.path("shaft", &path(x0, y0, x1, y1, if faint { 4.0 } else { 6.0 }));
+        if a.loss.is_some() {
+            let k = 4.0;
+            s.path(
+                "lost-x",
+                &format!("M{} {}l{} {}m0 {}l{} {}", N(x1 - k), N(y1 - k), N(2.0 * k), N(2.0 * k), N(-2.0 * k), N(-2.0 * k), N(2.0 * k)),
+            );
+        }
+        // Arrived while the receiver was paused: it waits, unhandled, until the receiver wakes.
+        if let (Some(at), Some(h)) = (a.arrive, a.handled) {
+            if g.xt(h) - g.xt(at) > 2.0 {
+                s.line("queued", g.xt(at), y1 + 2.0, g.xt(h), y1 + 2.0);
+            }
+        }
+        s.close();
+    }
+}

@@ -1,0 +1,35 @@
+//! The true-time axis along the top, with faint grid lines down through the lanes.
+
+use super::geometry::Geometry;
+use super::svg::Svg;
+
+/// A tick interval that keeps labels at least ~70 px apart.
+fn tick_ms(g: &Geometry) -> i64 {
+    let px_per_ms = (g.x1 - g.x0) / g.duration;
+    let min_px = if g.narrow { 52.0 } else { 70.0 };
+    [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000]
+        .into_iter()
+        .find(|&s| s as f64 * px_per_ms >= min_px)
+        .unwrap_or(600_000)
+}
+
+fn label(ms: i64) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+pub fn axis(s: &mut Svg, g: &Geometry) {
+    let step = tick_ms(g);
+    let y = g.axis_h - 8.0;
+    s.open("axis");
+    s.line("axis-line", g.x0, y, g.x1, y);
+    for k in 0..=(g.duration as i64) / step {
+        let x = g.xt(k * step);
+        s.line("grid", x, y, x, g.height - 4.0);
+        s.text("axis-lbl", x, y - 5.0, "middle", &label(k * step));
+    }
+    s.close();
+}

@@ -1,0 +1,140 @@
+//! Lease bars: what each client believes (solid, above its lane line) against what the lock
+//! service holds for it (outlined, below), and each lock server's holders. The gap between
+//! the two on a client's lane is the whole story of a paused lock holder.
+
+use super::geometry::{hue_class, Geometry};
+use super::svg::Svg;
+use super::words::{token, token_value};
+use super::Placer;
+use crate::protocols::BeliefEnd;
+use crate::timeline::{LeaseEnd, Timeline};
+
+/// Belief bar: top and height relative to the lane's middle line.
+const BELIEF_TOP: f64 = -15.0;
+const BELIEF_H: f64 = 11.0;
+/// Held bar (the service's side) just under the line.
+const HELD_TOP: f64 = 4.0;
+const HELD_H: f64 = 7.0;
+
+fn lease_h(lane_h: f64) -> f64 {
+    (lane_h * 0.42).clamp(10.0, 20.0)
+}
+
+fn end_word(t: &Timeline, end: LeaseEnd) -> Option<String> {
+    match end {
+        LeaseEnd::Expired => Some("TTL expired".into()),
+        LeaseEnd::Released => Some("released".into()),
+        LeaseEnd::DeletedBy(by) => Some(format!("deleted by {}", t.name(by))),
+        LeaseEnd::StateLost => Some("lost in restart".into()),
+        LeaseEnd::Demoted => Some("dropped: demoted".into()),
+        LeaseEnd::Open | LeaseEnd::Superseded | LeaseEnd::Moved => None,
+    }
+}
+
+pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
+    for l in &t.leases {
+        let Some(lane) = g.lane(l.server) else { continue };
+        let (x0, x1) = (g.xt(l.from), g.xt(l.to));
+        let bh = lease_h(lane.h);
+        let y = lane.mid() - bh / 2.0;
+        s.open(&format!("lease {}{}", hue_class(t.hue(l.holder)), if l.takeover { " takeover" } else { "" }));
+        s.title(&format!("{} holds {}'s lease ({})", t.name(l.server), t.name(l.holder), token(l.token)));
+        // A clock step can end a lease before its TTL: show where the TTL would have ended.
+        if let Some(p) = l.planned_end.filter(|&p| l.end == LeaseEnd::Expired && (g.xt(p) - x1).abs() > 4.0) {
+            s.line("lease-planned", x1.min(g.xt(p)), lane.mid(), x1.max(g.xt(p)), lane.mid());
+        }
+        s.rect("lease-bar", x0, y, (x1 - x0).max(1.5), bh);
+        if end_word(t, l.end).is_some() {
+            s.line("lease-end", x1, y - 3.0, x1, y + bh + 3.0);
+        }
+        s.close();
+    }
+    for h in &t.held {
+        let Some(lane) = g.lane(h.client) else { continue };
+        let (x0, x1) = (g.xt(h.from), g.xt(h.to));
+        let y = lane.mid() + HELD_TOP;
+        let bad = matches!(h.end, LeaseEnd::DeletedBy(_));
+        s.open(&format!("held {}{}", hue_class(t.hue(h.client)), if bad { " bad" } else { "" }));
+        s.title(&format!("the lock service holds {}'s lease ({})", t.name(h.client), token(h.token)));
+        s.rect("held-bar", x0, y, (x1 - x0).max(1.5), HELD_H);
+        if end_word(t, h.end).is_some() {
+            s.line("held-end", x1, y - 3.0, x1, y + HELD_H + 3.0);
+        }
+        s.close();
+    }
+    for b in &t.beliefs {
+        let Some(lane) = g.lane(b.client) else { continue };
+        let (x0, x1) = (g.xt(b.from), g.xt(b.to));
+        let y = lane.mid() + BELIEF_TOP;
+        s.open(&format!("belief {}", hue_class(t.hue(b.client))));
+        s.title(&format!("{} believes it holds the lock ({})", t.name(b.client), token(b.token)));
+        s.rect("belief-bar", x0, y, (x1 - x0).max(1.5), BELIEF_H);
+        // Past its own deadline the client is still sure of itself: hatch that part.
+        if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 2.0) {
+            let xd = g.xt(d);
+            s.rect("belief-overdue", xd, y, x1 - xd, BELIEF_H);
+            s.line("deadline", xd, y - 5.0, xd, y + BELIEF_H + 2.0);
+        }
+        s.close();
+    }
+}
+
+pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
+    let (f, small) = (g.font, g.font - 1.0);
+    for l in &t.leases {
+        let Some(lane) = g.lane(l.server) else { continue };
+        let (x0, x1) = (g.xt(l.from), g.xt(l.to));
+        let who = t.name(l.holder);
+        let bh = lease_h(lane.h);
+        let inside = [format!("{who} · {}", token(l.token)), format!("{who} {}", token_value(l.token)), who.to_string()];
+        if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
+            p.place(g, l.from, "lbl lease-lbl", x0 + 4.0, lane.mid() + f * 0.36, "start", label, f);
+        }
+        // Tall lanes (one or two servers) have room for words above and below the bar.
+        if lane.h >= 44.0 {
+            let cls = format!("lbl-sm takeover-lbl {}", hue_class(t.hue(l.holder)));
+            if l.takeover {
+                p.place(g, l.from, &cls, x0 + 2.0, lane.mid() - bh / 2.0 - 4.0, "start", &format!("{who} takes over"), small);
+            }
+            if let Some(word) = end_word(t, l.end) {
+                p.place(g, l.to, "lbl-sm end-lbl", x1 + 3.0, lane.mid() + bh / 2.0 + small, "start", &word, small);
+            }
+        }
+    }
+    for b in &t.beliefs {
+        let Some(lane) = g.lane(b.client) else { continue };
+        let (x0, x1) = (g.xt(b.from), g.xt(b.to));
+        let y = lane.mid() + BELIEF_TOP;
+        let name = t.name(b.client);
+        let cls = format!("lbl bar-lbl {}", hue_class(t.hue(b.client)));
+        let long = format!("{name} believes it holds the lock ({})", token(b.token));
+        let short = format!("believes · {}", token_value(b.token));
+        for label in [long, short] {
+            if p.place(g, b.from, &cls, x0 + 2.0, y - 4.0, "start", &label, f) {
+                break;
+            }
+        }
+        if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 40.0) {
+            p.place(g, d, "lbl-sm deadline-lbl", g.xt(d) + 4.0, y - 4.0, "start", "its own timer was due", small);
+        }
+        let end = match b.end {
+            Some(BeliefEnd::WriteRejected) => Some("learns: rejected"),
+            Some(BeliefEnd::ValidityExpired) => Some("gives up"),
+            _ => None,
+        };
+        if let Some(end) = end.filter(|_| !b.open) {
+            p.place(g, b.to, "lbl-sm end-lbl", x1 + 4.0, y + BELIEF_H - 1.0, "start", end, small);
+        }
+    }
+    for h in &t.held {
+        let Some(lane) = g.lane(h.client) else { continue };
+        let (x0, x1) = (g.xt(h.from), g.xt(h.to));
+        let y = lane.mid() + HELD_TOP;
+        if let Some(word) = end_word(t, h.end) {
+            p.place(g, h.to, "lbl-sm end-lbl", x1 + 4.0, y + HELD_H, "start", &word, small);
+        }
+        if true {
+            p.place(g, h.from, "lbl-sm held-lbl", x0 + 2.0, y + HELD_H + small + 2.0, "start", "lease held by the lock service", small);
+        }
+    }
+}

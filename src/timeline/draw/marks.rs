@@ -1,0 +1,51 @@
+//! Point marks on lanes: crashes, restarts, clock steps and drift, lost state, link faults,
+//! leadership changes.
+
+use super::geometry::Geometry;
+use super::svg::{Svg, N};
+use super::words::span;
+use super::Placer;
+use crate::timeline::{Mark, MarkKind, Timeline};
+
+fn describe(t: &Timeline, m: &Mark) -> (&'static str, String) {
+    match m.kind {
+        MarkKind::Crash { machine: true } => ("crash", "power loss".into()),
+        MarkKind::Crash { machine: false } => ("crash", "crash".into()),
+        MarkKind::Restart => ("restart", "restart".into()),
+        MarkKind::ClockJump { by_ms } => ("clock", format!("clock {}{}", if by_ms >= 0 { "+" } else { "−" }, span(by_ms.abs()))),
+        MarkKind::ClockDrift { ppm } => ("clock", format!("clock {ppm:+} ppm")),
+        MarkKind::StateLost => ("crash", "state lost".into()),
+        MarkKind::LinkCut { to } => ("link", format!("cut → {}", t.name(to))),
+        MarkKind::LinkDelayed { to, by_ms } => ("link", format!("+{} → {}", span(by_ms), t.name(to))),
+        MarkKind::Leader { epoch } => ("leader", format!("leader · epoch {epoch}")),
+        MarkKind::Follower { epoch } => ("follower", format!("steps down · epoch {epoch}")),
+    }
+}
+
+pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
+    for m in &t.marks {
+        let Some(lane) = g.lane(m.node) else { continue };
+        let (x, y) = (g.xt(m.at), lane.mid());
+        let (class, word) = describe(t, m);
+        s.open(&format!("mark {class}"));
+        s.title(&word);
+        match m.kind {
+            MarkKind::Crash { .. } | MarkKind::StateLost => {
+                s.path("mark-shape", &format!("M{} {}l10 10m0 -10l-10 10", N(x - 5.0), N(y - 5.0)))
+            }
+            MarkKind::Restart => s.circle("mark-shape", x, y, 5.0),
+            // A flag on a pole: clocks, links and leaders change at an instant and stay changed.
+            _ => s.path("mark-shape", &format!("M{} {}V{}h8l-3 4l3 4h-8", N(x), N(y), N(lane.top + 4.0))),
+        }
+        s.close();
+    }
+}
+
+pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
+    for m in &t.marks {
+        let Some(lane) = g.lane(m.node) else { continue };
+        let (class, word) = describe(t, m);
+        let y = lane.top + g.font + 1.0;
+        p.place(g, m.at, &format!("lbl-sm mark-lbl {class}"), g.xt(m.at) + 10.0, y, "start", &word, g.font - 1.0);
+    }
+}

@@ -1,0 +1,207 @@
+//! The static drawing of a run: everything in the space-time diagram that does not move with
+//! the cursor, written as SVG markup from a `Timeline` and a `Geometry`. Plain Rust, so it is
+//! tested natively and could export a figure; the browser wraps it (`ui::diagram`) with the
+//! live layer (cursor, messages in flight, lane states and clocks).
+//!
+//! Shapes are written in z-order; their labels go on top, placed in priority order by a
+//! `Placer` that drops a label rather than let it collide with one already placed.
+
+pub mod arrows;
+mod axis;
+mod bands;
+mod bars;
+pub mod geometry;
+mod marks;
+pub mod svg;
+pub mod words;
+mod writes;
+
+pub use geometry::{hue_class, Geometry, LaneBox};
+pub use writes::glyph_svg;
+
+use self::svg::Svg;
+use super::Timeline;
+use crate::sim::{Role, Time};
+
+/// Labels placed so far: their boxes (to refuse collisions) and their markup with the true
+/// time they belong to (a label appears when the cursor reaches its moment, not when the
+/// cursor's clip happens to uncover its text).
+#[derive(Default)]
+pub struct Placer {
+    boxes: Vec<[f64; 4]>,
+    labels: Vec<(Time, String)>,
+}
+
+impl Placer {
+    /// The box of `text` at baseline `y`, starting at `x` (or ending there, or centred).
+    fn bounds(g: &Geometry, x: f64, y: f64, anchor: &str, text: &str, font: f64) -> [f64; 4] {
+        let w = g.text_width(text, font);
+        let x0 = match anchor {
+            "end" => x - w,
+            "middle" => x - w / 2.0,
+            _ => x,
+        };
+        [x0 - 2.0, y - font * 0.85, x0 + w + 2.0, y + font * 0.25]
+    }
+
+    fn free(&self, b: &[f64; 4]) -> bool {
+        self.boxes.iter().all(|o| b[2] <= o[0] || o[2] <= b[0] || b[3] <= o[1] || o[3] <= b[1])
+    }
+
+    fn push(&mut self, b: [f64; 4], at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str) {
+        self.boxes.push(b);
+        let mut s = Svg::default();
+        s.text(class, x, y, anchor, text);
+        self.labels.push((at, s.out));
+    }
+
+    /// Places the label (belonging to true time `at`) if it collides with nothing placed
+    /// before; true if it did.
+    pub fn place(&mut self, g: &Geometry, at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str, font: f64) -> bool {
+        let b = Self::bounds(g, x, y, anchor, text, font);
+        if b[0] < g.x0 - 4.0 || b[2] > g.width || !self.free(&b) {
+            return false;
+        }
+        self.push(b, at, class, x, y, anchor, text);
+        true
+    }
+
+    /// Adds markup that appears at `at` and takes no label room (a write's glyph).
+    pub fn raw(&mut self, at: Time, markup: String) {
+        self.labels.push((at, markup));
+    }
+
+    /// Places the label regardless (it must be read) and reserves its place.
+    pub fn force(&mut self, g: &Geometry, at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str, font: f64) {
+        let b = Self::bounds(g, x, y, anchor, text, font);
+        self.push(b, at, class, x, y, anchor, text);
+    }
+}
+
+/// The run's drawing: shapes (revealed by the cursor's clip) and labels and write marks in
+/// time order (revealed whole when the cursor reaches their moment).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Drawing {
+    pub shapes: String,
+    pub labels: Vec<(Time, String)>,
+}
+
+impl Drawing {
+    /// How many labels belong to moments at or before `t`.
+    pub fn labels_until(&self, t: Time) -> usize {
+        self.labels.partition_point(|(at, _)| *at <= t)
+    }
+
+    /// The markup of the first `k` labels (all with `usize::MAX`).
+    pub fn label_markup(&self, k: usize) -> String {
+        self.labels.iter().take(k).map(|(_, m)| m.as_str()).collect()
+    }
+}
+
+/// Lane bands, lane lines and the time axis: drawn under everything.
+pub fn backdrop(t: &Timeline, g: &Geometry) -> String {
+    let mut s = Svg::default();
+    for (i, (lane, b)) in t.lanes.iter().zip(&g.lanes).enumerate() {
+        let role = match lane.role {
+            Role::Client => "client",
+            Role::LockServer => "server",
+            Role::Storage => "storage",
+        };
+        s.open(&format!("lane {role}{}", if i % 2 == 1 { " odd" } else { "" }));
+        s.rect("lane-bg", 0.0, b.top, g.width, b.h);
+        s.line("lane-line", g.x0, b.mid(), g.x1, b.mid());
+        s.close();
+    }
+    axis::axis(&mut s, g);
+    s.out
+}
+
+/// The run's drawing: bands, bars, arrows, marks and writes, then their labels.
+pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
+    let mut s = Svg::default();
+    bands::shapes(&mut s, t, g);
+    bars::shapes(&mut s, t, g);
+    arrows::shapes(&mut s, t, g);
+    marks::shapes(&mut s, t, g);
+    let mut p = Placer::default();
+    writes::labels(&mut p, t, g);
+    bars::labels(&mut p, t, g);
+    bands::labels(&mut p, t, g);
+    marks::labels(&mut p, t, g);
+    let mut labels = p.labels;
+    labels.sort_by_key(|(at, _)| *at); // stable: equal times keep their placement order
+    Drawing { shapes: s.out, labels }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab;
+    use crate::scenario::catalog;
+
+    fn drawing(id: &str, fencing: bool, width: f64) -> String {
+        let s = catalog::get(id).unwrap();
+        let t = Timeline::of_run(&lab::run(&lab::with_fencing(&s, fencing)));
+        let g = Geometry::new(&t, width, false);
+        let d = scene(&t, &g);
+        d.shapes.clone() + &d.label_markup(usize::MAX)
+    }
+
+    #[test]
+    fn the_stale_write_is_drawn_with_its_shape_and_words() {
+        let off = drawing("redis-gc-pause", false, 1200.0);
+        assert!(off.contains(r#"class="glyph stale""#));
+        assert!(off.find("glyph stale") > off.find("glyph accepted"), "marks in time order");
+        assert!(off.contains("STALE, accepted"));
+        assert!(off.contains("A · token 1"));
+        assert!(off.contains("paused 15 s"));
+        let on = drawing("redis-gc-pause", true, 1200.0);
+        assert!(on.contains(r#"class="glyph rejected""#) && !on.contains("glyph stale"));
+    }
+
+    #[test]
+    fn labels_appear_at_their_moment() {
+        let s = catalog::get("redis-gc-pause").unwrap();
+        let t = Timeline::of_run(&lab::run(&s));
+        let d = scene(&t, &Geometry::new(&t, 1280.0, false));
+        let stale = t.writes.iter().find(|w| w.result == crate::timeline::WriteResult::StaleAccepted).unwrap();
+        assert!(!d.label_markup(d.labels_until(stale.at - 1)).contains("STALE"));
+        assert!(d.label_markup(d.labels_until(stale.at)).contains("STALE"));
+    }
+
+    #[test]
+    fn labels_never_overlap() {
+        for s in catalog::all() {
+            for w in [360.0, 1280.0] {
+                let t = Timeline::of_run(&lab::run(&s));
+                let g = Geometry::new(&t, w, false);
+                let mut p = Placer::default();
+                writes::labels(&mut p, &t, &g);
+                let forced = p.boxes.len();
+                bars::labels(&mut p, &t, &g);
+                bands::labels(&mut p, &t, &g);
+                marks::labels(&mut p, &t, &g);
+                for (i, a) in p.boxes.iter().enumerate().skip(forced) {
+                    for b in &p.boxes[..i] {
+                        let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+                        assert!(apart, "{} at {w}px: {a:?} overlaps {b:?}", s.id);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn markup_is_well_formed_enough_to_parse_as_xml() {
+        for s in catalog::all() {
+            let t = Timeline::of_run(&lab::run(&s));
+            let g = Geometry::new(&t, 1000.0, true);
+            let d = scene(&t, &g);
+            assert!(d.labels.windows(2).all(|w| w[0].0 <= w[1].0));
+            let out = format!("<svg>{}{}{}</svg>", backdrop(&t, &g), d.shapes, d.label_markup(usize::MAX));
+            // Balanced groups and no unescaped text.
+            assert_eq!(out.matches("<g ").count(), out.matches("</g>").count(), "{}", s.id);
+            assert!(!out.contains("&&") && !out.contains("<<"), "{}", s.id);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The app: header (picker, switches), the diagram with its caption and transport, then the
+//! verdict and the ledger. Owns only view state (see `state`).
+
+use yew::prelude::*;
+
+use super::caption::Caption;
+use super::diagram::Diagram;
+use super::help::Help;
+use super::keys::use_keyboard;
+use super::ledger::Ledger;
+use super::picker::Picker;
+use super::playback::use_playback;
+use super::state::{Action, Lab, Shared};
+use super::switches::{Knobs, Switches};
+use super::transport::Transport;
+use super::verdict::Verdict;
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let lab = use_reducer(|| Lab::new(&super::start::from_page()));
+    let act = lab.dispatcher();
+    use_keyboard(act.clone());
+    use_playback(act.clone(), lab.playing, lab.frame);
+
+    let caption_event = lab.caption_event();
+    let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
+    let s = &lab.scenario;
+    let lecture_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleLecture)
+    };
+    let help_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleHelp)
+    };
+    html! {
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.reduced_motion.then_some("reduced-motion"))}>
+            <header class="top">
+                <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
+                <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />
+                <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
+                <div class="modes">
+                    <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
+                    <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
+                </div>
+            </header>
+            <p class="intro">
+                <span class="approach">{s.approach.label()}</span>
+                {s.intro.clone()}
+            </p>
+            <main>
+                <Diagram timeline={lab.timeline.clone()} approach={s.approach} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
+                <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
+                <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
+                <div class="panels">
+                    <Verdict run={Shared(lab.run.clone())} cursor={lab.cursor} act={act.clone()} />
+                    <Ledger timeline={lab.timeline.clone()} cursor={lab.cursor} act={act.clone()} />
+                </div>
+                <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
+            </main>
+            if lab.help {
+                <Help act={act.clone()} />
+            }
+        </div>
+    }
+}

@@ -1,0 +1,144 @@
+//! The space-time diagram: one lane per node, true time left to right. The run's drawing is
+//! static (`scene`); the cursor only moves a clip between the past (full ink) and the future
+//! (ghosted), plus a thin live layer. That is what makes seeking anywhere instant.
+
+mod lanes;
+mod live;
+mod scene;
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ResizeObserver};
+use yew::prelude::*;
+
+use self::scene::{Backdrop, Labels, Shapes};
+use crate::scenario::Approach;
+use crate::sim::{NodeId, Time};
+use crate::timeline::draw::words::secs;
+use crate::timeline::draw::{self, Geometry};
+use crate::timeline::Timeline;
+use crate::ui::state::{Act, Action};
+
+/// SVG numbers with one decimal: enough for pixels, short in the DOM.
+pub(crate) fn n(v: f64) -> String {
+    crate::timeline::draw::svg::N(v).to_string()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DiagramProps {
+    pub timeline: Rc<Timeline>,
+    pub approach: Approach,
+    pub cursor: f64,
+    /// The captioned event's place, for the focus ring.
+    pub focus: Option<(Time, NodeId)>,
+    pub lecture: bool,
+    pub act: Act,
+}
+
+/// Tracks an element's content width with a ResizeObserver (window resizes, lecture mode and
+/// the phone layout all change it).
+#[hook]
+fn use_width(node: NodeRef) -> i32 {
+    let width = use_state_eq(|| {
+        let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0);
+        (w as i32 - 32).max(300)
+    });
+    {
+        let width = width.clone();
+        use_effect_with((), move |_| {
+            let el = node.cast::<Element>();
+            let measure = {
+                let node = node.clone();
+                move || {
+                    if let Some(el) = node.cast::<Element>() {
+                        let w = el.client_width();
+                        if w > 0 {
+                            width.set(w);
+                        }
+                    }
+                }
+            };
+            measure();
+            let cb = Closure::<dyn FnMut(JsValue)>::new(move |_| measure());
+            let observer = ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(el)) = (&observer, &el) {
+                o.observe(el);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(cb);
+            }
+        });
+    }
+    *width
+}
+
+#[function_component(Diagram)]
+pub fn diagram(p: &DiagramProps) -> Html {
+    let wrap = use_node_ref();
+    let svg = use_node_ref();
+    let width = use_width(wrap.clone());
+    let geo = use_memo((p.timeline.clone(), width, p.lecture), |(t, w, lecture)| Geometry::new(t, *w as f64, *lecture));
+    let drawing = use_memo((p.timeline.clone(), geo.clone()), |(t, g)| draw::scene(t, g));
+    let shown = drawing.labels_until(p.cursor.floor() as Time);
+    let t = &*p.timeline;
+    let g = &*geo;
+    let onclick = {
+        let (svg, geo, act) = (svg.clone(), geo.clone(), p.act.clone());
+        Callback::from(move |e: MouseEvent| {
+            if let Some(el) = svg.cast::<Element>() {
+                let x = e.client_x() as f64 - el.get_bounding_client_rect().left();
+                if x >= geo.x0 - 6.0 {
+                    act.dispatch(Action::Seek(geo.time_at(x).round()));
+                }
+            }
+        })
+    };
+    let names: Vec<&str> = t.lanes.iter().map(|l| l.name.as_str()).collect();
+    let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), secs(t.duration_ms as f64));
+    let x_cursor = g.x(p.cursor);
+    let focus = p.focus.filter(|(at, _)| *at == p.cursor.floor() as Time).map(|(at, node)| live::focus(g, at, node));
+    html! {
+        <figure class="diagram-wrap" ref={wrap}>
+            <svg ref={svg} class="diagram" data-testid="diagram" data-cursor-ms={p.cursor.floor().max(0.0).to_string()}
+                width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
+                role="img" aria-label={title} {onclick}>
+                <defs>
+                    <pattern id="hatch-pause" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                        <rect class="hatch-bg" width="7" height="7" />
+                        <line class="hatch-line" x1="0" y1="0" x2="0" y2="7" />
+                    </pattern>
+                    <pattern id="hatch-down" width="6" height="6" patternUnits="userSpaceOnUse">
+                        <rect class="hatch-bg-down" width="6" height="6" />
+                        <path class="hatch-line-down" d="M0 0L6 6M6 0L0 6" />
+                    </pattern>
+                    <pattern id="hatch-white" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                        <line class="hatch-white" x1="0" y1="0" x2="0" y2="5" />
+                    </pattern>
+                    <pattern id="hatch-overlap" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                        <rect class="hatch-bg-overlap" width="9" height="9" />
+                        <line class="hatch-line-overlap" x1="0" y1="0" x2="0" y2="9" />
+                    </pattern>
+                    <clipPath id="past"><rect x="0" y="0" width={n(x_cursor)} height={n(g.height)} /></clipPath>
+                </defs>
+                <Backdrop timeline={p.timeline.clone()} geo={geo.clone()} />
+                <g class="future" aria-hidden="true">
+                    <Shapes drawing={drawing.clone()} />
+                    <Labels drawing={drawing.clone()} count={usize::MAX} />
+                </g>
+                <g class="past" clip-path="url(#past)"><Shapes drawing={drawing.clone()} /></g>
+                <Labels drawing={drawing.clone()} count={shown} />
+                {live::in_flight(t, g, p.cursor)}
+                {focus.unwrap_or_default()}
+                {live::overlap_banner(t, g, p.cursor)}
+                {lanes::labels(t, g, p.approach, p.cursor)}
+                {live::cursor(g, p.cursor)}
+                {live::key_markers(t, g, &p.act)}
+            </svg>
+        </figure>
+    }
+}

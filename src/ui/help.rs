@@ -1,0 +1,45 @@
+//! The keyboard help overlay (press ?).
+
+use yew::prelude::*;
+
+use crate::ui::state::{Act, Action};
+
+const KEYS: &[(&str, &str)] = &[
+    ("Space", "play / pause"),
+    ("→  /  ←", "step to the next / previous event"),
+    ("Shift + →  /  ←", "jump to the next / previous key moment"),
+    ("Home  /  End", "start / end of the run"),
+    ("F", "fencing at storage on / off"),
+    ("U", "safe unlock on / off"),
+    ("L", "lecture mode: big type, high contrast"),
+    ("?", "this help"),
+    ("Esc", "close"),
+];
+
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    pub act: Act,
+}
+
+#[function_component(Help)]
+pub fn help(p: &HelpProps) -> Html {
+    let close = {
+        let act = p.act.clone();
+        move |_| act.dispatch(Action::CloseHelp)
+    };
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
+            <div class="sheet">
+                <h2 id="help-title">{"Keyboard"}</h2>
+                <table class="keys">
+                    { for KEYS.iter().map(|(k, what)| html! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> }) }
+                </table>
+                <p class="legend">
+                    {"In the diagram: a solid bar is what a client "}<em>{"believes"}</em>{"; the outlined bar under it is what the lock service "}
+                    <em>{"holds"}</em>{" for it. Hatching is a pause. At storage: ● accepted, ■ rejected, ▲ stale write accepted (a lost update)."}
+                </p>
+                <button type="button" class="close" onclick={close} autofocus=true>{"Close"}</button>
+            </div>
+        </div>
+    }
+}

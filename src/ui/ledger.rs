@@ -1,0 +1,71 @@
+//! The storage ledger: every write that reached storage, with its token and outcome, telling
+//! stale, after-takeover and unfenced writes apart. A row moves the cursor to its write.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::timeline::draw::hue_class;
+use crate::timeline::draw::words::{secs, token_value};
+use crate::timeline::{Timeline, WriteMark, WriteResult};
+use crate::ui::state::{Act, Action};
+
+#[derive(Properties, PartialEq)]
+pub struct LedgerProps {
+    pub timeline: Rc<Timeline>,
+    pub cursor: f64,
+    pub act: Act,
+}
+
+fn note(w: &WriteMark) -> &'static str {
+    match w.result {
+        WriteResult::StaleAccepted => "lost update: a newer holder had already written",
+        WriteResult::Rejected => "fenced: its token is below the highest seen",
+        WriteResult::Accepted if w.unfenced => "unfenced: no token, nothing to check",
+        WriteResult::Accepted if w.after_takeover => "after takeover: no harm yet, and fencing cannot see it",
+        WriteResult::Accepted => "",
+    }
+}
+
+fn result_word(r: WriteResult) -> &'static str {
+    match r {
+        WriteResult::Accepted => "accepted",
+        WriteResult::Rejected => "rejected",
+        WriteResult::StaleAccepted => "STALE, accepted",
+    }
+}
+
+#[function_component(Ledger)]
+pub fn ledger(p: &LedgerProps) -> Html {
+    let t = &p.timeline;
+    let rows = t.writes.iter().map(|w| {
+        let act = p.act.clone();
+        let event = w.event;
+        let later = w.at as f64 > p.cursor;
+        let onclick = move |_| act.dispatch(Action::Focus(event));
+        html! {
+            <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
+                class={classes!(w.result.id(), later.then_some("later"), w.after_takeover.then_some("after-takeover"), w.unfenced.then_some("unfenced"))}>
+                <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{secs(w.at as f64)}</button></td>
+                <td class={classes!("who", hue_class(t.hue(w.client)))}>{t.name(w.client).to_string()}</td>
+                <td class="num">{token_value(w.token)}</td>
+                <td class="result"><span class="result-shape" aria-hidden="true">{match w.result {
+                    WriteResult::Accepted => "●", WriteResult::Rejected => "■", WriteResult::StaleAccepted => "▲" }}</span>{" "}{result_word(w.result)}</td>
+                <td class="note">{note(w)}</td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="ledger" data-testid="ledger" aria-label="Storage ledger">
+            <h2>{"Storage ledger"}</h2>
+            if t.writes.is_empty() {
+                <p class="empty">{"No write reached storage in this run."}</p>
+            } else {
+                <table>
+                    <thead><tr><th>{"arrived"}</th><th>{"writer"}</th><th>{"token"}</th><th>{"result"}</th><th class="note">{"why it matters"}</th></tr></thead>
+                    <tbody>{for rows}</tbody>
+                </table>
+            }
+        </section>
+    }
+}

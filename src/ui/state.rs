@@ -1,0 +1,320 @@
+//! The app's view state and every way it changes, as a `Reducible` (Yew's
+//! `function_memory_game` style). The state owns no simulation: it holds the finished run,
+//! its timeline and a cursor. Toggles edit the scenario and re-simulate; the cursor stays.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::lab::{self, Run};
+use crate::scenario::{catalog, validate, Approach, FaultSpec, Scenario};
+use crate::timeline::Timeline;
+
+/// Playback speeds offered (multiples of the paced base rate).
+pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// Real ms between steps when reduced motion turns playback into a slideshow (at 1×).
+const SLIDE_MS: f64 = 1600.0;
+/// Longest frame gap honoured: after a hidden tab or a stall the cursor must not leap.
+const MAX_FRAME_MS: f64 = 100.0;
+
+#[derive(Clone)]
+pub struct Lab {
+    pub catalog: Rc<Vec<Scenario>>,
+    /// The scenario as picked, with the user's edits (switches and knobs).
+    pub scenario: Rc<Scenario>,
+    pub run: Rc<Run>,
+    pub timeline: Rc<Timeline>,
+    /// True time in ms; fractional so slow-motion playback moves smoothly.
+    pub cursor: f64,
+    /// The event a step or a link landed on, so its caption shows even when other events share
+    /// its millisecond.
+    pub focus: Option<usize>,
+    pub playing: bool,
+    pub speed: f64,
+    pub lecture: bool,
+    pub help: bool,
+    pub reduced_motion: bool,
+    /// Counts animation frames while playing; the frame loop re-arms when it changes.
+    pub frame: u64,
+    last_frame_ts: Option<f64>,
+    slide_ms: f64,
+    /// Why the last edit was refused (the previous run stays on screen).
+    pub error: Option<String>,
+}
+
+pub enum Action {
+    Pick(String),
+    SetFencing(bool),
+    ToggleFencing,
+    SetSafeUnlock(bool),
+    ToggleSafeUnlock,
+    SetTtl(i64),
+    SetPause(i64),
+    SetSeed(u64),
+    Seek(f64),
+    /// Move the cursor to a trace event and caption it.
+    Focus(usize),
+    Step,
+    StepBack,
+    NextKey,
+    PrevKey,
+    TogglePlay,
+    Stop,
+    /// An animation frame at this `performance.now()` timestamp.
+    Tick(f64),
+    SetSpeed(f64),
+    ToggleLecture,
+    ToggleHelp,
+    CloseHelp,
+}
+
+/// Where the app starts, read from the page URL (`?scenario=…&fencing=on&t=…&lecture=1`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    pub scenario: Option<String>,
+    pub fencing: Option<bool>,
+    pub cursor_ms: Option<f64>,
+    pub lecture: bool,
+    pub reduced_motion: bool,
+}
+
+impl Lab {
+    pub fn new(start: &Start) -> Lab {
+        let catalog = Rc::new(catalog::all());
+        let picked = start.scenario.as_deref().and_then(|id| catalog.iter().find(|s| s.id == id)).or_else(|| catalog.first());
+        let mut scenario = picked.cloned().expect("the catalog has scenarios");
+        if let Some(f) = start.fencing {
+            scenario.storage.fencing = f;
+        }
+        let (run, timeline) = simulate(&scenario);
+        let cursor = start.cursor_ms.unwrap_or(0.0).clamp(0.0, timeline.duration_ms as f64);
+        Lab {
+            catalog,
+            scenario: Rc::new(scenario),
+            run,
+            timeline,
+            cursor,
+            focus: None,
+            playing: false,
+            speed: 1.0,
+            lecture: start.lecture,
+            help: false,
+            reduced_motion: start.reduced_motion,
+            frame: 0,
+            last_frame_ts: None,
+            slide_ms: 0.0,
+            error: None,
+        }
+    }
+
+    /// The cursor as the whole milliseconds shown in `data-cursor-ms` and the scrub.
+    pub fn cursor_ms(&self) -> i64 {
+        self.cursor.floor() as i64
+    }
+
+    /// The event whose caption shows at the cursor.
+    pub fn caption_event(&self) -> Option<usize> {
+        let ms = self.cursor_ms();
+        match self.focus {
+            Some(f) if self.run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
+            _ => crate::narrate::current_event(&self.run.trace, ms),
+        }
+    }
+
+    /// Whether the safe-unlock switch means anything for this approach.
+    pub fn safe_unlock_applies(&self) -> bool {
+        !matches!(self.scenario.approach, Approach::Zookeeper | Approach::Etcd)
+    }
+
+    /// The first pause fault's length, for the pause knob.
+    pub fn pause_ms(&self) -> Option<i64> {
+        self.scenario.faults.iter().find_map(|f| match f {
+            FaultSpec::Pause { duration_ms, .. } => Some(*duration_ms),
+            _ => None,
+        })
+    }
+
+    fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
+        self.cursor = t.clamp(0.0, self.timeline.duration_ms as f64);
+        self.focus = focus;
+        self
+    }
+
+    /// Re-simulates an edited scenario in place; the cursor (and the focused event, whose
+    /// index is the same in the common prefix of the two deterministic runs) stays.
+    fn edit(mut self, change: impl FnOnce(&mut Scenario)) -> Self {
+        let mut s = (*self.scenario).clone();
+        change(&mut s);
+        if let Err(e) = validate::validate(&s) {
+            self.error = Some(e.to_string());
+            return self;
+        }
+        let (run, timeline) = simulate(&s);
+        self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
+        self.cursor = self.cursor.min(timeline.duration_ms as f64);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.error = None;
+        self
+    }
+
+    fn tick(mut self, ts: f64) -> Self {
+        if !self.playing {
+            return self;
+        }
+        let dt = self.last_frame_ts.map_or(0.0, |prev| (ts - prev).clamp(0.0, MAX_FRAME_MS));
+        self.last_frame_ts = Some(ts);
+        self.frame += 1;
+        if self.reduced_motion {
+            // No motion: hold each caption, then jump to the next step.
+            self.slide_ms += dt * self.speed;
+            if self.slide_ms < SLIDE_MS {
+                return self;
+            }
+            self.slide_ms = 0.0;
+            return match self.timeline.next_step(self.cursor, self.focus) {
+                Some(s) => self.seek(s.at as f64, Some(s.event)),
+                None => self.stop_at_end(),
+            };
+        }
+        self.cursor = self.timeline.advance(self.cursor, dt, self.speed);
+        self.focus = None;
+        if self.cursor >= self.timeline.duration_ms as f64 {
+            self = self.stop_at_end();
+        }
+        self
+    }
+
+    fn stop_at_end(mut self) -> Self {
+        self.cursor = self.timeline.duration_ms as f64;
+        self.playing = false;
+        self
+    }
+}
+
+fn simulate(s: &Scenario) -> (Rc<Run>, Rc<Timeline>) {
+    let run = lab::run(s);
+    let timeline = Timeline::of_run(&run);
+    (Rc::new(run), Rc::new(timeline))
+}
+
+impl Reducible for Lab {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut lab = (*self).clone();
+        let lab = match action {
+            Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
+                Some(s) => {
+                    let (run, timeline) = simulate(&s);
+                    lab.scenario = Rc::new(s);
+                    lab.run = run;
+                    lab.timeline = timeline;
+                    lab.error = None;
+                    lab.playing = false;
+                    lab.seek(0.0, None)
+                }
+                None => lab,
+            },
+            Action::SetFencing(on) => lab.edit(|s| s.storage.fencing = on),
+            Action::ToggleFencing => lab.edit(|s| s.storage.fencing = !s.storage.fencing),
+            Action::SetSafeUnlock(on) if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = on),
+            Action::ToggleSafeUnlock if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
+            Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab,
+            Action::SetTtl(ms) => lab.edit(|s| s.lock.ttl_ms = ms),
+            Action::SetPause(ms) => lab.edit(|s| {
+                if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
+                    *duration_ms = ms;
+                }
+            }),
+            Action::SetSeed(seed) => lab.edit(|s| s.seed = seed),
+            Action::Seek(t) => lab.seek(t, None),
+            Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
+                Some(at) => lab.seek(at as f64, Some(event)),
+                None => lab,
+            },
+            Action::Step => match lab.timeline.next_step(lab.cursor, lab.focus) {
+                Some(s) => lab.seek(s.at as f64, Some(s.event)),
+                None => {
+                    let end = lab.timeline.duration_ms as f64;
+                    lab.seek(end, None)
+                }
+            },
+            Action::StepBack => match lab.timeline.prev_step(lab.cursor, lab.focus) {
+                Some(s) => lab.seek(s.at as f64, Some(s.event)),
+                None => lab.seek(0.0, None),
+            },
+            Action::NextKey => match lab.timeline.next_key(lab.cursor).map(|k| (k.at, k.event)) {
+                Some((at, event)) => lab.seek(at as f64, Some(event)),
+                None => {
+                    let end = lab.timeline.duration_ms as f64;
+                    lab.seek(end, None)
+                }
+            },
+            Action::PrevKey => match lab.timeline.prev_key(lab.cursor).map(|k| (k.at, k.event)) {
+                Some((at, event)) => lab.seek(at as f64, Some(event)),
+                None => lab.seek(0.0, None),
+            },
+            Action::TogglePlay => {
+                lab.playing = !lab.playing;
+                if lab.playing && lab.cursor >= lab.timeline.duration_ms as f64 {
+                    lab.cursor = 0.0; // play at the end starts over
+                }
+                lab.last_frame_ts = None;
+                lab.slide_ms = 0.0;
+                lab
+            }
+            Action::Stop => {
+                lab.playing = false;
+                lab
+            }
+            Action::Tick(ts) => lab.tick(ts),
+            Action::SetSpeed(x) => {
+                lab.speed = x.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                lab
+            }
+            Action::ToggleLecture => {
+                lab.lecture = !lab.lecture;
+                lab
+            }
+            Action::ToggleHelp => {
+                lab.help = !lab.help;
+                lab
+            }
+            Action::CloseHelp => {
+                lab.help = false;
+                lab
+            }
+        };
+        Rc::new(lab)
+    }
+}
+
+/// A shared value compared by identity: props holding a finished run re-render only when it
+/// is a different run, without comparing traces.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The dispatcher children receive: compares by identity, so passing it never re-renders.
+pub type Act = UseReducerDispatcher<Lab>;

@@ -1,0 +1,109 @@
+//! The switches (fencing, safe unlock) and knobs (TTL, pause length, seed). Each edits the
+//! scenario and re-simulates at once; the cursor stays where it is.
+
+use yew::prelude::*;
+
+use crate::ui::state::{Act, Action};
+
+#[derive(Properties, PartialEq)]
+pub struct SwitchesProps {
+    pub fencing: bool,
+    pub safe_unlock: bool,
+    pub safe_unlock_applies: bool,
+    pub act: Act,
+}
+
+fn checkbox(
+    act: &Act,
+    on: bool,
+    testid: &'static str,
+    label: &'static str,
+    keys: &'static str,
+    make: fn(bool) -> Action,
+    enabled: bool,
+    why_not: &'static str,
+) -> Html {
+    let act = act.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        act.dispatch(make(input.checked()));
+    });
+    let title = if enabled { format!("{label} ({keys})") } else { why_not.to_string() };
+    html! {
+        <label class={classes!("switch", (!enabled).then_some("disabled"))} title={title}>
+            <input type="checkbox" role="switch" data-testid={testid} checked={on} disabled={!enabled} {onchange} />
+            <span class="track" aria-hidden="true"><span class="thumb" /></span>
+            <span class="switch-label">{label}</span>
+            <span class="switch-state" aria-hidden="true">{if !enabled { "n/a" } else if on { "on" } else { "off" }}</span>
+        </label>
+    }
+}
+
+#[function_component(Switches)]
+pub fn switches(p: &SwitchesProps) -> Html {
+    html! {
+        <div class="switches">
+            {checkbox(&p.act, p.fencing, "fencing-toggle", "Fencing", "F", Action::SetFencing, true, "")}
+            {checkbox(&p.act, p.safe_unlock, "safe-unlock-toggle", "Safe unlock", "U", Action::SetSafeUnlock, p.safe_unlock_applies,
+                "ZooKeeper and etcd releases are owner-scoped by construction")}
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct KnobsProps {
+    pub ttl_ms: i64,
+    pub pause_ms: Option<i64>,
+    pub seed: u64,
+    pub error: Option<AttrValue>,
+    pub act: Act,
+}
+
+fn number(
+    act: &Act,
+    value: i64,
+    testid: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    step: i64,
+    make: fn(i64) -> Action,
+) -> Html {
+    let act = act.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        if let Ok(v) = input.value().trim().parse::<i64>() {
+            act.dispatch(make(v));
+        }
+    });
+    html! {
+        <label class="knob">
+            <span>{label}</span>
+            <input type="number" inputmode="numeric" data-testid={testid} value={value.to_string()} step={step.to_string()} min="0" {onchange} />
+            <span class="unit">{unit}</span>
+        </label>
+    }
+}
+
+#[function_component(Knobs)]
+pub fn knobs(p: &KnobsProps) -> Html {
+    let next_seed = {
+        let (act, seed) = (p.act.clone(), p.seed);
+        move |_| act.dispatch(Action::SetSeed(seed.wrapping_add(1)))
+    };
+    html! {
+        <details class="knobs">
+            <summary>{"Knobs: TTL, pause, seed"}</summary>
+            <div class="knob-row">
+                {number(&p.act, p.ttl_ms, "ttl", "Lease TTL", "ms", 500, Action::SetTtl)}
+                if let Some(pause) = p.pause_ms {
+                    {number(&p.act, pause, "pause-length", "Pause length", "ms", 500, Action::SetPause)}
+                }
+                {number(&p.act, p.seed as i64, "seed", "Seed", "", 1, |v| Action::SetSeed(v.max(0) as u64))}
+                <button type="button" class="small" onclick={next_seed} title="Same scenario, next seed">{"next seed"}</button>
+            </div>
+            if let Some(e) = &p.error {
+                <p class="knob-error" role="alert">{e.clone()}</p>
+            }
+        </details>
+    }
+}

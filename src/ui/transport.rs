@@ -1,0 +1,85 @@
+//! Transport: play/pause, step, step back, key moments, scrub and speed. Every control only
+//! moves the cursor; nothing here touches the simulation.
+
+use yew::prelude::*;
+
+use crate::timeline::draw::words::secs;
+use crate::ui::icons::{icon, Icon};
+use crate::ui::state::{Act, Action, SPEEDS};
+
+#[derive(Properties, PartialEq)]
+pub struct TransportProps {
+    pub playing: bool,
+    pub cursor: f64,
+    pub duration_ms: i64,
+    pub speed: f64,
+    pub act: Act,
+}
+
+fn button(act: &Act, action: fn() -> Action, testid: &'static str, label: &'static str, keys: &'static str, glyph: Icon) -> Html {
+    let act = act.clone();
+    html! {
+        <button type="button" class="tbtn" data-testid={testid} title={format!("{label} ({keys})")} aria-label={label}
+            onclick={move |_| act.dispatch(action())}>
+            {icon(glyph)}
+        </button>
+    }
+}
+
+#[function_component(Transport)]
+pub fn transport(p: &TransportProps) -> Html {
+    let act = &p.act;
+    let play = {
+        let act = act.clone();
+        let (label, glyph) = if p.playing { ("Pause", Icon::Pause) } else { ("Play", Icon::Play) };
+        html! {
+            <button type="button" class="tbtn play" data-testid="play" aria-pressed={p.playing.to_string()}
+                title={format!("{label} (Space)")} onclick={move |_| act.dispatch(Action::TogglePlay)}>
+                {icon(glyph)}<span class="play-word">{label}</span>
+            </button>
+        }
+    };
+    let on_scrub = {
+        let act = act.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<f64>() {
+                act.dispatch(Action::Seek(v));
+            }
+        })
+    };
+    let on_speed = {
+        let act = act.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(v) = select.value().parse::<f64>() {
+                act.dispatch(Action::SetSpeed(v));
+            }
+        })
+    };
+    let ms = p.cursor.floor().max(0.0);
+    html! {
+        <div class="transport" role="group" aria-label="Playback">
+            <div class="buttons">
+                {button(act, || Action::PrevKey, "key-prev", "Previous key moment", "Shift+←", Icon::PrevKey)}
+                {button(act, || Action::StepBack, "step-back", "Step back", "←", Icon::StepBack)}
+                {play}
+                {button(act, || Action::Step, "step", "Step to the next event", "→", Icon::Step)}
+                {button(act, || Action::NextKey, "key-next", "Next key moment", "Shift+→", Icon::NextKey)}
+            </div>
+            <input type="range" class="scrub" data-testid="scrub" min="0" max={p.duration_ms.to_string()} step="1"
+                value={ms.to_string()} aria-label="Time (ms of true time)" aria-valuetext={secs(ms)} oninput={on_scrub} />
+            <span class="clock-readout" aria-hidden="true">
+                <span class="now">{secs(ms)}</span>{" / "}{secs(p.duration_ms as f64)}
+            </span>
+            <label class="speed">
+                <span>{"Speed"}</span>
+                <select data-testid="speed" onchange={on_speed} aria-label="Playback speed">
+                    { for SPEEDS.iter().map(|&s| html! {
+                        <option value={s.to_string()} selected={(s - p.speed).abs() < 1e-9}>{format!("{s}×")}</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}

@@ -1,0 +1,94 @@
+//! The verdict: safe or not, what went wrong in one sentence, whether the run agrees with the
+//! scenario's `expect`, and each finding as a link that moves the cursor to it.
+
+use yew::prelude::*;
+
+use crate::check::{FindingKind, Verdict as Judgement};
+use crate::lab::Run;
+use crate::timeline::draw::words::{and_list, secs, span};
+use crate::ui::state::Shared;
+use crate::ui::state::{Act, Action};
+
+#[derive(Properties, PartialEq)]
+pub struct VerdictProps {
+    pub run: Shared<Run>,
+    pub cursor: f64,
+    pub act: Act,
+}
+
+/// One sentence: the worst thing that happened, or that nothing did.
+fn sentence(v: &Judgement) -> String {
+    let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
+    if let Some(f) = first(FindingKind::StaleWriteAccepted) {
+        return format!("Lost update: {}", f.text);
+    }
+    if let Some(f) = first(FindingKind::StaleWriteRejected) {
+        return format!("Fencing saved it: {}", f.text);
+    }
+    if let Some(o) = v.overlaps.first() {
+        let names: Vec<&str> = o.clients.iter().map(String::as_str).collect();
+        return format!(
+            "No update was lost, but {} believed they held the lock at the same time for {}.",
+            and_list(&names),
+            span(o.to_ms - o.from_ms)
+        );
+    }
+    if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
+        return f.text.clone();
+    }
+    "Nothing went wrong: one holder at a time, and every write in order.".into()
+}
+
+fn expectation(run: &Run) -> Html {
+    let side = if run.scenario.storage.fencing { "fencing on" } else { "fencing off" };
+    match run.expect_mismatches() {
+        None => html! { <p class="expect none">{"The scenario states no expected outcome for "}{side}{"."}</p> },
+        Some(m) if m.is_empty() => html! {
+            <p class="expect ok"><span class="mark" aria-hidden="true">{"✓"}</span>{format!(" Matches what the scenario expects with {side}.")}</p>
+        },
+        Some(m) => {
+            let diffs: Vec<String> = m.iter().map(|d| format!("{}: expected {}, got {}", d.field, d.expected, d.actual)).collect();
+            html! {
+                <p class="expect differs"><span class="mark" aria-hidden="true">{"✗"}</span>
+                    {format!(" Differs from the scenario's expectation ({side}): {}.", diffs.join("; "))}</p>
+            }
+        }
+    }
+}
+
+#[function_component(Verdict)]
+pub fn verdict(p: &VerdictProps) -> Html {
+    let v = &p.run.verdict;
+    let findings = v.findings.iter().map(|f| {
+        let act = p.act.clone();
+        let event = f.event;
+        let later = f.at_ms as f64 > p.cursor;
+        let bad = matches!(f.kind, FindingKind::StaleWriteAccepted | FindingKind::TokenRepeated | FindingKind::TokenRegressed);
+        html! {
+            <li class={classes!("finding", bad.then_some("bad"), later.then_some("later"))}>
+                <button type="button" class="link" onclick={move |_| act.dispatch(Action::Focus(event))}
+                    title="Move the cursor here">{secs(f.at_ms as f64)}</button>
+                {" "}{f.text.clone()}
+            </li>
+        }
+    });
+    html! {
+        <section class={classes!("verdict", if v.safe { "safe" } else { "unsafe" })} data-testid="verdict"
+            data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label="Verdict">
+            <h2>
+                <span class="verdict-badge" aria-hidden="true">{if v.safe { "●" } else { "▲" }}</span>
+                {if v.safe { "Safe" } else { "Unsafe" }}
+                <span class="verdict-sub">{if v.safe { " — no update was lost" } else { " — a stale write was accepted" }}</span>
+            </h2>
+            <p class="sentence">{sentence(v)}</p>
+            {expectation(&p.run)}
+            <p class="counts">
+                {format!("{} grants · stale writes accepted {} · rejected {} · most believers at once {}",
+                    v.grants.len(), v.stale_writes_accepted, v.stale_writes_rejected, v.max_concurrent_holders)}
+            </p>
+            if !v.findings.is_empty() {
+                <ul class="findings" aria-label="Findings">{for findings}</ul>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,169 @@
+//! Component tests in a real browser (headless Chromium via wasm-bindgen-test-runner):
+//! the app mounts, the switches re-simulate in place, the transport moves the cursor.
+//!
+//!   CHROMEDRIVER=/usr/bin/chromedriver PATH=.tools/bin:$PATH \
+//!     cargo test --target wasm32-unknown-unknown --test web
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use locklab::scenario::catalog;
+use locklab::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts a fresh app in its own element and waits for the first render.
+async fn mount() -> Element {
+    let doc = gloo::utils::document();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    root
+}
+
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(60)).await;
+}
+
+fn find(root: &Element, testid: &str) -> Element {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
+}
+
+fn attr(root: &Element, testid: &str, name: &str) -> String {
+    find(root, testid).get_attribute(name).unwrap_or_default()
+}
+
+async fn click(root: &Element, testid: &str) {
+    find(root, testid).dyn_into::<HtmlElement>().unwrap().click();
+    settle().await;
+}
+
+fn cursor(root: &Element) -> i64 {
+    attr(root, "diagram", "data-cursor-ms").parse().unwrap()
+}
+
+async fn scrub(root: &Element, ms: i64) {
+    let input: HtmlInputElement = find(root, "scrub").dyn_into().unwrap();
+    input.set_value(&ms.to_string());
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    settle().await;
+}
+
+fn rows(root: &Element, result: &str) -> u32 {
+    find(root, "ledger").query_selector_all(&format!("[data-testid=\"ledger-row\"][data-result=\"{result}\"]")).unwrap().length()
+}
+
+#[wasm_bindgen_test]
+async fn mounts_with_the_gc_pause_story_unsafe() {
+    let root = mount().await;
+    assert_eq!(find(&root, "scenario-picker").dyn_into::<HtmlSelectElement>().unwrap().value(), "redis-gc-pause");
+    assert_eq!(attr(&root, "verdict", "data-safe"), "false");
+    assert_eq!(attr(&root, "verdict", "data-stale-accepted"), "1");
+    assert_eq!(rows(&root, "stale-accepted"), 1);
+    assert_eq!(cursor(&root), 0);
+    assert!(!find(&root, "caption").text_content().unwrap().is_empty());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn fencing_switch_flips_the_verdict_and_keeps_the_cursor() {
+    let root = mount().await;
+    scrub(&root, 12_345).await;
+    assert_eq!(cursor(&root), 12_345);
+    click(&root, "fencing-toggle").await;
+    assert!(find(&root, "fencing-toggle").dyn_into::<HtmlInputElement>().unwrap().checked());
+    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    assert_eq!(attr(&root, "verdict", "data-stale-accepted"), "0");
+    assert_eq!(rows(&root, "rejected"), 1);
+    assert_eq!(rows(&root, "stale-accepted"), 0);
+    assert_eq!(cursor(&root), 12_345, "re-simulating keeps the cursor");
+    click(&root, "fencing-toggle").await;
+    assert_eq!(attr(&root, "verdict", "data-safe"), "false");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn step_and_step_back_move_between_events() {
+    let root = mount().await;
+    let first_caption = find(&root, "caption").text_content().unwrap();
+    click(&root, "step").await;
+    click(&root, "step").await;
+    let after_two = cursor(&root);
+    assert!(after_two > 0);
+    assert_ne!(find(&root, "caption").text_content().unwrap(), first_caption);
+    click(&root, "step-back").await;
+    assert!(cursor(&root) <= after_two);
+    click(&root, "step-back").await;
+    assert_eq!(find(&root, "caption").text_content().unwrap(), first_caption);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn play_advances_and_pause_stops() {
+    let root = mount().await;
+    click(&root, "play").await;
+    assert_eq!(attr(&root, "play", "aria-pressed"), "true");
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    click(&root, "play").await;
+    let stopped = cursor(&root);
+    assert!(stopped > 0, "playing moved the cursor");
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(cursor(&root), stopped, "paused means no frames");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn picker_lists_every_builtin_grouped_by_approach() {
+    let root = mount().await;
+    let picker = find(&root, "scenario-picker");
+    let options = picker.query_selector_all("optgroup > option").unwrap();
+    assert_eq!(options.length() as usize, catalog::all().len());
+    assert!(picker.query_selector_all("optgroup").unwrap().length() >= 2);
+    let select: HtmlSelectElement = picker.dyn_into().unwrap();
+    select.set_value("redis-plain-del-unlock");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert!(find(&root, "diagram").text_content().unwrap().contains('C'), "a third client lane");
+    assert_eq!(cursor(&root), 0);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
+    let root = mount().await;
+    let select: HtmlSelectElement = find(&root, "scenario-picker").dyn_into().unwrap();
+    select.set_value("redis-plain-del-unlock");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    let toggle: HtmlInputElement = find(&root, "safe-unlock-toggle").dyn_into().unwrap();
+    assert!(!toggle.checked());
+    let before = find(&root, "diagram").inner_html();
+    assert!(before.contains("deleted by A"));
+    click(&root, "safe-unlock-toggle").await;
+    assert!(find(&root, "safe-unlock-toggle").dyn_into::<HtmlInputElement>().unwrap().checked());
+    assert!(!find(&root, "diagram").inner_html().contains("deleted by A"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn key_moments_jump_and_findings_link_to_their_event() {
+    let root = mount().await;
+    click(&root, "key-next").await;
+    let first = cursor(&root);
+    assert!(first > 0);
+    click(&root, "key-next").await;
+    assert!(cursor(&root) > first);
+    click(&root, "key-prev").await;
+    assert_eq!(cursor(&root), first);
+    // The stale-write finding moves the cursor to the write.
+    let link: HtmlElement = find(&root, "verdict").query_selector(".finding button").unwrap().unwrap().dyn_into().unwrap();
+    link.click();
+    settle().await;
+    let stale_at: i64 = locklab::lab::run(&catalog::get("redis-gc-pause").unwrap()).verdict.findings[0].at_ms;
+    assert_eq!(cursor(&root), stale_at);
+    root.remove();
+}
