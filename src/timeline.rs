@@ -74,6 +74,7 @@ pub struct WriteMark {
 /// Everything the diagram draws for one run. Times are true milliseconds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timeline {
+    pub approach: Approach,
     pub duration_ms: Time,
     /// Display order: lock service on top, clients in the middle, storage at the bottom, so
     /// lock traffic goes up and writes go down from the clients.
@@ -116,6 +117,7 @@ impl Timeline {
         let writes = writes(trace, verdict);
         let key_moments = moments::key_moments(trace, verdict, &leases, &writes);
         Timeline {
+            approach,
             duration_ms: trace.duration_ms,
             beliefs,
             held,

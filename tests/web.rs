@@ -141,11 +141,12 @@ async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
     settle().await;
     let toggle: HtmlInputElement = find(&root, "safe-unlock-toggle").dyn_into().unwrap();
     assert!(!toggle.checked());
-    let before = find(&root, "diagram").inner_html();
+    let figure = |root: &Element| find(root, "diagram").parent_element().unwrap().inner_html();
+    let before = figure(&root);
     assert!(before.contains("deleted by A"));
     click(&root, "safe-unlock-toggle").await;
     assert!(find(&root, "safe-unlock-toggle").dyn_into::<HtmlInputElement>().unwrap().checked());
-    assert!(!find(&root, "diagram").inner_html().contains("deleted by A"));
+    assert!(!figure(&root).contains("deleted by A"));
     root.remove();
 }
 

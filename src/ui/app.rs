@@ -8,6 +8,7 @@ use super::diagram::Diagram;
 use super::help::Help;
 use super::keys::use_keyboard;
 use super::ledger::Ledger;
+use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::state::{Action, Lab, Shared};
@@ -25,6 +26,9 @@ pub fn app() -> Html {
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
+    let passed = lab.timeline.writes.partition_point(|w| w.at <= lab.cursor_ms());
+    // The verdict only changes look when the cursor crosses a finding.
+    let verdict_ms = lab.run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= lab.cursor_ms()).max().unwrap_or(-1);
     let lecture_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleLecture)
@@ -49,12 +53,13 @@ pub fn app() -> Html {
                 {s.intro.clone()}
             </p>
             <main>
-                <Diagram timeline={lab.timeline.clone()} approach={s.approach} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
+                <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
+                <Legend />
                 <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 <div class="panels">
-                    <Verdict run={Shared(lab.run.clone())} cursor={lab.cursor} act={act.clone()} />
-                    <Ledger timeline={lab.timeline.clone()} cursor={lab.cursor} act={act.clone()} />
+                    <Verdict run={Shared(lab.run.clone())} cursor_ms={verdict_ms} act={act.clone()} />
+                    <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />
                 </div>
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
             </main>

@@ -13,7 +13,9 @@ use crate::ui::state::{Act, Action};
 #[derive(Properties, PartialEq)]
 pub struct LedgerProps {
     pub timeline: Rc<Timeline>,
-    pub cursor: f64,
+    /// How many writes (in time order) the cursor has passed; later rows are dimmed. A count,
+    /// not the cursor, so playback re-renders the ledger only when a write is reached.
+    pub passed: usize,
     pub act: Act,
 }
 
@@ -38,17 +40,17 @@ fn result_word(r: WriteResult) -> &'static str {
 #[function_component(Ledger)]
 pub fn ledger(p: &LedgerProps) -> Html {
     let t = &p.timeline;
-    let rows = t.writes.iter().map(|w| {
+    let rows = t.writes.iter().enumerate().map(|(i, w)| {
         let act = p.act.clone();
         let event = w.event;
-        let later = w.at as f64 > p.cursor;
+        let later = i >= p.passed;
         let onclick = move |_| act.dispatch(Action::Focus(event));
         html! {
             <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
                 class={classes!(w.result.id(), later.then_some("later"), w.after_takeover.then_some("after-takeover"), w.unfenced.then_some("unfenced"))}>
                 <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{secs(w.at as f64)}</button></td>
                 <td class={classes!("who", hue_class(t.hue(w.client)))}>{t.name(w.client).to_string()}</td>
-                <td class="num">{token_value(w.token)}</td>
+                <td class="num">{token_value(t.approach, w.token)}</td>
                 <td class="result"><span class="result-shape" aria-hidden="true">{match w.result {
                     WriteResult::Accepted => "●", WriteResult::Rejected => "■", WriteResult::StaleAccepted => "▲" }}</span>{" "}{result_word(w.result)}</td>
                 <td class="note">{note(w)}</td>

@@ -8,6 +8,7 @@ mod help;
 mod icons;
 pub mod keys;
 mod ledger;
+mod legend;
 mod picker;
 mod playback;
 pub mod start;

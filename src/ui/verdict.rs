@@ -12,7 +12,8 @@ use crate::ui::state::{Act, Action};
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
     pub run: Shared<Run>,
-    pub cursor: f64,
+    /// True time the cursor has reached, in whole ms (findings after it are dimmed).
+    pub cursor_ms: i64,
     pub act: Act,
 }
 
@@ -62,7 +63,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
     let findings = v.findings.iter().map(|f| {
         let act = p.act.clone();
         let event = f.event;
-        let later = f.at_ms as f64 > p.cursor;
+        let later = f.at_ms > p.cursor_ms;
         let bad = matches!(f.kind, FindingKind::StaleWriteAccepted | FindingKind::TokenRepeated | FindingKind::TokenRegressed);
         html! {
             <li class={classes!("finding", bad.then_some("bad"), later.then_some("later"))}>

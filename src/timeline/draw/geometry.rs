@@ -46,7 +46,7 @@ impl Geometry {
         let width = width.max(300.0);
         let narrow = width < 640.0;
         let zoom = if lecture { 1.25 } else { 1.0 };
-        let label_w = if narrow { 104.0 } else { 176.0 * zoom };
+        let label_w = if narrow { 118.0 } else { 176.0 * zoom };
         let servers = t.lanes.iter().filter(|l| l.role == Role::LockServer).count();
         let many = t.lanes.len() > 6;
         let axis_h = 30.0 * zoom;

@@ -125,9 +125,9 @@ pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     marks::shapes(&mut s, t, g);
     let mut p = Placer::default();
     writes::labels(&mut p, t, g);
+    marks::labels(&mut p, t, g);
     bars::labels(&mut p, t, g);
     bands::labels(&mut p, t, g);
-    marks::labels(&mut p, t, g);
     let mut labels = p.labels;
     labels.sort_by_key(|(at, _)| *at); // stable: equal times keep their placement order
     Drawing { shapes: s.out, labels }
@@ -178,9 +178,9 @@ mod tests {
                 let mut p = Placer::default();
                 writes::labels(&mut p, &t, &g);
                 let forced = p.boxes.len();
+                marks::labels(&mut p, &t, &g);
                 bars::labels(&mut p, &t, &g);
                 bands::labels(&mut p, &t, &g);
-                marks::labels(&mut p, &t, &g);
                 for (i, a) in p.boxes.iter().enumerate().skip(forced) {
                     for b in &p.boxes[..i] {
                         let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];

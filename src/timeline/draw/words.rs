@@ -20,22 +20,20 @@ pub fn span(ms: i64) -> String {
     }
 }
 
-/// A fencing token as people read it. ZooKeeper's czxid (epoch << 32 | counter) is shown as
-/// epoch:counter, because 4294967299 means nothing to anyone.
-pub fn token(t: Option<u64>) -> String {
-    match t {
-        None => "no token".into(),
-        Some(t) if t > u32::MAX as u64 => format!("token {}:{}", t >> 32, t & 0xffff_ffff),
-        Some(t) => format!("token {t}"),
-    }
+use crate::scenario::Approach;
+
+/// A fencing token as the approach names it, exactly as the captions say it ("token 2",
+/// "czxid 0x1_00000003", "revision 7", "no token").
+pub fn token(approach: Approach, t: Option<u64>) -> String {
+    crate::narrate::token_label(approach, t)
 }
 
-/// The bare token value (for tight spots): "1", "1:3", "—".
-pub fn token_value(t: Option<u64>) -> String {
-    match t {
-        None => "—".into(),
-        Some(t) if t > u32::MAX as u64 => format!("{}:{}", t >> 32, t & 0xffff_ffff),
-        Some(t) => t.to_string(),
+/// The bare value for tight spots: "2", "0x1_00000003", "—".
+pub fn token_value(approach: Approach, t: Option<u64>) -> String {
+    match (approach, t) {
+        (_, None) => "—".into(),
+        (Approach::Zookeeper, Some(t)) => format!("0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
+        (_, Some(t)) => t.to_string(),
     }
 }
 

@@ -46,7 +46,7 @@ fn mark(t: &Timeline, g: &Geometry, w: &WriteMark) -> Option<String> {
     let x = g.xt(w.at);
     let mut s = Svg::default();
     s.open(&format!("write {} {}", w.result.id(), hue_class(t.hue(w.client))));
-    s.title(&format!("{}'s write ({}): {}", t.name(w.client), token(w.token), word(w.result)));
+    s.title(&format!("{}'s write ({}): {}", t.name(w.client), token(t.approach, w.token), word(w.result)));
     s.line("write-stem", x, lane.top + 4.0, x, lane.bottom() - 4.0);
     s.out.push_str(&glyph_svg(w.result, x, lane.mid()));
     s.close();
@@ -63,14 +63,14 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let (x, y) = (g.xt(w.at), lane.mid());
         up = x - last_x < 110.0 && !up;
         last_x = x;
-        let (who_y, word_y) = if up { (y - 14.0, y + 21.0) } else { (y + 21.0, y + 22.0 + g.font) };
+        let (who_y, word_y) = if up { (y - 15.0 - g.font, y - 14.0) } else { (y + 21.0, y + 22.0 + g.font) };
         let anchor = if g.room_after(x) < 120.0 { "end" } else { "start" };
         let lx = if anchor == "end" { x + 6.0 } else { x - 6.0 };
         if let Some(m) = mark(t, g, w) {
             p.raw(w.at, m);
         }
         let class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
-        p.force(g, w.at, &class, lx, who_y, anchor, &format!("{} · {}", t.name(w.client), token(w.token)), g.font);
+        p.force(g, w.at, &class, lx, who_y, anchor, &format!("{} · {}", t.name(w.client), token(t.approach, w.token)), g.font);
         p.force(g, w.at, &format!("lbl write-word {}", w.result.id()), lx, word_y, anchor, word(w.result), g.font);
     }
 }

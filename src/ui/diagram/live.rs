@@ -2,6 +2,8 @@
 //! travel while playing), a ring on the event being captioned, the key-moment markers on the
 //! axis, and a banner while two clients both believe they hold the lock.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::n;
@@ -68,8 +70,12 @@ pub fn focus(g: &Geometry, at: Time, node: NodeId) -> Html {
 pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64) -> Html {
     let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return html! {} };
     let names: Vec<&str> = o.clients.iter().map(|&c| t.name(c)).collect();
-    let text =
-        format!("{} all believe they hold the lock", and_list(&names)).replacen(" all", if names.len() == 2 { " both" } else { " all" }, 1);
+    let both = if names.len() == 2 { "both" } else { "all" };
+    let text = if g.narrow {
+        format!("{} {both} hold it", and_list(&names))
+    } else {
+        format!("{} {both} believe they hold the lock", and_list(&names))
+    };
     let top = o.clients.iter().filter_map(|&c| g.lane(c)).map(|b| b.top).fold(f64::INFINITY, f64::min);
     let x = g.x(cursor);
     let w = text.chars().count() as f64 * g.font * 0.6 + 30.0;
@@ -92,8 +98,17 @@ fn key_class(k: KeyKind) -> &'static str {
     }
 }
 
-/// Key moments as small diamonds on the axis; a click jumps there.
-pub fn key_markers(t: &Timeline, g: &Geometry, act: &Act) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct KeyMarkersProps {
+    pub timeline: Rc<Timeline>,
+    pub geo: Rc<Geometry>,
+    pub act: Act,
+}
+
+/// Key moments as small diamonds on the axis; a click jumps there. Static per run.
+#[function_component(KeyMarkers)]
+pub fn key_markers(p: &KeyMarkersProps) -> Html {
+    let (t, g, act) = (&*p.timeline, &*p.geo, &p.act);
     let y = g.axis_h - 8.0;
     t.key_moments
         .iter()

@@ -1,6 +1,7 @@
-//! The space-time diagram: one lane per node, true time left to right. The run's drawing is
-//! static (`scene`); the cursor only moves a clip between the past (full ink) and the future
-//! (ghosted), plus a thin live layer. That is what makes seeking anywhere instant.
+//! The space-time diagram: one lane per node, true time left to right. Three layers: the
+//! run's static drawing (written once per run), a veil over the future that the cursor only
+//! slides, and a thin live layer (cursor, messages in flight, lane states and clocks, labels
+//! of what has happened). That is what makes seeking anywhere instant.
 
 mod lanes;
 mod live;
@@ -13,8 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
-use self::scene::{Backdrop, Labels, Shapes};
-use crate::scenario::Approach;
+use self::scene::{Labels, StaticLayer};
 use crate::sim::{NodeId, Time};
 use crate::timeline::draw::words::secs;
 use crate::timeline::draw::{self, Geometry};
@@ -29,7 +29,6 @@ pub(crate) fn n(v: f64) -> String {
 #[derive(Properties, PartialEq)]
 pub struct DiagramProps {
     pub timeline: Rc<Timeline>,
-    pub approach: Approach,
     pub cursor: f64,
     /// The captioned event's place, for the focus ring.
     pub focus: Option<(Time, NodeId)>,
@@ -102,42 +101,23 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), secs(t.duration_ms as f64));
     let x_cursor = g.x(p.cursor);
     let focus = p.focus.filter(|(at, _)| *at == p.cursor.floor() as Time).map(|(at, node)| live::focus(g, at, node));
+    // The future is veiled by a plain box that only moves (a compositor transform), so playing
+    // and seeking never repaint the static drawing underneath.
+    let veil = format!("transform:translateX({}px);top:{}px;height:{}px", n(x_cursor), n(g.axis_h - 6.0), n(g.height - g.axis_h + 6.0));
     html! {
         <figure class="diagram-wrap" ref={wrap}>
-            <svg ref={svg} class="diagram" data-testid="diagram" data-cursor-ms={p.cursor.floor().max(0.0).to_string()}
+            <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
+            <div class="veil" style={veil} aria-hidden="true" />
+            <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={p.cursor.floor().max(0.0).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
-                <defs>
-                    <pattern id="hatch-pause" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect class="hatch-bg" width="7" height="7" />
-                        <line class="hatch-line" x1="0" y1="0" x2="0" y2="7" />
-                    </pattern>
-                    <pattern id="hatch-down" width="6" height="6" patternUnits="userSpaceOnUse">
-                        <rect class="hatch-bg-down" width="6" height="6" />
-                        <path class="hatch-line-down" d="M0 0L6 6M6 0L0 6" />
-                    </pattern>
-                    <pattern id="hatch-white" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                        <line class="hatch-white" x1="0" y1="0" x2="0" y2="5" />
-                    </pattern>
-                    <pattern id="hatch-overlap" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                        <rect class="hatch-bg-overlap" width="9" height="9" />
-                        <line class="hatch-line-overlap" x1="0" y1="0" x2="0" y2="9" />
-                    </pattern>
-                    <clipPath id="past"><rect x="0" y="0" width={n(x_cursor)} height={n(g.height)} /></clipPath>
-                </defs>
-                <Backdrop timeline={p.timeline.clone()} geo={geo.clone()} />
-                <g class="future" aria-hidden="true">
-                    <Shapes drawing={drawing.clone()} />
-                    <Labels drawing={drawing.clone()} count={usize::MAX} />
-                </g>
-                <g class="past" clip-path="url(#past)"><Shapes drawing={drawing.clone()} /></g>
                 <Labels drawing={drawing.clone()} count={shown} />
                 {live::in_flight(t, g, p.cursor)}
                 {focus.unwrap_or_default()}
                 {live::overlap_banner(t, g, p.cursor)}
-                {lanes::labels(t, g, p.approach, p.cursor)}
+                <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
                 {live::cursor(g, p.cursor)}
-                {live::key_markers(t, g, &p.act)}
+                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} />
             </svg>
         </figure>
     }
