@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 // (/usr/bin/chromium): Playwright's own browser download is not reachable from these machines.
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
+// Another build folder can be tested with LOCKLAB_DIST=/abs/path (default: the repo's dist/).
+const dist = process.env.LOCKLAB_DIST ?? '../../dist';
 
 export default defineConfig({
   testDir: './specs',
@@ -34,7 +36,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `node ../../scripts/static-server.mjs ../../dist --host 127.0.0.1 --port ${port}`,
+    command: `node ../../scripts/static-server.mjs ${dist} --host 127.0.0.1 --port ${port}`,
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { chooseScenario, cursorMs, ledgerRows, openApp, scrubRange, scrubTo, shot } from './helpers';
+import { setSwitch, chooseScenario, cursorMs, ledgerRows, openApp, scrubRange, scrubTo, shot } from './helpers';
 
 // The walking skeleton's story (issue 2): A pauses past its lease, B takes over, A wakes and
 // writes. Without fencing storage accepts A's stale write; with fencing it rejects it.
@@ -9,7 +9,7 @@ test('redis-gc-pause: stale write accepted without fencing, rejected with it, cu
 
   const fencing = page.getByTestId('fencing-toggle');
   const verdict = page.getByTestId('verdict');
-  await fencing.setChecked(false);
+  await setSwitch(page, 'fencing-toggle', false);
 
   // Play moves the cursor forward; pause stops it.
   const start = await cursorMs(page);
@@ -29,8 +29,7 @@ test('redis-gc-pause: stale write accepted without fencing, rejected with it, cu
 
   // Fencing on: re-simulated in place, the cursor stays, A's older token is rejected.
   const before = await cursorMs(page);
-  await fencing.setChecked(true);
-  await expect(fencing).toBeChecked();
+  await setSwitch(page, 'fencing-toggle', true);
   await expect(verdict).toHaveAttribute('data-safe', 'true');
   await expect(verdict).toHaveAttribute('data-stale-accepted', '0');
   await expect(ledgerRows(page, 'rejected')).not.toHaveCount(0);

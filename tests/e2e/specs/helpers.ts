@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
 /** Where the README's screenshots live (committed). */
@@ -46,4 +47,30 @@ export async function shot(page: Page, name: string) {
 /** The storage ledger's rows with this result (accepted | rejected | stale-accepted). */
 export function ledgerRows(page: Page, result: string) {
   return page.getByTestId('ledger').locator(`[data-testid="ledger-row"][data-result="${result}"]`);
+}
+
+/** Sets a switch (a checkbox styled as a toggle) the way a person does: by clicking its label. */
+export async function setSwitch(page: Page, testid: string, on: boolean) {
+  const input = page.getByTestId(testid);
+  if ((await input.isChecked()) !== on) await page.locator('label').filter({ has: input }).click();
+  await expect(input).toBeChecked({ checked: on });
+}
+
+/** A built-in scenario's file, as the catalog compiles it in (src/scenario/catalog/ID.json). */
+export interface Expected {
+  safe: boolean;
+  stale_writes_accepted: number;
+  stale_writes_rejected: number;
+}
+export function builtin(id: string): { approach: string; expect: { fencing_off: Expected; fencing_on: Expected } } {
+  const file = path.resolve(__dirname, '../../../src/scenario/catalog', `${id}.json`);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** What has keyboard focus: its data-testid, or its tag name. */
+export async function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute('data-testid') ?? el?.tagName.toLowerCase() ?? '';
+  });
 }

@@ -1,0 +1,131 @@
+import { test, expect, type Page } from '@playwright/test';
+import { builtin, cursorMs, focused, ledgerRows, openApp, scrubRange, SCREENSHOTS } from './helpers';
+import path from 'node:path';
+
+// A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
+// (Space), jump through its key moments (Shift+→), go to the end (End), read the verdict and the
+// ledger, flip fencing (F) in place, and step back (←) and forward (→) through time.
+// One scenario per approach; the expected outcome is read from the built-in's own file.
+const WALK = ['redis-gc-pause', 'db-lease-gc-pause', 'redlock-clock-jump', 'zookeeper-session-expiry'];
+
+/** Tabs to the scenario picker, chooses `id` with the arrow keys, and tabs on past it. */
+async function pickByKeyboard(page: Page, id: string) {
+  for (let i = 0; i < 40 && (await focused(page)) !== 'scenario-picker'; i++) await page.keyboard.press('Tab');
+  expect(await focused(page), 'Tab reaches the scenario picker').toBe('scenario-picker');
+  const picker = page.getByTestId('scenario-picker');
+  const ids = await picker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const delta = ids.indexOf(id) - ids.indexOf(await picker.inputValue());
+  expect(ids).toContain(id);
+  for (let i = 0; i < Math.abs(delta); i++) await page.keyboard.press(delta > 0 ? 'ArrowDown' : 'ArrowUp');
+  await expect(picker).toHaveValue(id);
+  // Leave the list, so the app's keys work again (a focused <select> keeps its keys).
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).not.toBe('scenario-picker');
+}
+
+async function expectVerdict(page: Page, e: { safe: boolean; stale_writes_accepted: number; stale_writes_rejected: number }) {
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toHaveAttribute('data-safe', String(e.safe));
+  await expect(verdict).toHaveAttribute('data-stale-accepted', String(e.stale_writes_accepted));
+  await expect(ledgerRows(page, 'stale-accepted')).toHaveCount(e.stale_writes_accepted);
+  await expect(ledgerRows(page, 'rejected')).toHaveCount(e.stale_writes_rejected);
+}
+
+const caption = (page: Page) => page.getByTestId('caption').innerText();
+
+test('keyboard only: four approaches, key moments, verdict, fencing, time travel', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  for (const id of WALK) {
+    const { approach, expect: want } = builtin(id);
+    await test.step(`${id} (${approach})`, async () => {
+      await pickByKeyboard(page, id);
+      const fencing = page.getByTestId('fencing-toggle');
+      if (await fencing.isChecked()) await page.keyboard.press('f');
+      await expect(fencing).not.toBeChecked();
+
+      // Home, then Space plays and Space pauses.
+      await page.keyboard.press('Home');
+      await expect.poll(() => cursorMs(page)).toBe((await scrubRange(page)).min);
+      await page.keyboard.press(' ');
+      await expect.poll(() => cursorMs(page), { message: 'Space plays' }).toBeGreaterThan(0);
+      await page.keyboard.press(' ');
+      const paused = await cursorMs(page);
+      await page.waitForTimeout(300);
+      expect(await cursorMs(page), 'Space pauses').toBe(paused);
+
+      // Shift+→ walks the key moments, each later than the last, each with its caption.
+      await page.keyboard.press('Home');
+      const moments: number[] = [];
+      const captions = new Set<string>();
+      for (let i = 0; i < 60; i++) {
+        const before = await cursorMs(page);
+        await page.keyboard.press('Shift+ArrowRight');
+        const after = await expect
+          .poll(() => cursorMs(page), { timeout: 1000 })
+          .not.toBe(before)
+          .then(() => cursorMs(page))
+          .catch(() => before);
+        if (after === before) break; // no later key moment
+        expect(after).toBeGreaterThan(before);
+        moments.push(after);
+        captions.add(await caption(page));
+      }
+      expect(moments.length, 'key moments reached with Shift+→').toBeGreaterThanOrEqual(2);
+      expect(captions.size, 'key moments have their own captions').toBeGreaterThanOrEqual(2);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}.png`) });
+
+      // End: the whole run; verdict and ledger as the scenario's file expects with fencing off.
+      await page.keyboard.press('End');
+      const end = (await scrubRange(page)).max;
+      await expect.poll(() => cursorMs(page)).toBe(end);
+      await expectVerdict(page, want.fencing_off);
+
+      // F: fencing on, re-simulated in place; the cursor stays.
+      await page.keyboard.press('f');
+      await expect(fencing).toBeChecked();
+      await expectVerdict(page, want.fencing_on);
+      expect(await cursorMs(page)).toBe(end);
+
+      // ← steps back through events; → retraces them exactly.
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => cursorMs(page)).toBeLessThan(end);
+      const oneBack = await cursorMs(page);
+      const oneBackCaption = await caption(page);
+      expect(oneBackCaption.trim()).not.toBe('');
+      await page.keyboard.press('ArrowLeft');
+      // An earlier event: earlier in time, or another event at the same millisecond.
+      await expect
+        .poll(async () => (await cursorMs(page)) < oneBack || (await caption(page)) !== oneBackCaption)
+        .toBe(true);
+      expect(await cursorMs(page)).toBeLessThanOrEqual(oneBack);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => cursorMs(page)).toBe(oneBack);
+      expect(await caption(page)).toBe(oneBackCaption);
+
+      await page.keyboard.press('f');
+      await expect(fencing).not.toBeChecked();
+    });
+  }
+});
+
+test('keyboard only: L lecture mode, ? help, Esc closes it', async ({ page }) => {
+  await openApp(page);
+  const lecture = page.getByRole('button', { name: 'Lecture' });
+  await expect(lecture).toHaveAttribute('aria-pressed', 'false');
+  // Into the story: the stale write, where a lecturer stops to explain.
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('l');
+  await expect(lecture).toHaveAttribute('aria-pressed', 'true');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'lecture-mode.png') });
+
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'keyboard-help.png') });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('help')).toBeHidden();
+
+  await page.keyboard.press('l');
+  await expect(lecture).toHaveAttribute('aria-pressed', 'false');
+});
