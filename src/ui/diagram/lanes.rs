@@ -24,6 +24,8 @@ fn status(t: &Timeline, approach: Approach, lane: &LaneBox, at: Time, narrow: bo
             (true, Some(_)) => ("paused · still sure".into(), "warn"),
             (true, None) => ("paused".into(), "warn"),
             (false, Some(None)) => ("believes it holds".into(), "holds"),
+            // Long tokens (czxids) do not fit the column; the bar's label carries them.
+            (false, Some(tok)) if token_value(t.approach, tok).len() > 6 => ("believes it holds".into(), "holds"),
             (false, Some(tok)) if narrow => (format!("holds · {}", token_value(t.approach, tok)), "holds"),
             (false, Some(tok)) => (format!("believes it holds · {}", token_value(t.approach, tok)), "holds"),
             (false, None) => ("no lock".into(), "quiet"),
@@ -37,7 +39,8 @@ fn status(t: &Timeline, approach: Approach, lane: &LaneBox, at: Time, narrow: bo
             });
             let lock = match s.holders.as_slice() {
                 [] => "free".to_string(),
-                hs => hs.iter().map(|&(h, k)| format!("{} ({})", t.name(h), token_value(t.approach, k))).collect::<Vec<_>>().join(", "),
+                // The bar beside it shows the token; the column has room for names only.
+                hs => hs.iter().map(|&(h, _)| t.name(h)).collect::<Vec<_>>().join(", "),
             };
             let paused = if s.paused { "paused · " } else { "" };
             match lead {
@@ -89,9 +92,11 @@ pub fn lane_labels(p: &LaneLabelsProps) -> Html {
 fn labels(t: &Timeline, g: &Geometry, approach: Approach, at: Time) -> Html {
     let fs = g.font;
     let rows = t.lanes.iter().zip(&g.lanes).map(|(lane, b)| {
-        let (words, tone) = status(t, approach, b, at, g.narrow || b.h < 44.0);
+        // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
+        let compact = b.h < 3.0 * fs + 20.0;
+        let (words, tone) = status(t, approach, b, at, g.narrow || compact);
         let c = t.clocks.at(lane.node, at);
-        let body = if b.h < 44.0 {
+        let body = if compact {
             // Compact (many servers): name and wall clock on one line, state and monotonic
             // clock on the next.
             let y = b.top + b.h / 2.0 - 2.0;
