@@ -73,7 +73,6 @@ test('keyboard only: four approaches, key moments, verdict, fencing, time travel
       }
       expect(moments.length, 'key moments reached with Shift+→').toBeGreaterThanOrEqual(2);
       expect(captions.size, 'key moments have their own captions').toBeGreaterThanOrEqual(2);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}.png`) });
 
       // End: the whole run; verdict and ledger as the scenario's file expects with fencing off.
       await page.keyboard.press('End');
@@ -105,6 +104,17 @@ test('keyboard only: four approaches, key moments, verdict, fencing, time travel
 
       await page.keyboard.press('f');
       await expect(fencing).not.toBeChecked();
+
+      // The picture a lecturer stops at: the last key moment, on a 1280×720 projector, in normal
+      // and in lecture mode (README links these).
+      await page.keyboard.press('End');
+      await page.keyboard.press('Shift+ArrowLeft');
+      await expect.poll(() => cursorMs(page)).toBeLessThan(end);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}.png`) });
+      await page.keyboard.press('l');
+      await expect(page.getByRole('button', { name: 'Lecture' })).toHaveAttribute('aria-pressed', 'true');
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}-lecture.png`) });
+      await page.keyboard.press('l');
     });
   }
 });
@@ -118,7 +128,6 @@ test('keyboard only: L lecture mode, ? help, Esc closes it', async ({ page }) =>
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('l');
   await expect(lecture).toHaveAttribute('aria-pressed', 'true');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'lecture-mode.png') });
 
   await page.keyboard.press('?');
   await expect(page.getByTestId('help')).toBeVisible();
