@@ -15,14 +15,43 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts a fresh app in its own element and waits for the first render.
-async fn mount() -> Element {
+/// A mounted app; dropping it unmounts the app and removes its element.
+struct Mounted {
+    root: Element,
+    app: Option<yew::AppHandle<App>>,
+}
+
+impl std::ops::Deref for Mounted {
+    type Target = Element;
+    fn deref(&self) -> &Element {
+        &self.root
+    }
+}
+
+impl Mounted {
+    fn remove(mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+/// Mounts a fresh app in its own element and waits for the first render. The app writes its
+/// permalink into the address bar, so the query is cleared first: each test starts plain.
+async fn mount() -> Mounted {
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&window.location().pathname().unwrap()))
+        .unwrap();
     let doc = gloo::utils::document();
     let root = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
-    root
+    Mounted { root, app: Some(app) }
 }
 
 async fn settle() {
@@ -147,6 +176,16 @@ async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
     click(&root, "safe-unlock-toggle").await;
     assert!(find(&root, "safe-unlock-toggle").dyn_into::<HtmlInputElement>().unwrap().checked());
     assert!(!figure(&root).contains("deleted by A"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_address_bar_is_a_permalink() {
+    let root = mount().await;
+    click(&root, "fencing-toggle").await;
+    scrub(&root, 4_321).await;
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert_eq!(search, "?scenario=redis-gc-pause&fencing=on&t=4321");
     root.remove();
 }
 

@@ -23,6 +23,14 @@ pub fn app() -> Html {
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
 
+    // The address bar follows the view (not while playing: a permalink per frame is noise).
+    let link = (!lab.playing).then(|| lab.permalink());
+    use_effect_with(link, |link| {
+        if let Some(q) = link {
+            super::start::write_back(q);
+        }
+    });
+
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
@@ -38,7 +46,7 @@ pub fn app() -> Html {
         move |_| act.dispatch(Action::ToggleHelp)
     };
     html! {
-        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.reduced_motion.then_some("reduced-motion"))}>
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"))}>
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />

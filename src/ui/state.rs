@@ -34,6 +34,8 @@ pub struct Lab {
     pub speed: f64,
     pub lecture: bool,
     pub help: bool,
+    /// Embedded in a page: the diagram, transport and caption alone.
+    pub embed: bool,
     pub reduced_motion: bool,
     /// Counts animation frames while playing; the frame loop re-arms when it changes.
     pub frame: u64,
@@ -74,6 +76,8 @@ pub enum Action {
 pub struct Start {
     pub scenario: Option<String>,
     pub fencing: Option<bool>,
+    pub safe_unlock: Option<bool>,
+    pub embed: bool,
     pub cursor_ms: Option<f64>,
     pub lecture: bool,
     pub reduced_motion: bool,
@@ -86,6 +90,9 @@ impl Lab {
         let mut scenario = picked.cloned().expect("the catalog has scenarios");
         if let Some(f) = start.fencing {
             scenario.storage.fencing = f;
+        }
+        if let Some(u) = start.safe_unlock {
+            scenario.lock.safe_unlock = u;
         }
         let (run, timeline) = simulate(&scenario);
         let cursor = start.cursor_ms.unwrap_or(0.0).clamp(0.0, timeline.duration_ms as f64);
@@ -100,6 +107,7 @@ impl Lab {
             speed: 1.0,
             lecture: start.lecture,
             help: false,
+            embed: start.embed,
             reduced_motion: start.reduced_motion,
             frame: 0,
             last_frame_ts: None,
@@ -125,6 +133,24 @@ impl Lab {
     /// Whether the safe-unlock switch means anything for this approach.
     pub fn safe_unlock_applies(&self) -> bool {
         !matches!(self.scenario.approach, Approach::Zookeeper | Approach::Etcd)
+    }
+
+    /// The address that reopens this view (scenario, switches that differ from the built-in,
+    /// cursor, modes).
+    pub fn permalink(&self) -> String {
+        let built_in = self.catalog.iter().find(|s| s.id == self.scenario.id);
+        let differs = |f: fn(&Scenario) -> bool| match built_in {
+            Some(b) if f(b) == f(&self.scenario) => None,
+            _ => Some(f(&self.scenario)),
+        };
+        super::start::query(
+            &self.scenario.id,
+            differs(|s| s.storage.fencing),
+            differs(|s| s.lock.safe_unlock),
+            self.cursor_ms(),
+            self.lecture,
+            self.embed,
+        )
     }
 
     /// The first pause fault's length, for the pause knob.

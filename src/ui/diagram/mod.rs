@@ -111,8 +111,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={p.cursor.floor().max(0.0).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
-                <Labels drawing={drawing.clone()} count={shown} />
+                // Messages in flight under the labels and write marks: a reply leaving storage
+                // must not hide the outcome it answers.
                 {live::in_flight(t, g, p.cursor)}
+                <Labels drawing={drawing.clone()} count={shown} />
                 {focus.unwrap_or_default()}
                 {live::overlap_banner(t, g, p.cursor)}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
