@@ -180,6 +180,25 @@ async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
 }
 
 #[wasm_bindgen_test]
+async fn a_longer_ttl_outlasts_the_pause_and_the_run_is_safe() {
+    let root = mount().await;
+    scrub(&root, 9_000).await;
+    let ttl: HtmlInputElement = find(&root, "ttl").dyn_into().unwrap();
+    ttl.set_value("20000");
+    ttl.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    assert_eq!(cursor(&root), 9_000);
+    // An invalid value is refused with its field path; the last good run stays.
+    ttl.set_value("0");
+    ttl.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert!(root.text_content().unwrap().contains("lock.ttl_ms"));
+    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
 async fn the_address_bar_is_a_permalink() {
     let root = mount().await;
     click(&root, "fencing-toggle").await;
