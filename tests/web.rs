@@ -203,6 +203,7 @@ async fn the_address_bar_is_a_permalink() {
     let root = mount().await;
     click(&root, "fencing-toggle").await;
     scrub(&root, 4_321).await;
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
     let search = web_sys::window().unwrap().location().search().unwrap();
     assert_eq!(search, "?scenario=redis-gc-pause&fencing=on&t=4321");
     root.remove();

@@ -23,12 +23,13 @@ pub fn app() -> Html {
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
 
-    // The address bar follows the view (not while playing: a permalink per frame is noise).
+    // The address bar follows the view once it rests (not per frame while playing, nor per
+    // step of a scrub drag: browsers throttle history updates, and each costs a little).
     let link = (!lab.playing).then(|| lab.permalink());
     use_effect_with(link, |link| {
-        if let Some(q) = link {
-            super::start::write_back(q);
-        }
+        let link = link.clone();
+        let pending = link.map(|q| gloo::timers::callback::Timeout::new(300, move || super::start::write_back(&q)));
+        move || drop(pending)
     });
 
     let caption_event = lab.caption_event();
