@@ -13,39 +13,64 @@ pub struct SwitchesProps {
     pub act: Act,
 }
 
-fn checkbox(
-    act: &Act,
+/// Which scenario setting a switch edits.
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    Fencing,
+    SafeUnlock,
+}
+
+impl Which {
+    fn set(self, on: bool) -> Action {
+        match self {
+            Which::Fencing => Action::SetFencing(on),
+            Which::SafeUnlock => Action::SetSafeUnlock(on),
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ToggleProps {
     on: bool,
     testid: &'static str,
     label: &'static str,
-    keys: &'static str,
-    make: fn(bool) -> Action,
-    enabled: bool,
-    why_not: &'static str,
-) -> Html {
-    let act = act.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        act.dispatch(make(input.checked()));
-    });
-    let title = if enabled { format!("{label} ({keys})") } else { why_not.to_string() };
+    /// The key that toggles it too.
+    shortcut: &'static str,
+    which: Which,
+    /// Why it is disabled (None: enabled).
+    why_not: Option<&'static str>,
+    act: Act,
+}
+
+/// A checkbox drawn as a switch, with its state in words as well as position.
+#[function_component(Toggle)]
+fn toggle(p: &ToggleProps) -> Html {
+    let onchange = {
+        let (act, which) = (p.act.clone(), p.which);
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            act.dispatch(which.set(input.checked()));
+        })
+    };
+    let enabled = p.why_not.is_none();
+    let title = p.why_not.map_or_else(|| format!("{} ({})", p.label, p.shortcut), str::to_string);
     html! {
         <label class={classes!("switch", (!enabled).then_some("disabled"))} title={title}>
-            <input type="checkbox" role="switch" data-testid={testid} checked={on} disabled={!enabled} {onchange} />
+            <input type="checkbox" role="switch" data-testid={p.testid} checked={p.on} disabled={!enabled} {onchange} />
             <span class="track" aria-hidden="true"><span class="thumb" /></span>
-            <span class="switch-label">{label}</span>
-            <span class="switch-state" aria-hidden="true">{if !enabled { "n/a" } else if on { "on" } else { "off" }}</span>
+            <span class="switch-label">{p.label}</span>
+            <span class="switch-state" aria-hidden="true">{if !enabled { "n/a" } else if p.on { "on" } else { "off" }}</span>
         </label>
     }
 }
 
 #[function_component(Switches)]
 pub fn switches(p: &SwitchesProps) -> Html {
+    let why_not = (!p.safe_unlock_applies).then_some("ZooKeeper and etcd releases are owner-scoped by construction");
     html! {
         <div class="switches">
-            {checkbox(&p.act, p.fencing, "fencing-toggle", "Fencing", "F", Action::SetFencing, true, "")}
-            {checkbox(&p.act, p.safe_unlock, "safe-unlock-toggle", "Safe unlock", "U", Action::SetSafeUnlock, p.safe_unlock_applies,
-                "ZooKeeper and etcd releases are owner-scoped by construction")}
+            <Toggle on={p.fencing} testid="fencing-toggle" label="Fencing" shortcut="F" which={Which::Fencing} why_not={None::<&'static str>} act={p.act.clone()} />
+            <Toggle on={p.safe_unlock} testid="safe-unlock-toggle" label="Safe unlock" shortcut="U" which={Which::SafeUnlock} {why_not} act={p.act.clone()} />
         </div>
     }
 }

@@ -4,7 +4,7 @@
 use super::geometry::Geometry;
 use super::svg::Svg;
 use super::words::span;
-use super::Placer;
+use super::{Label, Placer};
 use crate::timeline::{BandKind, Timeline};
 
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
@@ -44,7 +44,12 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let short = if b.kind == BandKind::Paused { "paused" } else { "down" };
         let y = lane.bottom() - 8.0;
         for word in [long.as_str(), short] {
-            if g.fits(word, x1 - x0 - 8.0) && p.place(g, b.from, "lbl band-lbl", (x0 + x1) / 2.0, y, "middle", word, g.font) {
+            if g.fits(word, x1 - x0 - 8.0)
+                && p.place(
+                    g,
+                    Label { at: b.from, class: "lbl band-lbl", x: (x0 + x1) / 2.0, y, anchor: "middle", text: word, font: g.font },
+                )
+            {
                 break;
             }
         }
@@ -52,6 +57,17 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
     for part in &t.partitions {
         let sides: Vec<String> = part.groups.iter().map(|grp| grp.iter().map(|&n| t.name(n)).collect::<Vec<_>>().join(", ")).collect();
         let label = format!("partition: {{{}}}", sides.join("} | {"));
-        p.place(g, part.from, "lbl-sm partition-lbl", g.xt(part.from) + 3.0, g.height - 8.0, "start", &label, g.font);
+        p.place(
+            g,
+            Label {
+                at: part.from,
+                class: "lbl-sm partition-lbl",
+                x: g.xt(part.from) + 3.0,
+                y: g.height - 8.0,
+                anchor: "start",
+                text: &label,
+                font: g.font,
+            },
+        );
     }
 }

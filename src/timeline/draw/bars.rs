@@ -5,7 +5,7 @@
 use super::geometry::{hue_class, Geometry};
 use super::svg::Svg;
 use super::words::{token, token_value};
-use super::Placer;
+use super::{Label, Placer};
 use crate::protocols::BeliefEnd;
 use crate::scenario::Approach;
 use crate::timeline::{LeaseEnd, Timeline};
@@ -100,16 +100,41 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         }
         inside.push(who.to_string());
         if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
-            p.place(g, l.from, "lbl lease-lbl", x0 + 4.0, lane.mid() + f * 0.36, "start", label, f);
+            p.place(
+                g,
+                Label { at: l.from, class: "lbl lease-lbl", x: x0 + 4.0, y: lane.mid() + f * 0.36, anchor: "start", text: label, font: f },
+            );
         }
         // Tall lanes (one or two servers) have room for words above and below the bar.
         if lane.h >= 44.0 {
             let cls = format!("lbl-sm takeover-lbl {}", hue_class(t.hue(l.holder)));
             if l.takeover {
-                p.place(g, l.from, &cls, x0 + 2.0, lane.mid() - bh / 2.0 - 4.0, "start", &format!("{who} takes over"), small);
+                p.place(
+                    g,
+                    Label {
+                        at: l.from,
+                        class: &cls,
+                        x: x0 + 2.0,
+                        y: lane.mid() - bh / 2.0 - 4.0,
+                        anchor: "start",
+                        text: &format!("{who} takes over"),
+                        font: small,
+                    },
+                );
             }
             if let Some(word) = end_word(t, l.end) {
-                p.place(g, l.to, "lbl-sm end-lbl", x1 + 3.0, lane.mid() + bh / 2.0 + small, "start", &word, small);
+                p.place(
+                    g,
+                    Label {
+                        at: l.to,
+                        class: "lbl-sm end-lbl",
+                        x: x1 + 3.0,
+                        y: lane.mid() + bh / 2.0 + small,
+                        anchor: "start",
+                        text: &word,
+                        font: small,
+                    },
+                );
             }
         }
     }
@@ -122,12 +147,23 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let long = format!("{name} believes it holds the lock ({})", token(t.approach, b.token));
         let short = format!("believes · {}", token_value(t.approach, b.token));
         for label in [long, short] {
-            if p.place(g, b.from, &cls, x0 + 2.0, y - 4.0, "start", &label, f) {
+            if p.place(g, Label { at: b.from, class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
                 break;
             }
         }
         if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 40.0) {
-            p.place(g, d, "lbl-sm deadline-lbl", g.xt(d) + 4.0, y - 4.0, "start", "its own timer was due", small);
+            p.place(
+                g,
+                Label {
+                    at: d,
+                    class: "lbl-sm deadline-lbl",
+                    x: g.xt(d) + 4.0,
+                    y: y - 4.0,
+                    anchor: "start",
+                    text: "its own timer was due",
+                    font: small,
+                },
+            );
         }
         let end = match b.end {
             Some(BeliefEnd::WriteRejected) => Some("learns: rejected"),
@@ -135,7 +171,10 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
             _ => None,
         };
         if let Some(end) = end.filter(|_| !b.open) {
-            p.place(g, b.to, "lbl-sm end-lbl", x1 + 4.0, y + BELIEF_H - 1.0, "start", end, small);
+            p.place(
+                g,
+                Label { at: b.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + BELIEF_H - 1.0, anchor: "start", text: end, font: small },
+            );
         }
     }
     for h in &t.held {
@@ -143,10 +182,21 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let (x0, x1) = (g.xt(h.from), g.xt(h.to));
         let y = lane.mid() + HELD_TOP;
         if let Some(word) = end_word(t, h.end) {
-            p.place(g, h.to, "lbl-sm end-lbl", x1 + 4.0, y + HELD_H, "start", &word, small);
+            p.place(g, Label { at: h.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
         }
         if true {
-            p.place(g, h.from, "lbl-sm held-lbl", x0 + 2.0, y + HELD_H + small + 2.0, "start", "lease held by the lock service", small);
+            p.place(
+                g,
+                Label {
+                    at: h.from,
+                    class: "lbl-sm held-lbl",
+                    x: x0 + 2.0,
+                    y: y + HELD_H + small + 2.0,
+                    anchor: "start",
+                    text: "lease held by the lock service",
+                    font: small,
+                },
+            );
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::geometry::Geometry;
 use super::svg::{Svg, N};
 use super::words::span;
-use super::Placer;
+use super::{Label, Placer};
 use crate::timeline::{Mark, MarkKind, Timeline};
 
 fn describe(t: &Timeline, m: &Mark) -> (&'static str, String) {
@@ -46,6 +46,17 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let Some(lane) = g.lane(m.node) else { continue };
         let (class, word) = describe(t, m);
         let y = lane.top + g.font + 1.0;
-        p.place(g, m.at, &format!("lbl-sm mark-lbl {class}"), g.xt(m.at) + 10.0, y, "start", &word, g.font - 1.0);
+        p.place(
+            g,
+            Label {
+                at: m.at,
+                class: &format!("lbl-sm mark-lbl {class}"),
+                x: g.xt(m.at) + 10.0,
+                y,
+                anchor: "start",
+                text: &word,
+                font: g.font - 1.0,
+            },
+        );
     }
 }

@@ -23,6 +23,20 @@ use self::svg::Svg;
 use super::Timeline;
 use crate::sim::{Role, Time};
 
+/// A label to place: its text, where, and the true time it belongs to.
+pub struct Label<'a> {
+    pub at: Time,
+    pub class: &'a str,
+    pub x: f64,
+    /// Baseline.
+    pub y: f64,
+    /// "start", "middle" or "end".
+    pub anchor: &'a str,
+    pub text: &'a str,
+    /// Font size in px, for the collision box.
+    pub font: f64,
+}
+
 /// Labels placed so far: their boxes (to refuse collisions) and their markup with the true
 /// time they belong to (a label appears when the cursor reaches its moment, not when the
 /// cursor's clip happens to uncover its text).
@@ -33,36 +47,35 @@ pub struct Placer {
 }
 
 impl Placer {
-    /// The box of `text` at baseline `y`, starting at `x` (or ending there, or centred).
-    fn bounds(g: &Geometry, x: f64, y: f64, anchor: &str, text: &str, font: f64) -> [f64; 4] {
-        let w = g.text_width(text, font);
-        let x0 = match anchor {
-            "end" => x - w,
-            "middle" => x - w / 2.0,
-            _ => x,
+    /// The box a label covers (text measured by estimate).
+    fn bounds(g: &Geometry, l: &Label) -> [f64; 4] {
+        let w = g.text_width(l.text, l.font);
+        let x0 = match l.anchor {
+            "end" => l.x - w,
+            "middle" => l.x - w / 2.0,
+            _ => l.x,
         };
-        [x0 - 2.0, y - font * 0.85, x0 + w + 2.0, y + font * 0.25]
+        [x0 - 2.0, l.y - l.font * 0.85, x0 + w + 2.0, l.y + l.font * 0.25]
     }
 
     fn free(&self, b: &[f64; 4]) -> bool {
         self.boxes.iter().all(|o| b[2] <= o[0] || o[2] <= b[0] || b[3] <= o[1] || o[3] <= b[1])
     }
 
-    fn push(&mut self, b: [f64; 4], at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str) {
+    fn push(&mut self, b: [f64; 4], l: &Label) {
         self.boxes.push(b);
         let mut s = Svg::default();
-        s.text(class, x, y, anchor, text);
-        self.labels.push((at, s.out));
+        s.text(l.class, l.x, l.y, l.anchor, l.text);
+        self.labels.push((l.at, s.out));
     }
 
-    /// Places the label (belonging to true time `at`) if it collides with nothing placed
-    /// before; true if it did.
-    pub fn place(&mut self, g: &Geometry, at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str, font: f64) -> bool {
-        let b = Self::bounds(g, x, y, anchor, text, font);
+    /// Places the label if it collides with nothing placed before; true if it did.
+    pub fn place(&mut self, g: &Geometry, l: Label) -> bool {
+        let b = Self::bounds(g, &l);
         if b[0] < g.x0 - 4.0 || b[2] > g.width || !self.free(&b) {
             return false;
         }
-        self.push(b, at, class, x, y, anchor, text);
+        self.push(b, &l);
         true
     }
 
@@ -72,9 +85,9 @@ impl Placer {
     }
 
     /// Places the label regardless (it must be read) and reserves its place.
-    pub fn force(&mut self, g: &Geometry, at: Time, class: &str, x: f64, y: f64, anchor: &str, text: &str, font: f64) {
-        let b = Self::bounds(g, x, y, anchor, text, font);
-        self.push(b, at, class, x, y, anchor, text);
+    pub fn force(&mut self, g: &Geometry, l: Label) {
+        let b = Self::bounds(g, &l);
+        self.push(b, &l);
     }
 }
 

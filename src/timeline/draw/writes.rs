@@ -4,7 +4,7 @@
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Svg, N};
 use super::words::token;
-use super::Placer;
+use super::{Label, Placer};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 
 /// The shape for a write's result, centred at (x, y).
@@ -70,7 +70,29 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
             p.raw(w.at, m);
         }
         let class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
-        p.force(g, w.at, &class, lx, who_y, anchor, &format!("{} · {}", t.name(w.client), token(t.approach, w.token)), g.font);
-        p.force(g, w.at, &format!("lbl write-word {}", w.result.id()), lx, word_y, anchor, word(w.result), g.font);
+        p.force(
+            g,
+            Label {
+                at: w.at,
+                class: &class,
+                x: lx,
+                y: who_y,
+                anchor,
+                text: &format!("{} · {}", t.name(w.client), token(t.approach, w.token)),
+                font: g.font,
+            },
+        );
+        p.force(
+            g,
+            Label {
+                at: w.at,
+                class: &format!("lbl write-word {}", w.result.id()),
+                x: lx,
+                y: word_y,
+                anchor,
+                text: word(w.result),
+                font: g.font,
+            },
+        );
     }
 }
