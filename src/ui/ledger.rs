@@ -47,6 +47,7 @@ pub fn ledger(p: &LedgerProps) -> Html {
         let onclick = move |_| act.dispatch(Action::Focus(event));
         html! {
             <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
+                data-after-takeover={w.after_takeover.to_string()} data-unfenced={w.unfenced.to_string()}
                 class={classes!(w.result.id(), later.then_some("later"), w.after_takeover.then_some("after-takeover"), w.unfenced.then_some("unfenced"))}>
                 <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{secs(w.at as f64)}</button></td>
                 <td class={classes!("who", hue_class(t.hue(w.client)))}>{t.name(w.client).to_string()}</td>

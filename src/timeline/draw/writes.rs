@@ -3,7 +3,7 @@
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Svg, N};
-use super::words::token;
+use super::words::{token, token_value};
 use super::{Label, Placer};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 
@@ -53,46 +53,51 @@ fn mark(t: &Timeline, g: &Geometry, w: &WriteMark) -> Option<String> {
     Some(s.out)
 }
 
-/// Write labels are placed first and always: they are the outcome. When two writes crowd
-/// together the second's writer goes above the line.
+/// Write labels are placed first and always: they are the outcome. A write with room gets
+/// two lines below the lane line (writer and token; result in words). Writes that crowd
+/// together alternate above and below, and when even that cannot fit, shrink to "A · 1": the
+/// glyph's shape still says the result, and the ledger spells it out.
 pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
-    let mut last_x = f64::NEG_INFINITY;
+    let xs: Vec<f64> = t.writes.iter().map(|w| g.xt(w.at)).collect();
+    let gap = |i: usize| {
+        let before = if i > 0 { xs[i] - xs[i - 1] } else { f64::INFINITY };
+        let after = xs.get(i + 1).map_or(f64::INFINITY, |x| x - xs[i]);
+        before.min(after)
+    };
     let mut up = false;
-    for w in &t.writes {
+    for (i, w) in t.writes.iter().enumerate() {
         let Some(lane) = g.lane(w.storage) else { continue };
-        let (x, y) = (g.xt(w.at), lane.mid());
-        up = x - last_x < 110.0 && !up;
-        last_x = x;
-        let (who_y, word_y) = if up { (y - 15.0 - g.font, y - 14.0) } else { (y + 21.0, y + 22.0 + g.font) };
-        let anchor = if g.room_after(x) < 120.0 { "end" } else { "start" };
-        let lx = if anchor == "end" { x + 6.0 } else { x - 6.0 };
+        let (x, y) = (xs[i], lane.mid());
+        up = i > 0 && xs[i] - xs[i - 1] < 110.0 && !up;
+        let tight = gap(i) < 60.0;
         if let Some(m) = mark(t, g, w) {
             p.raw(w.at, m);
         }
+        let who = t.name(w.client);
+        let (head, words) = if tight {
+            (format!("{who} · {}", token_value(t.approach, w.token)), None)
+        } else {
+            (format!("{who} · {}", token(t.approach, w.token)), Some(word(w.result)))
+        };
+        let (who_y, word_y) = if up { (y - 15.0 - g.font, y - 14.0) } else { (y + 21.0, y + 22.0 + g.font) };
+        let who_y = if up && tight { y - 14.0 } else { who_y };
+        let anchor = if tight {
+            "middle"
+        } else if g.room_after(x) < 120.0 {
+            "end"
+        } else {
+            "start"
+        };
+        let lx = match anchor {
+            "end" => x + 6.0,
+            "start" => x - 6.0,
+            _ => x,
+        };
         let class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
-        p.force(
-            g,
-            Label {
-                at: w.at,
-                class: &class,
-                x: lx,
-                y: who_y,
-                anchor,
-                text: &format!("{} · {}", t.name(w.client), token(t.approach, w.token)),
-                font: g.font,
-            },
-        );
-        p.force(
-            g,
-            Label {
-                at: w.at,
-                class: &format!("lbl write-word {}", w.result.id()),
-                x: lx,
-                y: word_y,
-                anchor,
-                text: word(w.result),
-                font: g.font,
-            },
-        );
+        p.force(g, Label { at: w.at, class: &class, x: lx, y: who_y, anchor, text: &head, font: g.font });
+        if let Some(words) = words {
+            let class = format!("lbl write-word {}", w.result.id());
+            p.force(g, Label { at: w.at, class: &class, x: lx, y: word_y, anchor, text: words, font: g.font });
+        }
     }
 }
