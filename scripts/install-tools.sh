@@ -14,6 +14,23 @@ BINARYEN_VERSION=132.0.0
 
 log() { printf '[install-tools] %s\n' "$*" >&2; }
 
+# Compiled tools are also kept in a per-machine cache outside the checkout, keyed by version,
+# so another clone on the same machine (CI's fresh clone, a second worktree) copies them in
+# seconds instead of compiling Trunk again. A fresh machine has no cache and builds them.
+cache="${LOCKLAB_TOOL_CACHE:-$HOME/.cache/locklab-tools}"
+
+# from_cache NAME VERSION: copies a cached binary into .tools/bin; true when it did.
+from_cache() {
+  local src="$cache/$1-$2"
+  [ -x "$src" ] || return 1
+  cp "$src" "$tools/bin/$1" && log "$1 $2 taken from $cache"
+}
+
+# to_cache NAME VERSION: remembers a freshly built binary for the next clone.
+to_cache() {
+  mkdir -p "$cache" && cp "$tools/bin/$1" "$cache/$1-$2.tmp" && mv "$cache/$1-$2.tmp" "$cache/$1-$2" || true
+}
+
 want_wasm_target() {
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "adding rust target wasm32-unknown-unknown"
@@ -22,16 +39,29 @@ want_wasm_target() {
 }
 
 want_trunk() {
-  if [ -x "$tools/bin/trunk" ] && "$tools/bin/trunk" --version | grep -q "$TRUNK_VERSION"; then return; fi
+  if [ -x "$tools/bin/trunk" ] && "$tools/bin/trunk" --version | grep -q "$TRUNK_VERSION"; then
+    [ -x "$cache/trunk-$TRUNK_VERSION" ] || to_cache trunk "$TRUNK_VERSION"
+    return
+  fi
+  if from_cache trunk "$TRUNK_VERSION"; then return; fi
   log "building trunk $TRUNK_VERSION (~9 min on 2 cores)"
   cargo install --locked trunk --version "$TRUNK_VERSION" --root "$tools"
+  to_cache trunk "$TRUNK_VERSION"
 }
 
 want_wasm_bindgen() {
-  if [ -x "$tools/bin/wasm-bindgen" ] && "$tools/bin/wasm-bindgen" --version | grep -q "$WASM_BINDGEN_VERSION"; then return; fi
+  local b all=(wasm-bindgen wasm-bindgen-test-runner wasm2es6js)
+  if [ -x "$tools/bin/wasm-bindgen" ] && "$tools/bin/wasm-bindgen" --version | grep -q "$WASM_BINDGEN_VERSION"; then
+    for b in "${all[@]}"; do [ -x "$cache/$b-$WASM_BINDGEN_VERSION" ] || to_cache "$b" "$WASM_BINDGEN_VERSION"; done
+    return
+  fi
+  for b in "${all[@]}"; do from_cache "$b" "$WASM_BINDGEN_VERSION" || break; done
+  if "$tools/bin/wasm-bindgen" --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION" \
+    && [ -x "$tools/bin/wasm-bindgen-test-runner" ]; then return; fi
   log "building wasm-bindgen-cli $WASM_BINDGEN_VERSION (~3 min)"
   # Not --locked: the locked webpki-roots version is missing from the registry mirror.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$tools"
+  for b in "${all[@]}"; do to_cache "$b" "$WASM_BINDGEN_VERSION"; done
 }
 
 want_wasm_opt() {
