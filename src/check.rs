@@ -176,7 +176,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         let after_takeover = takeover_by.is_some();
         let unfenced = token.is_none() && *accepted;
         let name = trace.name(*client).to_string();
-        let tok = |t: &Option<u64>| t.map_or("no token".to_string(), |t| format!("token {t}"));
+        let tok = |t: &Option<u64>| approach.token_label(*t);
         if stale {
             let (n, w) = newest_accepted.expect("stale implies a newer accepted write");
             let newer: &Write = &writes[w];

@@ -4,16 +4,6 @@ use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, T
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};
 
-/// A fencing token as the approach names it: a czxid is `epoch << 32 | counter`.
-pub fn token_label(approach: Approach, t: Option<u64>) -> String {
-    match (approach, t) {
-        (_, None) => "no token".into(),
-        (Approach::Zookeeper, Some(t)) => format!("czxid 0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
-        (Approach::Etcd, Some(t)) => format!("revision {t}"),
-        (_, Some(t)) => format!("token {t}"),
-    }
-}
-
 fn secs(ms: i64) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
@@ -31,16 +21,16 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
             format!("upsert lease row, expires now()+{} (owner {:04x})", secs(*ttl_ms), value & 0xffff)
         }
         Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
-        Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", token_label(approach, *token)),
+        Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", approach.token_label(*token)),
         Msg::AcquireReply { granted: false, .. } if db => "no row: busy".into(),
-        Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", token_label(approach, *token)),
+        Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", approach.token_label(*token)),
         Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
         Msg::Release { safe: true, .. } if db => "release: expires_at = now() WHERE token matches".into(),
         Msg::Release { safe: false, .. } if db => "release: expires_at = now() (no token check)".into(),
         Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
         Msg::Release { safe: false, .. } => "DEL lock".into(),
         Msg::ReleaseReply { released, .. } => (if *released { "released" } else { "not yours: nothing deleted" }).into(),
-        Msg::Write { token, .. } => format!("write ({})", token_label(approach, *token)),
+        Msg::Write { token, .. } => format!("write ({})", approach.token_label(*token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
         Msg::OpenSession { ttl_ms, .. } if zk => format!("connect: new session, timeout {}", secs(*ttl_ms)),
@@ -49,17 +39,17 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::SessionReply { session, ttl_ms, .. } => format!("lease {session:x}, TTL {}", secs(*ttl_ms)),
         Msg::CreateLockNode { .. } if zk => "create /lock/guid-lock- EPHEMERAL_SEQUENTIAL".into(),
         Msg::CreateLockNode { session, .. } => format!("Txn: if CreateRevision(lock/{session:x}) == 0 then Put"),
-        Msg::CreateReply { token, .. } => format!("created, {}", token_label(approach, Some(*token))),
+        Msg::CreateReply { token, .. } => format!("created, {}", approach.token_label(Some(*token))),
         Msg::ListLockNodes { .. } if zk => "getChildren /lock".into(),
         Msg::ListLockNodes { .. } => "Get lock/ --prefix, sort by create revision".into(),
         Msg::ListReply { predecessor: None, mine: Some(_), .. } => "yours is lowest: you hold the lock".into(),
-        Msg::ListReply { predecessor: Some(p), .. } => format!("queued behind {}", token_label(approach, Some(*p))),
+        Msg::ListReply { predecessor: Some(p), .. } => format!("queued behind {}", approach.token_label(Some(*p))),
         Msg::ListReply { mine: None, .. } => "your node is gone".into(),
-        Msg::WatchNode { token, .. } if zk => format!("exists({}, watch)", token_label(approach, Some(*token))),
-        Msg::WatchNode { token, .. } => format!("Watch DELETE of {}", token_label(approach, Some(*token))),
+        Msg::WatchNode { token, .. } if zk => format!("exists({}, watch)", approach.token_label(Some(*token))),
+        Msg::WatchNode { token, .. } => format!("Watch DELETE of {}", approach.token_label(Some(*token))),
         Msg::WatchReply { exists: true, .. } => "watch set".into(),
         Msg::WatchReply { exists: false, .. } => "already gone".into(),
-        Msg::WatchFired { token } => format!("watch fired: {} deleted", token_label(approach, Some(*token))),
+        Msg::WatchFired { token } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
         Msg::DeleteLockNode { .. } => "delete own lock node".into(),
         Msg::DeleteReply { .. } => "deleted".into(),
         Msg::CloseSession { .. } if zk => "close session".into(),
@@ -160,10 +150,10 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
             "{me} got a majority, but so slowly that no validity was left ({validity_ms} ms). It unlocks everything and retries in {retry_in_ms} ms."
         ),
         Note::BeliefStarted { token, validity_ms: Some(v), .. } => {
-            format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", token_label(approach, *token), secs(*v))
+            format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", approach.token_label(*token), secs(*v))
         }
         Note::BeliefStarted { token, validity_ms: None, .. } => {
-            format!("{me} now holds the lock ({}) and will believe it until the ensemble tells it its session is gone.", token_label(approach, *token))
+            format!("{me} now holds the lock ({}) and will believe it until the ensemble tells it its session is gone.", approach.token_label(*token))
         }
         Note::BeliefEnded { reason: BeliefEnd::SessionExpired } => {
             format!("{me} hears back that its session expired: only now does it know it lost the lock.")
@@ -171,11 +161,11 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::BeliefEnded { reason: BeliefEnd::ValidityExpired } => format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back."),
         Note::BeliefEnded { reason: BeliefEnd::Released } => format!("{me} is done writing and releases the lock."),
         Note::BeliefEnded { reason: BeliefEnd::WriteRejected } => format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock."),
-        Note::WriteSent { n, token } => format!("{me} sends write #{n} to storage ({}) — it has not re-checked the lock, it just believes it holds it.", token_label(approach, *token)),
+        Note::WriteSent { n, token } => format!("{me} sends write #{n} to storage ({}) — it has not re-checked the lock, it just believes it holds it.", approach.token_label(*token)),
         Note::WriteTimedOut { n } => format!("{me} got no reply to write #{n} in time and moves on."),
         Note::ReleaseSent => format!("{me} sends its release to {service}."),
         Note::Finished => format!("{me} is finished with the lock."),
-        Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), token_label(approach, *token)),
+        Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), approach.token_label(*token)),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
         Note::LockExpired { holder } if matches!(approach, Approach::Zookeeper | Approach::Etcd) => {
             format!("{}'s lock node is gone with its {}: the lock is free for the next in line. {} may not know yet.", name(*holder), if approach == Approach::Zookeeper { "session" } else { "lease" }, name(*holder))
@@ -199,20 +189,20 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
             if approach == Approach::Zookeeper { "session" } else { "lease" },
             name(*client)
         ),
-        Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), token_label(approach, Some(*token))),
+        Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), approach.token_label(Some(*token))),
         Note::Promoted { epoch } => format!("{me} has not heard from its primary for 1 s and promotes itself (epoch {epoch}). It only has what had been replicated to it."),
         Note::Demoted { primary, .. } => format!("{me} hears from the new primary {} and becomes its replica, dropping its own state.", name(*primary)),
         Note::StateLost { token_counter_was } => format!("{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."),
         Note::WriteApplied { client, token, accepted: true, highest_before, .. } => match (token, highest_before) {
-            (Some(t), Some(h)) if t < h => format!("Storage accepts {}'s write with token {t} even though it has seen token {h}: fencing is off, so a stale write overwrites newer data.", name(*client)),
+            (Some(t), Some(h)) if t < h => format!("Storage accepts {}'s write with {} even though it has seen {}: fencing is off, so a stale write overwrites newer data.", name(*client), approach.token_label(Some(*t)), approach.token_label(Some(*h))),
             (None, _) => format!("Storage accepts {}'s write; it carries no fencing token.", name(*client)),
-            _ => format!("Storage accepts {}'s write ({}).", name(*client), token_label(approach, *token)),
+            _ => format!("Storage accepts {}'s write ({}).", name(*client), approach.token_label(*token)),
         },
         Note::WriteApplied { client, token, accepted: false, highest_before, .. } => format!(
             "Storage rejects {}'s write: {} is lower than the {} it has already accepted. Fencing stopped a stale write.",
             name(*client),
-            token_label(approach, *token),
-            token_label(approach, *highest_before)
+            approach.token_label(*token),
+            approach.token_label(*highest_before)
         ),
     }
 }

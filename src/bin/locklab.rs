@@ -122,7 +122,7 @@ fn set_source(slot: &mut Option<Scenario>, s: Scenario) -> Result<(), String> {
 /// The readable summary printed without `--json`.
 fn summary(run: &lab::Run) -> String {
     let v = &run.verdict;
-    let tok = |t: Option<u64>| t.map_or("no token".to_string(), |t| format!("token {t}"));
+    let tok = |t: Option<u64>| v.approach.token_label(t);
     let mut out =
         format!("{} ({}, fencing {}, seed {})\n", run.scenario.title, v.approach.id(), if v.fencing { "on" } else { "off" }, v.seed);
     out += &format!(

@@ -30,6 +30,16 @@ impl Approach {
         }
     }
 
+    /// A fencing token as the approach names it: a czxid is `epoch << 32 | counter`.
+    pub fn token_label(self, token: Option<u64>) -> String {
+        match (self, token) {
+            (_, None) => "no token".into(),
+            (Approach::Zookeeper, Some(t)) => format!("czxid 0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
+            (Approach::Etcd, Some(t)) => format!("revision {t}"),
+            (_, Some(t)) => format!("token {t}"),
+        }
+    }
+
     /// The name people use for it.
     pub fn label(self) -> &'static str {
         match self {

@@ -25,7 +25,7 @@ use crate::scenario::Approach;
 /// A fencing token as the approach names it, exactly as the captions say it ("token 2",
 /// "czxid 0x1_00000003", "revision 7", "no token").
 pub fn token(approach: Approach, t: Option<u64>) -> String {
-    crate::narrate::token_label(approach, t)
+    approach.token_label(t)
 }
 
 /// The bare value for tight spots: "2", "0x1_00000003", "—".
