@@ -75,21 +75,26 @@ const FIRST_RENDER_PROBE = () => {
 async function firstRender(browser, url) {
   const dom = [];
   const frame = [];
+  const wasm = [];
   for (let i = 0; i < opts.runs; i++) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await ctx.newPage();
     await page.addInitScript(FIRST_RENDER_PROBE);
     await page.goto(url);
     await page.waitForFunction(() => window.__firstRender.frame, null, { timeout: 30_000 });
-    const r = await page.evaluate(() => window.__firstRender);
+    const r = await page.evaluate(() => ({
+      ...window.__firstRender,
+      wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'))?.responseEnd ?? NaN,
+    }));
     if (i > 0) {
       // the first load warms the OS file cache and the server; it is not counted
       dom.push(r.dom);
       frame.push(r.frame);
+      wasm.push(r.wasm);
     }
     await ctx.close();
   }
-  return { dom, frame };
+  return { dom, frame, wasm };
 }
 
 // Top-level script slices on the renderer main thread, from a DevTools trace.
@@ -214,6 +219,7 @@ try {
   console.log(`Lock Lab browser figures (release build from ${server.url}, ${await browser.version()}, headless)`);
   const fr = await firstRender(browser, server.url);
   console.log(`\nfirst render of the diagram (ms from navigation start, ${fr.dom.length} fresh contexts after 1 warm-up)`);
+  console.log(`  .wasm downloaded:        ${stats(fr.wasm)}`);
   console.log(`  diagram in the DOM:      ${stats(fr.dom)}`);
   console.log(`  frame after (on screen): ${stats(fr.frame)}`);
 
@@ -227,7 +233,7 @@ try {
   console.log(`\nscript time per frame while playing (ms, ${opts.playMs} ms of playback at top speed)`);
   for (const s of scenarios) {
     const r = await playing(page, server.url, s);
-    console.log(`  ${s.padEnd(26)} ${stats(r.perFrame)}  ~${r.fps.toFixed(0)} frames/s, frames = ${r.kind}, ${r.speed}, cursor reached ${r.cursor} ms`);
+    console.log(`  ${s.padEnd(36)} ${stats(r.perFrame)}  ~${r.fps.toFixed(0)} frames/s, frames = ${r.kind}, ${r.speed}, cursor reached ${r.cursor} ms`);
   }
 
   console.log('\nseek: scrub to a new time → diagram shows it, laid out (ms)');
@@ -235,7 +241,7 @@ try {
     const t = await seeks(page, server.url, s);
     const bad = t.filter((x) => !Number.isFinite(x)).length;
     const ok = t.filter(Number.isFinite);
-    console.log(`  ${s.padEnd(26)} ${stats(ok)}${bad ? `  (${bad} seeks never showed their time)` : ''}`);
+    console.log(`  ${s.padEnd(36)} ${stats(ok)}${bad ? `  (${bad} seeks never showed their time)` : ''}`);
   }
   await ctx.close();
 } finally {
