@@ -227,3 +227,33 @@ async fn key_moments_jump_and_findings_link_to_their_event() {
     assert_eq!(cursor(&root), stale_at);
     root.remove();
 }
+
+/// Types `text` into the scenario editor and runs it.
+async fn load_json(root: &Element, text: &str) {
+    let area: web_sys::HtmlTextAreaElement = find(root, "scenario-json-input").dyn_into().unwrap();
+    area.set_value(text);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    settle().await;
+    click(root, "scenario-json-run").await;
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_scenario_is_refused_with_its_field_path_and_nothing_is_lost() {
+    let root = mount().await;
+    let bad = r#"{"version": 1, "approach": "redis", "faults": [{"at_ms": 1, "kind": "pause", "node": "redis-9", "duration_ms": 5}]}"#;
+    load_json(&root, bad).await;
+    let error = find(&root, "scenario-error").text_content().unwrap();
+    assert_eq!(error, r#"faults[0].node: no node named "redis-9" (redis has A, B, redis, storage)"#);
+    // The draft and the run on screen are untouched.
+    let area: web_sys::HtmlTextAreaElement = find(&root, "scenario-json-input").dyn_into().unwrap();
+    assert_eq!(area.value(), bad);
+    assert_eq!(attr(&root, "verdict", "data-safe"), "false");
+
+    let good = r#"{"version": 1, "approach": "etcd", "storage": {"fencing": true},
+        "faults": [{"at_ms": 500, "kind": "pause", "node": "A", "duration_ms": 15000}]}"#;
+    load_json(&root, good).await;
+    assert!(root.query_selector("[data-testid=scenario-error]").unwrap().is_none());
+    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    assert_eq!(rows(&root, "rejected"), 1);
+    root.remove();
+}

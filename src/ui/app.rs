@@ -11,6 +11,7 @@ use super::ledger::Ledger;
 use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
+use super::scenario_json::ScenarioJson;
 use super::state::{Action, Lab, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
@@ -32,6 +33,8 @@ pub fn app() -> Html {
         move || drop(pending)
     });
 
+    // The scenario as JSON for the editor, made once per scenario (App renders every frame).
+    let scenario_json = use_memo(lab.scenario.clone(), |s| AttrValue::from(serde_json::to_string_pretty(&**s).unwrap_or_default()));
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
@@ -71,6 +74,7 @@ pub fn app() -> Html {
                     <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />
                 </div>
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
+                <ScenarioJson current={(*scenario_json).clone()} error={lab.load_error.clone().map(AttrValue::from)} act={act.clone()} />
             </main>
             if lab.help {
                 <Help act={act.clone()} />

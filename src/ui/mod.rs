@@ -11,6 +11,7 @@ mod ledger;
 mod legend;
 mod picker;
 mod playback;
+mod scenario_json;
 pub mod start;
 pub mod state;
 mod switches;

@@ -43,10 +43,14 @@ pub struct Lab {
     slide_ms: f64,
     /// Why the last edit was refused (the previous run stays on screen).
     pub error: Option<String>,
+    /// Why the last scenario JSON was refused (the previous run stays on screen).
+    pub load_error: Option<String>,
 }
 
 pub enum Action {
     Pick(String),
+    /// Run a scenario given as JSON in the public format (validated first).
+    Load(String),
     SetFencing(bool),
     ToggleFencing,
     SetSafeUnlock(bool),
@@ -113,6 +117,7 @@ impl Lab {
             last_frame_ts: None,
             slide_ms: 0.0,
             error: None,
+            load_error: None,
         }
     }
 
@@ -243,6 +248,22 @@ impl Reducible for Lab {
                     lab.seek(0.0, None)
                 }
                 None => lab,
+            },
+            Action::Load(text) => match crate::scenario::parse(&text) {
+                Ok(s) => {
+                    let (run, timeline) = simulate(&s);
+                    lab.scenario = Rc::new(s);
+                    lab.run = run;
+                    lab.timeline = timeline;
+                    lab.error = None;
+                    lab.load_error = None;
+                    lab.playing = false;
+                    lab.seek(0.0, None)
+                }
+                Err(e) => {
+                    lab.load_error = Some(e.to_string());
+                    lab
+                }
             },
             Action::SetFencing(on) => lab.edit(|s| s.storage.fencing = on),
             Action::ToggleFencing => lab.edit(|s| s.storage.fencing = !s.storage.fencing),
