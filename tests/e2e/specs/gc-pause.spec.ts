@@ -7,7 +7,6 @@ test('redis-gc-pause: stale write accepted without fencing, rejected with it, cu
   await openApp(page);
   await chooseScenario(page, 'redis-gc-pause');
 
-  const fencing = page.getByTestId('fencing-toggle');
   const verdict = page.getByTestId('verdict');
   await setSwitch(page, 'fencing-toggle', false);
 

@@ -6,8 +6,8 @@ import { expect, type Page } from '@playwright/test';
 export const SCREENSHOTS = path.resolve(__dirname, '../../../assets/screenshots');
 
 /** Loads the app and waits until the diagram is drawn. */
-export async function openApp(page: Page, query = '') {
-  await page.goto(`/${query}`);
+export async function openApp(page: Page) {
+  await page.goto('/');
   await expect(page.getByTestId('diagram')).toBeVisible();
 }
 
@@ -33,7 +33,7 @@ export async function scrubRange(page: Page): Promise<{ min: number; max: number
   };
 }
 
-/** Drags the scrub to the end of the run and waits for the cursor to follow. */
+/** Moves the scrub to `ms` and waits for the cursor to follow. */
 export async function scrubTo(page: Page, ms: number) {
   await page.getByTestId('scrub').fill(String(ms));
   await expect.poll(() => cursorMs(page)).toBe(ms);

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, cursorMs, focused, ledgerRows, openApp, scrubRange, SCREENSHOTS } from './helpers';
+import { builtin, cursorMs, type Expected, focused, ledgerRows, openApp, scrubRange, SCREENSHOTS } from './helpers';
 import path from 'node:path';
 
 // A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
@@ -23,7 +23,7 @@ async function pickByKeyboard(page: Page, id: string) {
   expect(await focused(page)).not.toBe('scenario-picker');
 }
 
-async function expectVerdict(page: Page, e: { safe: boolean; stale_writes_accepted: number; stale_writes_rejected: number }) {
+async function expectVerdict(page: Page, e: Expected) {
   const verdict = page.getByTestId('verdict');
   await expect(verdict).toHaveAttribute('data-safe', String(e.safe));
   await expect(verdict).toHaveAttribute('data-stale-accepted', String(e.stale_writes_accepted));
