@@ -191,6 +191,18 @@ impl Lab {
         self
     }
 
+    /// Puts another scenario on screen, from its start.
+    fn show(mut self, s: Scenario) -> Self {
+        let (run, timeline) = simulate(&s);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.error = None;
+        self.load_error = None;
+        self.playing = false;
+        self.seek(0.0, None)
+    }
+
     fn tick(mut self, ts: f64) -> Self {
         if !self.playing {
             return self;
@@ -238,28 +250,11 @@ impl Reducible for Lab {
         let mut lab = (*self).clone();
         let lab = match action {
             Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
-                Some(s) => {
-                    let (run, timeline) = simulate(&s);
-                    lab.scenario = Rc::new(s);
-                    lab.run = run;
-                    lab.timeline = timeline;
-                    lab.error = None;
-                    lab.playing = false;
-                    lab.seek(0.0, None)
-                }
+                Some(s) => lab.show(s),
                 None => lab,
             },
             Action::Load(text) => match crate::scenario::parse(&text) {
-                Ok(s) => {
-                    let (run, timeline) = simulate(&s);
-                    lab.scenario = Rc::new(s);
-                    lab.run = run;
-                    lab.timeline = timeline;
-                    lab.error = None;
-                    lab.load_error = None;
-                    lab.playing = false;
-                    lab.seek(0.0, None)
-                }
+                Ok(s) => lab.show(s),
                 Err(e) => {
                     lab.load_error = Some(e.to_string());
                     lab
