@@ -156,7 +156,7 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
             (key, Grant { client: trace.name(key.client).to_string(), at_ms, token, event })
         })
         .collect();
-    out.sort_by_key(|(_, g)| (g.at_ms, g.event));
+    crate::sort::by_key(&mut out, |(_, g)| (g.at_ms, g.event));
     out
 }
 
@@ -245,7 +245,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
             }
         }
     }
-    findings.sort_by_key(|f| (f.at_ms, f.event));
+    crate::sort::by_key(&mut findings, |f| (f.at_ms, f.event));
     let (overlaps, max_concurrent_holders) = overlaps(trace);
     let stale_writes_accepted = writes.iter().filter(|w| w.stale && w.accepted).count() as u32;
     let stale_writes_rejected = writes.iter().filter(|w| w.stale && !w.accepted).count() as u32;
@@ -271,15 +271,13 @@ fn overlaps(trace: &Trace) -> (Vec<Overlap>, u32) {
     let beliefs = beliefs(trace);
     let end = trace.duration_ms;
     let mut cuts: Vec<Time> = beliefs.iter().flat_map(|b| [b.from_ms, b.to_ms.unwrap_or(end)]).collect();
-    cuts.sort_unstable();
-    cuts.dedup();
+    crate::sort::unique(&mut cuts);
     let mut out: Vec<Overlap> = Vec::new();
     let mut max = 0u32;
     for w in cuts.windows(2) {
         let (from, to) = (w[0], w[1]);
         let mut who: Vec<NodeId> = beliefs.iter().filter(|b| b.from_ms <= from && b.to_ms.unwrap_or(end) >= to).map(|b| b.client).collect();
-        who.sort_unstable();
-        who.dedup();
+        crate::sort::unique(&mut who);
         max = max.max(who.len() as u32);
         if who.len() < 2 {
             continue;

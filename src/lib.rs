@@ -5,11 +5,14 @@
 
 pub mod bench;
 pub mod check;
+pub mod decimal;
 pub mod lab;
 pub mod narrate;
 pub mod protocols;
 pub mod scenario;
 pub mod sim;
+pub mod sort;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod vec_map;

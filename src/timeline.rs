@@ -193,7 +193,7 @@ fn lanes(trace: &Trace) -> Vec<Lane> {
             Lane { node, name: info.name.clone(), role: info.role, hue }
         })
         .collect();
-    out.sort_by_key(|l| (rank(l.role), l.node)); // stable: keeps the scenario's order within a role
+    crate::sort::by_key(&mut out, |l| (rank(l.role), l.node)); // stable: keeps the scenario's order within a role
     out
 }
 

@@ -9,7 +9,7 @@
 //! deterministic: server k waits `ELECTION_TIMEOUT_MS + k·ELECTION_STAGGER_MS`, so the
 //! lowest-numbered up-to-date server that can reach a majority wins.
 
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 use super::{Ctx, Entry, Msg, Note, Op};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
@@ -209,7 +209,7 @@ pub struct EnsembleServer {
     match_len: Vec<usize>,
     last_ack: Vec<i64>,
     waiting: Vec<Waiting>,
-    last_heard: BTreeMap<u64, i64>,
+    last_heard: VecMap<u64, i64>,
     closing: Vec<u64>,
     watches: Vec<(u64, NodeId)>,
 }
@@ -238,7 +238,7 @@ impl EnsembleServer {
             match_len: vec![0; n],
             last_ack: vec![0; n],
             waiting: Vec::new(),
-            last_heard: BTreeMap::new(),
+            last_heard: VecMap::new(),
             closing: Vec::new(),
             watches: Vec::new(),
         }
@@ -308,7 +308,11 @@ impl EnsembleServer {
         self.last_ack = vec![now; self.servers.len()];
         // Sessions and leases survive a leader change, each with a fresh full timeout
         // (etcd: "a new leader extends every lease").
-        self.last_heard = self.store.sessions.iter().map(|s| (s.id, now)).collect();
+        // Inserted one by one: collecting into a BTreeMap sorts first, and each sort costs bundle size.
+        self.last_heard.clear();
+        for s in &self.store.sessions {
+            self.last_heard.insert(s.id, now);
+        }
         ctx.note(Note::LeaderElected { epoch: self.epoch });
         self.propose(ctx, Op::Noop, None);
         ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);

@@ -68,6 +68,15 @@ pub fn slug(title: &str) -> String {
     }
 }
 
+/// A number from the file, as the error repeats it (up to six decimals; see `decimal`).
+fn number(v: f64) -> String {
+    if v.abs() < 1e12 {
+        crate::decimal::Short(v, 6).to_string()
+    } else {
+        "a number beyond ±10^12".into()
+    }
+}
+
 fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
     if v < lo || v > hi {
         return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
@@ -120,7 +129,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         range("lock.servers", n as i64, 1, MAX_SERVERS as i64, "")?;
     }
     if !(0.0..1.0).contains(&l.drift_factor) {
-        return Err(err("lock.drift_factor", format!("{} is out of range: must be at least 0 and below 1", l.drift_factor)));
+        return Err(err("lock.drift_factor", format!("{} is out of range: must be at least 0 and below 1", number(l.drift_factor))));
     }
     range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
@@ -132,7 +141,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     range("network.latency_ms[0]", net.latency_ms[0], 0, MAX_LATENCY_MS, " ms")?;
     range("network.latency_ms[1]", net.latency_ms[1], net.latency_ms[0], MAX_LATENCY_MS, " ms")?;
     if !(0.0..=1.0).contains(&net.drop_rate) || net.drop_rate.is_nan() {
-        return Err(err("network.drop_rate", format!("{} is out of range: must be between 0 and 1", net.drop_rate)));
+        return Err(err("network.drop_rate", format!("{} is out of range: must be between 0 and 1", number(net.drop_rate))));
     }
     if s.clients.is_empty() || s.clients.len() > MAX_CLIENTS {
         return Err(err("clients", format!("{} clients: must be 1..={MAX_CLIENTS}", s.clients.len())));

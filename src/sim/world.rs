@@ -2,13 +2,15 @@
 //! Nodes are written as actors: handlers receive a context and leave effects in it, which the
 //! world applies. Nothing here reads a wall clock or an unseeded random source.
 
-use std::collections::BTreeMap;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 use super::clock::{ClockKind, NodeClocks};
 use super::network::{LossReason, Network, Route};
 use super::rng::{node_key, Stream};
 use super::trace::{Event, EventKind, NodeInfo, Trace};
 use super::{NodeId, Time};
+use crate::vec_map::VecMap;
 
 /// A node's handle on a timer it set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -126,11 +128,36 @@ enum Backlogged<M> {
     Timer(TimerId),
 }
 
+/// A queued item, ordered by (time, sequence number) so that equal times keep the order they
+/// were pushed in; the heap pops the smallest first.
+struct Queued<M> {
+    at: Time,
+    seq: u64,
+    item: Item<M>,
+}
+
+impl<M> PartialEq for Queued<M> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl<M> Eq for Queued<M> {}
+impl<M> PartialOrd for Queued<M> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<M> Ord for Queued<M> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq)) // reversed: BinaryHeap is a max-heap
+    }
+}
+
 struct Slot<M, N> {
     node: Box<dyn Node<M, N>>,
     clocks: NodeClocks,
     rng: Stream,
-    timers: BTreeMap<TimerId, PendingTimer>,
+    timers: VecMap<TimerId, PendingTimer>,
     paused_until: Option<Time>,
     backlog: Vec<(Time, u64, Backlogged<M>)>,
     down: bool,
@@ -143,7 +170,7 @@ pub struct World<M, N> {
     max_events: usize,
     slots: Vec<Slot<M, N>>,
     info: Vec<NodeInfo>,
-    queue: BTreeMap<(Time, u64), Item<M>>,
+    queue: BinaryHeap<Queued<M>>,
     seq: u64,
     next_msg: u64,
     next_timer: u64,
@@ -171,7 +198,7 @@ impl<M: Clone, N> World<M, N> {
             max_events: cfg.max_events,
             slots: Vec::with_capacity(count),
             info: Vec::with_capacity(count),
-            queue: BTreeMap::new(),
+            queue: BinaryHeap::new(),
             seq: 0,
             next_msg: 0,
             next_timer: 0,
@@ -186,7 +213,7 @@ impl<M: Clone, N> World<M, N> {
                 node,
                 clocks: NodeClocks::exact(),
                 rng: Stream::new(cfg.seed, node_key(i)),
-                timers: BTreeMap::new(),
+                timers: VecMap::new(),
                 paused_until: None,
                 backlog: Vec::new(),
                 down: false,
@@ -199,7 +226,7 @@ impl<M: Clone, N> World<M, N> {
 
     fn push(&mut self, at: Time, item: Item<M>) {
         self.seq += 1;
-        self.queue.insert((at, self.seq), item);
+        self.queue.push(Queued { at, seq: self.seq, item });
     }
 
     /// Schedules a fault at true time `at`.
@@ -220,7 +247,7 @@ impl<M: Clone, N> World<M, N> {
         for n in 0..self.slots.len() {
             self.push(0, Item::Start(n));
         }
-        while let Some(((at, _), item)) = self.queue.pop_first() {
+        while let Some(Queued { at, item, .. }) = self.queue.pop() {
             if at > self.end || self.truncated {
                 break;
             }
@@ -289,7 +316,7 @@ impl<M: Clone, N> World<M, N> {
         self.record(n, EventKind::Resumed);
         // Overdue work in the order it became due; a handler may cancel a later timer.
         let mut backlog = std::mem::take(&mut self.slots[n].backlog);
-        backlog.sort_by_key(|(due, seq, _)| (*due, *seq));
+        crate::sort::by_key(&mut backlog, |(due, seq, _)| (*due, *seq));
         for (_, _, work) in backlog {
             if self.slots[n].down || self.slots[n].paused_until.is_some() {
                 break;

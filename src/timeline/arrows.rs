@@ -1,12 +1,11 @@
 //! Messages as arrows between lanes: sent, arrived (or lost), and handled (later than the
 //! arrival when the receiver was paused).
 
-use std::collections::BTreeMap;
-
 use crate::narrate;
 use crate::protocols::{EventKind, Msg, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role, Time};
+use crate::vec_map::VecMap;
 
 /// One message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,9 +61,9 @@ fn heartbeat(msg: &Msg) -> bool {
 pub fn arrows(trace: &Trace, approach: Approach) -> Vec<Arrow> {
     let role = |n: NodeId| trace.nodes.get(n).map(|i| i.role);
     let mut out: Vec<Arrow> = Vec::new();
-    let mut by_id: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut by_id: VecMap<u64, usize> = VecMap::new();
     // (client, server, req) → the acquisition request's arrow.
-    let mut requests: BTreeMap<(NodeId, NodeId, u32), usize> = BTreeMap::new();
+    let mut requests: VecMap<(NodeId, NodeId, u32), usize> = VecMap::new();
     for (i, e) in trace.events.iter().enumerate() {
         match &e.kind {
             EventKind::Sent { msg_id, to, msg, arrives_at_ms, lost } => {

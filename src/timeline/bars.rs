@@ -239,8 +239,7 @@ pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar], shared: boo
 /// Where at least `quorum` servers hold each client's lease at once.
 pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
     let mut clients: Vec<NodeId> = leases.iter().map(|l| l.holder).collect();
-    clients.sort_unstable();
-    clients.dedup();
+    crate::sort::unique(&mut clients);
     let mut out = Vec::new();
     for client in clients {
         let mine: Vec<&LeaseBar> = leases.iter().filter(|l| l.holder == client).collect();
@@ -250,7 +249,7 @@ pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
             edges.push((l.from, true, k));
             edges.push((l.to, false, k));
         }
-        edges.sort_by_key(|&(t, starts, k)| (t, starts, k));
+        crate::sort::by_key(&mut edges, |&(t, starts, k)| (t, starts, k));
         let mut count = 0usize;
         let mut open: Option<(Time, Option<u64>)> = None;
         for (t, starts, k) in edges {
@@ -269,7 +268,7 @@ pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
             }
         }
     }
-    out.sort_by_key(|h| (h.client, h.from));
+    crate::sort::by_key(&mut out, |h| (h.client, h.from));
     // A lease that moved with leadership is one lease to its client.
     let mut merged: Vec<HeldBar> = Vec::with_capacity(out.len());
     for h in out {
@@ -281,7 +280,7 @@ pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
             _ => merged.push(h),
         }
     }
-    merged.sort_by_key(|h| (h.from, h.client));
+    crate::sort::by_key(&mut merged, |h| (h.from, h.client));
     merged
 }
 

@@ -142,7 +142,7 @@ pub fn key_moments(trace: &Trace, verdict: &Verdict, leases: &[LeaseBar], writes
         };
         push(e.at_ms, i, e.node, kind, text);
     }
-    out.sort_by_key(|k| (k.at, k.event));
+    crate::sort::by_key(&mut out, |k| (k.at, k.event));
     // Redlock and ensembles repeat the same fact on several servers within a few ms: keep one.
     let mut kept: Vec<KeyMoment> = Vec::with_capacity(out.len());
     for k in out {

@@ -10,8 +10,9 @@ use crate::lab::{self, Run};
 use crate::scenario::{catalog, validate, Approach, FaultSpec, Scenario};
 use crate::timeline::Timeline;
 
-/// Playback speeds offered (multiples of the paced base rate).
-pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// Playback speeds offered (multiples of the paced base rate), with their text: the select
+/// reads its value back by text, so no float is ever parsed or printed (the bundle budget).
+pub const SPEEDS: [(f64, &str); 5] = [(0.25, "0.25"), (0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
 
 /// Real ms between steps when reduced motion turns playback into a slideshow (at 1×).
 const SLIDE_MS: f64 = 1600.0;
@@ -314,7 +315,7 @@ impl Reducible for Lab {
             }
             Action::Tick(ts) => lab.tick(ts),
             Action::SetSpeed(x) => {
-                lab.speed = x.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                lab.speed = x.clamp(SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
                 lab
             }
             Action::ToggleLecture => {

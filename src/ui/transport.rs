@@ -43,8 +43,9 @@ pub fn transport(p: &TransportProps) -> Html {
         let act = act.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().parse::<f64>() {
-                act.dispatch(Action::Seek(v));
+            // The range steps in whole milliseconds.
+            if let Ok(v) = input.value().parse::<i64>() {
+                act.dispatch(Action::Seek(v as f64));
             }
         })
     };
@@ -52,12 +53,12 @@ pub fn transport(p: &TransportProps) -> Html {
         let act = act.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            if let Ok(v) = select.value().parse::<f64>() {
+            if let Some(&(v, _)) = SPEEDS.iter().find(|(_, text)| *text == select.value()) {
                 act.dispatch(Action::SetSpeed(v));
             }
         })
     };
-    let ms = p.cursor.floor().max(0.0);
+    let ms = p.cursor.max(0.0).floor();
     html! {
         <div class="transport" role="group" aria-label="Playback">
             <div class="buttons">
@@ -68,15 +69,15 @@ pub fn transport(p: &TransportProps) -> Html {
                 {button(act, || Action::NextKey, "key-next", "Next key moment", "Shift+→", Icon::NextKey)}
             </div>
             <input type="range" class="scrub" data-testid="scrub" min="0" max={p.duration_ms.to_string()} step="1"
-                value={ms.to_string()} aria-label="Time (ms of true time)" aria-valuetext={secs(ms)} oninput={on_scrub} />
+                value={(ms as i64).to_string()} aria-label="Time (ms of true time)" aria-valuetext={secs(ms)} oninput={on_scrub} />
             <span class="clock-readout" aria-hidden="true">
                 <span class="now">{secs(ms)}</span>{" / "}{secs(p.duration_ms as f64)}
             </span>
             <label class="speed">
                 <span>{"Speed"}</span>
                 <select data-testid="speed" onchange={on_speed} aria-label="Playback speed">
-                    { for SPEEDS.iter().map(|&s| html! {
-                        <option value={s.to_string()} selected={(s - p.speed).abs() < 1e-9}>{format!("{s}×")}</option>
+                    { for SPEEDS.iter().map(|&(s, text)| html! {
+                        <option value={text} selected={(s - p.speed).abs() < 1e-9}>{format!("{text}×")}</option>
                     }) }
                 </select>
             </label>

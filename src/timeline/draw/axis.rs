@@ -17,7 +17,7 @@ fn label(ms: i64) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
     } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        format!("{} s", crate::decimal::secs(ms as f64, 1))
     }
 }
 

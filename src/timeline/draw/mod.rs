@@ -142,7 +142,7 @@ pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     bars::labels(&mut p, t, g);
     bands::labels(&mut p, t, g);
     let mut labels = p.labels;
-    labels.sort_by_key(|(at, _)| *at); // stable: equal times keep their placement order
+    crate::sort::by_key(&mut labels, |(at, _)| *at); // stable: equal times keep their placement order
     Drawing { shapes: s.out, labels }
 }
 

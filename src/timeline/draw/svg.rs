@@ -10,12 +10,7 @@ pub struct N(pub f64);
 
 impl Display for N {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = (self.0 * 10.0).round() / 10.0;
-        if r.fract() == 0.0 {
-            write!(f, "{}", r as i64)
-        } else {
-            write!(f, "{r:.1}")
-        }
+        write!(f, "{}", crate::decimal::Short(self.0, 1))
     }
 }
 

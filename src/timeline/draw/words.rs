@@ -1,11 +1,13 @@
 //! Small formatting helpers shared by the panels and the diagram.
 
+use crate::decimal;
+
 /// "10.129 s", or "10 s" for whole seconds.
 pub fn secs(ms: f64) -> String {
     if (ms / 1000.0).fract() == 0.0 {
-        format!("{} s", ms / 1000.0)
+        format!("{} s", decimal::secs(ms, 0))
     } else {
-        format!("{:.3} s", ms / 1000.0)
+        format!("{} s", decimal::secs(ms, 3))
     }
 }
 
@@ -16,7 +18,7 @@ pub fn span(ms: i64) -> String {
     } else if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
     } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        format!("{} s", decimal::secs(ms as f64, 1))
     }
 }
 

@@ -61,7 +61,7 @@ fn status(t: &Timeline, approach: Approach, lane: &LaneBox, at: Time, narrow: bo
 }
 
 fn clock(ms: i64) -> String {
-    format!("{:.3}", ms as f64 / 1000.0)
+    crate::decimal::secs(ms as f64, 3).to_string()
 }
 
 /// A clock reading as "wall 13.129 (+10 s)": the offset from true time is spelled out (not

@@ -108,7 +108,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
         <figure class="diagram-wrap" ref={wrap}>
             <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
             <div class="veil" style={veil} aria-hidden="true" />
-            <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={p.cursor.floor().max(0.0).to_string()}
+            <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
                 // Messages in flight under the labels and write marks: a reply leaving storage

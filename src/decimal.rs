@@ -1,0 +1,68 @@
+//! Decimal text for fractional numbers, written with integer arithmetic. Formatting an `f64`
+//! with `{}` or `{:.1}` pulls the standard library's float printer (Grisu and Dragon4 with their
+//! power-of-ten tables, most of it incompressible) into the wasm bundle; every number Lock Lab
+//! shows has a fixed number of decimals, so this is all it needs.
+
+use std::fmt::{self, Display};
+
+/// `value` rounded to `decimals` places (half away from zero), e.g. `Fixed(1.25, 1)` → "1.3",
+/// `Fixed(-0.04, 1)` → "0". Trailing zeros are kept: "10.100".
+#[derive(Clone, Copy)]
+pub struct Fixed(pub f64, pub u32);
+
+impl Display for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scale = 10i64.pow(self.1);
+        let scaled = (self.0 * scale as f64).round() as i64;
+        let sign = if scaled < 0 { "-" } else { "" };
+        let (whole, frac) = (scaled.abs() / scale, scaled.abs() % scale);
+        if self.1 == 0 {
+            write!(f, "{sign}{whole}")
+        } else {
+            write!(f, "{sign}{whole}.{frac:0width$}", width = self.1 as usize)
+        }
+    }
+}
+
+/// `value` with at most `decimals` places and no trailing zeros: "1.5", "2", "0.25".
+#[derive(Clone, Copy)]
+pub struct Short(pub f64, pub u32);
+
+impl Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = Fixed(self.0, self.1).to_string();
+        let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+        f.write_str(if text == "-0" { "0" } else { text })
+    }
+}
+
+/// Milliseconds as seconds with `decimals` places: `secs(10_129, 3)` → "10.129".
+pub fn secs(ms: f64, decimals: u32) -> Fixed {
+    Fixed(ms / 1000.0, decimals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_places() {
+        assert_eq!(Fixed(10.129, 3).to_string(), "10.129");
+        assert_eq!(Fixed(10.1, 3).to_string(), "10.100");
+        assert_eq!(Fixed(1.25, 1).to_string(), "1.3");
+        assert_eq!(Fixed(-1.25, 1).to_string(), "-1.3");
+        assert_eq!(Fixed(-0.04, 1).to_string(), "0.0");
+        assert_eq!(Fixed(-0.06, 1).to_string(), "-0.1");
+        assert_eq!(Fixed(7.0, 0).to_string(), "7");
+        assert_eq!(secs(15_502.0, 1).to_string(), "15.5");
+    }
+
+    #[test]
+    fn short_drops_trailing_zeros() {
+        assert_eq!(Short(0.25, 2).to_string(), "0.25");
+        assert_eq!(Short(4.0, 2).to_string(), "4");
+        assert_eq!(Short(12.34, 1).to_string(), "12.3");
+        assert_eq!(Short(-0.01, 1).to_string(), "0");
+        assert_eq!(Short(-3.0, 1).to_string(), "-3");
+    }
+}
