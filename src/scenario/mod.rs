@@ -4,6 +4,7 @@
 pub mod build;
 pub mod catalog;
 pub mod format;
+mod json_path;
 pub mod limits;
 pub mod validate;
 

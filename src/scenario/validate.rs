@@ -35,13 +35,9 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let mut scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = inner.to_string();
+    let mut scenario: Scenario = serde_json::from_str(text).map_err(|e| {
         // serde_json appends " at line L column C"; keep it, it helps in a big file.
-        err(if path == "." { String::new() } else { path }, message)
+        err(super::json_path::of_error(text, &e), e.to_string())
     })?;
     if scenario.id.is_empty() {
         scenario.id = slug(&scenario.title);
