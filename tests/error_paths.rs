@@ -1,14 +1,15 @@
-//! The field path in a parse error is found after the fact from serde_json's error position
-//! (src/scenario/json_path.rs). Here it is checked against serde_path_to_error, which tracks
-//! the path while deserialising, over many broken versions of every built-in scenario.
+//! Scenarios are read by a hand-written reader (src/scenario/read.rs), and the path of a JSON
+//! syntax error is found from serde_json's error position (src/scenario/json_path.rs). Both are
+//! checked here against serde's derived `Deserialize` with serde_path_to_error (kept natively
+//! for this), over thousands of broken versions of every built-in scenario: the same texts
+//! are accepted, into the same scenario, and the same are refused, naming the same field.
 
 use locklab::scenario::{catalog, parse, Scenario};
 
-/// The path serde_path_to_error reports, or None when serde accepts the text.
-fn tracked_path(text: &str) -> Option<String> {
+/// What serde's derived Deserialize makes of the text: the scenario, or the path of its error.
+fn reference(text: &str) -> Result<Scenario, String> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let r: Result<Scenario, _> = serde_path_to_error::deserialize(de);
-    r.err().map(|e| {
+    serde_path_to_error::deserialize(de).map_err(|e| {
         let p = e.path().to_string();
         if p == "." {
             String::new()
@@ -18,20 +19,36 @@ fn tracked_path(text: &str) -> Option<String> {
     })
 }
 
+/// Errors of the reading stage (the rest come from validation, which serde does not do).
+fn is_read_error(message: &str) -> bool {
+    ["invalid type", "unknown field", "missing field", "unknown variant", "invalid length", "invalid value", "integer too large"]
+        .iter()
+        .any(|m| message.starts_with(m))
+}
+
+fn is_syntax_error(message: &str) -> bool {
+    message.starts_with("EOF") || message.starts_with("expected") || message.contains("trailing")
+}
+
 /// Every way to break a text that this test tries: for each key, a wrong type, an unknown
-/// sibling, the key misspelt, and the value removed; plus truncations.
+/// sibling, the key misspelt, and the value replaced; plus truncations.
 fn breakages(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(k) = text[at..].find("\": ") {
         let colon = at + k + 1;
         let key_start = text[..colon - 1].rfind('"').unwrap();
+        let (before, after) = (&text[..colon + 1], &text[colon + 1..]);
         out.push(format!("{}\"oops\", \"misspelt{}", &text[..key_start], &text[key_start + 1..]));
-        out.push(format!("{} {{\"x\": [1, \"y\"]}}, \"was\"{}", &text[..colon + 1], &text[colon + 1..]));
-        out.push(format!("{} \"text\", \"ignored\"{}", &text[..colon + 1], &text[colon + 1..]));
-        out.push(format!("{} -1.5, \"n\"{}", &text[..colon + 1], &text[colon + 1..]));
-        out.push(format!("{} null, \"n\"{}", &text[..colon + 1], &text[colon + 1..]));
-        out.push(format!("{} true, \"n\"{}", &text[..colon + 1], &text[colon + 1..]));
+        for replacement in [r#" {"x": [1, "y"]}, "was""#, r#" "text", "ignored""#, r#" -1.5, "n""#, r#" null, "n""#, r#" true, "n""#] {
+            out.push(format!("{before}{replacement}{after}"));
+        }
+        for value in [" 7,", " null,", " \"aof-always\",", " [1, 2],", " -3,", " 99999999999999999999,"] {
+            // the value replaced outright, where it ends with a comma on its line
+            if let Some(end) = after.find(",\n").filter(|&e| !after[..e].contains(['{', '[', '\n'])) {
+                out.push(format!("{before}{value}{}", &after[end + 1..]));
+            }
+        }
         at = colon + 1;
     }
     for cut in (1..text.len()).step_by(7) {
@@ -43,27 +60,39 @@ fn breakages(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn error_paths_match_serde_path_to_error() {
-    let mut compared = 0;
+fn the_reader_agrees_with_serde_derive() {
+    let (mut accepted, mut refused) = (0, 0);
     for s in catalog::all() {
         let text = serde_json::to_string_pretty(&s).unwrap();
         for broken in breakages(&text) {
-            let Some(want) = tracked_path(&broken) else { continue };
-            let got = parse(&broken).expect_err("serde rejected it");
-            let message = got.message.clone();
-            let got = got.path;
-            // Data errors (unknown field, wrong type, unknown variant, missing field) must name
-            // exactly the same path. In syntax errors serde_path_to_error stops at the last
-            // segment it had entered (or names an unknown one "?"); ours may be one deeper.
-            let syntax = message.starts_with("EOF") || message.starts_with("expected") || message.contains("trailing");
-            let known = want.split('?').next().unwrap().trim_end_matches('.');
-            if syntax || want.contains('?') {
-                assert!(got.starts_with(known), "{got} vs {want} ({message}) in:\n{broken}");
-            } else {
-                assert_eq!(got, want, "({message}) in:\n{broken}");
+            let ours = parse(&broken);
+            match (reference(&broken), ours) {
+                (Ok(mut theirs), Ok(ours)) => {
+                    if theirs.id.is_empty() {
+                        theirs.id = ours.id.clone(); // parse derives it from the title
+                    }
+                    assert_eq!(ours, theirs, "in:\n{broken}");
+                    accepted += 1;
+                }
+                // Validation may refuse what serde reads, but not for how it is written.
+                (Ok(_), Err(e)) => assert!(!is_read_error(&e.message), "{e} in:\n{broken}"),
+                (Err(want), Ok(_)) => panic!("serde refused ({want}) what the reader accepted:\n{broken}"),
+                // A syntax error is found before anything is read, where serde may first have
+                // met a data error in the same text: either is right (json_path's own tests
+                // cover the syntax error's path).
+                (Err(_), Err(e)) if is_syntax_error(&e.message) => {}
+                (Err(want), Err(e)) => {
+                    // Inside a fault the reader names the field, where serde (which buffers
+                    // internally tagged enums) could only name the fault.
+                    if want.starts_with("faults[") && !want.contains('.') {
+                        assert!(e.path.starts_with(&want), "{e} vs {want} in:\n{broken}");
+                    } else {
+                        assert_eq!(e.path, want, "{e} in:\n{broken}");
+                    }
+                    refused += 1;
+                }
             }
-            compared += 1;
         }
     }
-    assert!(compared > 2000, "only {compared} broken texts compared");
+    assert!(accepted > 100 && refused > 1500, "only {accepted} accepted and {refused} refused texts compared");
 }

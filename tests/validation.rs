@@ -27,7 +27,7 @@ fn unknown_field_names_its_path() {
     let e = error_of(r#"{"version": 1, "approach": "redis", "lock": {"ttl": 5}}"#);
     assert!(e.starts_with("lock.ttl: unknown field `ttl`"), "{e}");
     let e = error_of(&with(r#"{"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5, "oops": 1}"#, ""));
-    assert!(e.starts_with("faults[0]: unknown field `oops`"), "{e}");
+    assert!(e.starts_with("faults[0].oops: unknown field `oops`"), "{e}");
 }
 
 #[test]

@@ -5,13 +5,16 @@
 //! before it is replicated) that promotes itself when the primary has been silent for 1 s. Redlock's instances are the same
 //! server without the token counter.
 
-use serde::{Deserialize, Serialize};
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Deserialize;
+use serde::Serialize;
 
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
 /// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
 #[serde(rename_all = "kebab-case")]
 pub enum Persistence {
     /// Nothing survives a restart.

@@ -1,12 +1,18 @@
 //! The public scenario format, version 1 (../shared/SCENARIO_FORMAT.md). Unknown fields are
 //! errors: a typo must not silently change a lecture.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+// Scenarios are read by scenario::read on every target. The derived Deserialize exists natively
+// only, as the reference the reader is tested against (tests/error_paths.rs); in the browser it
+// would be dead weight in the bundle.
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Deserialize;
 
 pub use crate::protocols::redis::Persistence;
 
 /// A lock approach.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Approach {
     DbLease,
@@ -52,7 +58,8 @@ impl Approach {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub version: u32,
@@ -81,7 +88,8 @@ pub struct Scenario {
     pub expect: Option<Expect>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct LockConfig {
     #[serde(default = "default_ttl")]
@@ -117,14 +125,16 @@ impl Default for LockConfig {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct StorageConfig {
     #[serde(default)]
     pub fencing: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct NetworkConfig {
     #[serde(default = "default_latency")]
@@ -139,7 +149,8 @@ impl Default for NetworkConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct ClientSpec {
     pub name: String,
@@ -152,7 +163,8 @@ pub struct ClientSpec {
 }
 
 /// One entry of `faults[]`, tagged by `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FaultSpec {
     Pause {
@@ -216,7 +228,8 @@ impl FaultSpec {
 }
 
 /// The outcome a scenario's author claims, per fencing setting.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -225,7 +238,8 @@ pub struct Expect {
     pub fencing_on: Option<Outcome>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -238,15 +252,16 @@ pub struct Outcome {
     pub max_concurrent_holders: Option<u32>,
 }
 
-fn default_seed() -> u64 {
+pub(super) fn default_seed() -> u64 {
     1
 }
-fn default_duration() -> i64 {
+pub(super) fn default_duration() -> i64 {
     30_000
 }
 fn default_ttl() -> i64 {
     10_000
 }
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // only serde (native) uses it
 fn yes() -> bool {
     true
 }
@@ -262,16 +277,16 @@ fn default_request_timeout() -> i64 {
 fn default_latency() -> [i64; 2] {
     [1, 5]
 }
-fn default_work() -> i64 {
+pub(super) fn default_work() -> i64 {
     1000
 }
-fn default_writes() -> u32 {
+pub(super) fn default_writes() -> u32 {
     1
 }
-fn one_ms() -> i64 {
+pub(super) fn one_ms() -> i64 {
     1
 }
-fn default_clients() -> Vec<ClientSpec> {
+pub(super) fn default_clients() -> Vec<ClientSpec> {
     vec![
         ClientSpec { name: "A".into(), acquire_at_ms: 0, work_ms: 1000, writes: 1 },
         ClientSpec { name: "B".into(), acquire_at_ms: 2000, work_ms: 500, writes: 1 },

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod format;
 mod json_path;
 pub mod limits;
+mod read;
 pub mod validate;
 
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};

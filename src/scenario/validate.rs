@@ -35,10 +35,11 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
-    let mut scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-        // serde_json appends " at line L column C"; keep it, it helps in a big file.
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        // A syntax error: serde_json appends " at line L column C"; keep it, it helps in a big file.
         err(super::json_path::of_error(text, &e), e.to_string())
     })?;
+    let mut scenario = super::read::scenario(&value)?;
     if scenario.id.is_empty() {
         scenario.id = slug(&scenario.title);
     }

@@ -1,0 +1,276 @@
+//! Reads a scenario from parsed JSON (`serde_json::Value`), field by field, with the path of
+//! every error: `lock.ttl_ms: invalid type: string, expected an integer`.
+//!
+//! Why not `#[derive(Deserialize)]`: the derived code, with serde's error messages (which print
+//! floats and escape strings, pulling in the float printer and Unicode tables), was about a
+//! quarter of the app's wasm beyond Yew itself, and it could not name the field inside a
+//! fault (serde buffers internally tagged enums). This reader is small, names every field,
+//! and is checked against the derived `Deserialize` natively (tests/error_paths.rs), which
+//! is kept for that reason only.
+
+use serde_json::{Map, Value};
+
+use super::format::*;
+use super::validate::ScenarioError;
+
+type Read<T> = Result<T, ScenarioError>;
+
+fn err<T>(path: &str, message: String) -> Read<T> {
+    Err(ScenarioError { path: path.to_string(), message })
+}
+
+/// `path.key`, or `key` at the top.
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// What a JSON value is, for "invalid type" errors (never the value itself: no float printing).
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "floating point number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
+    err(path, format!("invalid type: {}, expected {expected}", kind(v)))
+}
+
+/// "`a`, `b` or `c`"
+fn one_of(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// An object with only the `known` keys.
+struct Object<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+}
+
+impl<'a> Object<'a> {
+    fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
+        let Value::Object(map) = v else { return invalid(path, v, "an object") };
+        if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
+            return err(&join(path, k), format!("unknown field `{k}`, expected one of {}", one_of(known)));
+        }
+        Ok(Object { map, path: path.to_string() })
+    }
+
+    /// A field that may be missing (and, like an optional field, may be null).
+    fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => read(v, &join(&self.path, key)).map(Some),
+        }
+    }
+
+    /// A field with a default when missing.
+    fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+        match self.map.get(key) {
+            None => Ok(default),
+            Some(v) => read(v, &join(&self.path, key)),
+        }
+    }
+
+    /// A field that must be there.
+    fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+        match self.map.get(key) {
+            None => err(&self.path, format!("missing field `{key}`")),
+            Some(v) => read(v, &join(&self.path, key)),
+        }
+    }
+}
+
+fn int(v: &Value, path: &str) -> Read<i64> {
+    match v.as_i64() {
+        Some(n) => Ok(n),
+        None if v.is_u64() => err(path, "integer too large: must be at most 2^63 - 1".into()),
+        None => invalid(path, v, "an integer"),
+    }
+}
+
+fn uint(v: &Value, path: &str) -> Read<u64> {
+    match v.as_u64() {
+        Some(n) => Ok(n),
+        None if v.is_i64() => err(path, "invalid value: a negative integer, expected an unsigned integer".into()),
+        None => invalid(path, v, "an unsigned integer"),
+    }
+}
+
+fn uint32(v: &Value, path: &str) -> Read<u32> {
+    let n = uint(v, path)?;
+    u32::try_from(n).or_else(|_| err(path, format!("{n} is too large: must be at most {}", u32::MAX)))
+}
+
+fn float(v: &Value, path: &str) -> Read<f64> {
+    v.as_f64().map_or_else(|| invalid(path, v, "a number"), Ok)
+}
+
+fn boolean(v: &Value, path: &str) -> Read<bool> {
+    v.as_bool().map_or_else(|| invalid(path, v, "a boolean"), Ok)
+}
+
+fn string(v: &Value, path: &str) -> Read<String> {
+    v.as_str().map_or_else(|| invalid(path, v, "a string"), |s| Ok(s.to_string()))
+}
+
+fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+    let Value::Array(items) = v else { return invalid(path, v, "an array") };
+    items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect()
+}
+
+/// `[lo, hi]`: exactly two integers.
+fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
+    let items = list(v, path, int)?;
+    <[i64; 2]>::try_from(items).or_else(|items| err(path, format!("invalid length {}, expected an array of 2 integers", items.len())))
+}
+
+/// One of the names in `table`.
+fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
+    let name = string(v, path)?;
+    match table.iter().find(|(n, _)| *n == name) {
+        Some(&(_, t)) => Ok(t),
+        None => {
+            let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+            err(path, format!("unknown variant `{name}`, expected one of {}", one_of(&names)))
+        }
+    }
+}
+
+fn approach(v: &Value, path: &str) -> Read<Approach> {
+    let table: Vec<(&str, Approach)> = Approach::ALL.iter().map(|&a| (a.id(), a)).collect();
+    choice(v, path, &table)
+}
+
+fn persistence(v: &Value, path: &str) -> Read<Persistence> {
+    choice(v, path, &[("none", Persistence::None), ("aof-everysec", Persistence::AofEverysec), ("aof-always", Persistence::AofAlways)])
+}
+
+fn lock(v: &Value, path: &str) -> Read<LockConfig> {
+    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms"];
+    let o = Object::new(v, path, &known)?;
+    let d = LockConfig::default();
+    Ok(LockConfig {
+        ttl_ms: o.or("ttl_ms", d.ttl_ms, int)?,
+        servers: o.opt("servers", uint32)?,
+        safe_unlock: o.or("safe_unlock", d.safe_unlock, boolean)?,
+        replica: o.or("replica", d.replica, boolean)?,
+        persistence: o.or("persistence", d.persistence, persistence)?,
+        drift_factor: o.or("drift_factor", d.drift_factor, float)?,
+        retry_ms: o.or("retry_ms", d.retry_ms, pair)?,
+        request_timeout_ms: o.or("request_timeout_ms", d.request_timeout_ms, int)?,
+    })
+}
+
+fn storage(v: &Value, path: &str) -> Read<StorageConfig> {
+    let o = Object::new(v, path, &["fencing"])?;
+    Ok(StorageConfig { fencing: o.or("fencing", false, boolean)? })
+}
+
+fn network(v: &Value, path: &str) -> Read<NetworkConfig> {
+    let o = Object::new(v, path, &["latency_ms", "drop_rate"])?;
+    let d = NetworkConfig::default();
+    Ok(NetworkConfig { latency_ms: o.or("latency_ms", d.latency_ms, pair)?, drop_rate: o.or("drop_rate", d.drop_rate, float)? })
+}
+
+fn client(v: &Value, path: &str) -> Read<ClientSpec> {
+    let o = Object::new(v, path, &["name", "acquire_at_ms", "work_ms", "writes"])?;
+    Ok(ClientSpec {
+        name: o.req("name", string)?,
+        acquire_at_ms: o.or("acquire_at_ms", 0, int)?,
+        work_ms: o.or("work_ms", default_work(), int)?,
+        writes: o.or("writes", default_writes(), uint32)?,
+    })
+}
+
+/// The fault kinds, as `kind` names them.
+const FAULT_KINDS: [&str; 7] = ["pause", "clock_jump", "clock_drift", "crash", "partition", "delay", "drop"];
+
+fn fault(v: &Value, path: &str) -> Read<FaultSpec> {
+    // `kind` picks the fields that are allowed, so it is read first.
+    let Value::Object(map) = v else { return invalid(path, v, "an object") };
+    let Some(kind) = map.get("kind") else { return err(path, "missing field `kind`".into()) };
+    let table: Vec<(&str, &str)> = FAULT_KINDS.iter().map(|k| (*k, *k)).collect();
+    let kind = choice(kind, &join(path, "kind"), &table)?;
+    let fields: &[&str] = match kind {
+        "pause" => &["kind", "at_ms", "node", "duration_ms"],
+        "clock_jump" => &["kind", "at_ms", "node", "by_ms"],
+        "clock_drift" => &["kind", "at_ms", "node", "ppm"],
+        "crash" => &["kind", "at_ms", "node", "restart_after_ms", "machine"],
+        "partition" => &["kind", "at_ms", "groups", "duration_ms"],
+        "delay" => &["kind", "at_ms", "from", "to", "by_ms", "duration_ms"],
+        _ => &["kind", "at_ms", "from", "to", "duration_ms"],
+    };
+    let o = Object::new(v, path, fields)?;
+    let at_ms = o.req("at_ms", int)?;
+    Ok(match kind {
+        "pause" => FaultSpec::Pause { at_ms, node: o.req("node", string)?, duration_ms: o.req("duration_ms", int)? },
+        "clock_jump" => FaultSpec::ClockJump { at_ms, node: o.req("node", string)?, by_ms: o.req("by_ms", int)? },
+        "clock_drift" => FaultSpec::ClockDrift { at_ms, node: o.req("node", string)?, ppm: o.req("ppm", int)? },
+        "crash" => FaultSpec::Crash {
+            at_ms,
+            node: o.req("node", string)?,
+            restart_after_ms: o.opt("restart_after_ms", int)?,
+            machine: o.or("machine", false, boolean)?,
+        },
+        "partition" => FaultSpec::Partition {
+            at_ms,
+            groups: o.req("groups", |v, p| list(v, p, |v, p| list(v, p, string)))?,
+            duration_ms: o.opt("duration_ms", int)?,
+        },
+        "delay" => FaultSpec::Delay {
+            at_ms,
+            from: o.req("from", string)?,
+            to: o.req("to", string)?,
+            by_ms: o.req("by_ms", int)?,
+            duration_ms: o.or("duration_ms", one_ms(), int)?,
+        },
+        _ => FaultSpec::Drop { at_ms, from: o.req("from", string)?, to: o.req("to", string)?, duration_ms: o.opt("duration_ms", int)? },
+    })
+}
+
+fn outcome(v: &Value, path: &str) -> Read<Outcome> {
+    let o = Object::new(v, path, &["safe", "stale_writes_accepted", "stale_writes_rejected", "max_concurrent_holders"])?;
+    Ok(Outcome {
+        safe: o.opt("safe", boolean)?,
+        stale_writes_accepted: o.opt("stale_writes_accepted", uint32)?,
+        stale_writes_rejected: o.opt("stale_writes_rejected", uint32)?,
+        max_concurrent_holders: o.opt("max_concurrent_holders", uint32)?,
+    })
+}
+
+fn expect(v: &Value, path: &str) -> Read<Expect> {
+    let o = Object::new(v, path, &["fencing_off", "fencing_on"])?;
+    Ok(Expect { fencing_off: o.opt("fencing_off", outcome)?, fencing_on: o.opt("fencing_on", outcome)? })
+}
+
+/// The scenario in a parsed JSON document (not yet validated: see `validate`).
+pub fn scenario(v: &Value) -> Read<Scenario> {
+    let known =
+        ["version", "id", "title", "intro", "approach", "seed", "duration_ms", "lock", "storage", "network", "clients", "faults", "expect"];
+    let o = Object::new(v, "", &known)?;
+    Ok(Scenario {
+        version: o.req("version", uint32)?,
+        id: o.or("id", String::new(), string)?,
+        title: o.or("title", String::new(), string)?,
+        intro: o.or("intro", String::new(), string)?,
+        approach: o.req("approach", approach)?,
+        seed: o.or("seed", default_seed(), uint)?,
+        duration_ms: o.or("duration_ms", default_duration(), int)?,
+        lock: o.or("lock", LockConfig::default(), lock)?,
+        storage: o.or("storage", StorageConfig::default(), storage)?,
+        network: o.or("network", NetworkConfig::default(), network)?,
+        clients: o.or("clients", default_clients(), |v, p| list(v, p, client))?,
+        faults: o.or("faults", Vec::new(), |v, p| list(v, p, fault))?,
+        expect: o.opt("expect", expect)?,
+    })
+}
