@@ -2,7 +2,11 @@
 // Browser figures for Lock Lab's release build (dist/), in Debian's headless Chromium through
 // the playwright-core API installed in tests/e2e/node_modules. Prints figures; asserts nothing.
 //
-//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]...
+//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]...
+//
+// --scenario-file runs a scenario file through the app's own "Your own scenario (JSON)" editor,
+// e.g. scripts/bench/redlock-9x4.json: Redlock with 9 instances and 4 clients, about 17,800
+// trace events in 60 s (issue 4's frame-cost and 10,000-event seek budgets).
 //
 // 1. first render: ms from navigation start until the diagram SVG is in the DOM, and until the
 //    frame after that (when it is on screen), each page load in a fresh browser context.
@@ -13,7 +17,7 @@
 //    out again (a MutationObserver on data-cursor-ms, then a forced layout); p50/p95/max.
 // Needs `trunk build --release` first (scripts/serve.sh or scripts/test.sh do it).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +26,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
-const opts = { runs: 7, playMs: 4000, scenarios: [] };
+const opts = { runs: 7, playMs: 4000, scenarios: [], files: [] };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--runs') opts.runs = Number(a[++i]);
   else if (a[i] === '--play-ms') opts.playMs = Number(a[++i]);
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);
+  else if (a[i] === '--scenario-file') opts.files.push(path.resolve(a[++i]));
   else {
-    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]...`);
+    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]...`);
     process.exit(2);
   }
 }
@@ -147,10 +152,26 @@ async function setToMax(page, id) {
   return `speed ${max}`;
 }
 
-async function playing(page, url, scenario) {
+// Opens a built-in by id, or a scenario file (an absolute path) through the JSON editor.
+async function open(page, url, scenario) {
   await page.goto(url);
   await page.locator(tid('diagram')).waitFor();
-  await page.locator(tid('scenario-picker')).selectOption(scenario);
+  if (!scenario.startsWith('/')) {
+    await page.locator(tid('scenario-picker')).selectOption(scenario);
+    return;
+  }
+  const text = readFileSync(scenario, 'utf8');
+  const duration = String(JSON.parse(text).duration_ms ?? 30000);
+  await page.locator(`${tid('scenario-json')} summary`).first().click();
+  await page.locator(tid('scenario-json-input')).fill(text);
+  await page.locator(tid('scenario-json-run')).click();
+  await page.waitForFunction((d) => document.querySelector('[data-testid="scrub"]').getAttribute('max') === d, duration, { timeout: 30_000 });
+}
+
+const label = (s) => (s.startsWith('/') ? path.basename(s) : s);
+
+async function playing(page, url, scenario) {
+  await open(page, url, scenario);
   const speed = await setToMax(page, 'speed');
   await page.locator(tid('scrub')).fill(String(await page.locator(tid('scrub')).getAttribute('min') ?? 0));
   const cdp = await page.context().newCDPSession(page);
@@ -169,9 +190,7 @@ async function playing(page, url, scenario) {
 }
 
 async function seeks(page, url, scenario) {
-  await page.goto(url);
-  await page.locator(tid('diagram')).waitFor();
-  await page.locator(tid('scenario-picker')).selectOption(scenario);
+  await open(page, url, scenario);
   const scrub = page.locator(tid('scrub'));
   const min = Number((await scrub.getAttribute('min')) ?? 0);
   const max = Number(await scrub.getAttribute('max'));
@@ -228,12 +247,12 @@ try {
   await page.goto(server.url);
   await page.locator(tid('diagram')).waitFor();
   const all = await page.locator(`${tid('scenario-picker')} option`).evaluateAll((os) => os.map((o) => o.value));
-  const scenarios = opts.scenarios.length ? opts.scenarios : all;
+  const scenarios = [...(opts.scenarios.length || opts.files.length ? opts.scenarios : all), ...opts.files];
 
   console.log(`\nscript time per frame while playing (ms, ${opts.playMs} ms of playback at top speed)`);
   for (const s of scenarios) {
     const r = await playing(page, server.url, s);
-    console.log(`  ${s.padEnd(36)} ${stats(r.perFrame)}  ~${r.fps.toFixed(0)} frames/s, frames = ${r.kind}, ${r.speed}, cursor reached ${r.cursor} ms`);
+    console.log(`  ${label(s).padEnd(36)} ${stats(r.perFrame)}  ~${r.fps.toFixed(0)} frames/s, frames = ${r.kind}, ${r.speed}, cursor reached ${r.cursor} ms`);
   }
 
   console.log('\nseek: scrub to a new time → diagram shows it, laid out (ms)');
@@ -241,7 +260,7 @@ try {
     const t = await seeks(page, server.url, s);
     const bad = t.filter((x) => !Number.isFinite(x)).length;
     const ok = t.filter(Number.isFinite);
-    console.log(`  ${s.padEnd(36)} ${stats(ok)}${bad ? `  (${bad} seeks never showed their time)` : ''}`);
+    console.log(`  ${label(s).padEnd(36)} ${stats(ok)}${bad ? `  (${bad} seeks never showed their time)` : ''}`);
   }
   await ctx.close();
 } finally {

@@ -1,5 +1,5 @@
 //! The static drawing as components with cheap-to-compare props: moving the cursor never
-//! re-renders it, and the live labels only when one more label's moment is reached. The
+//! re-renders it, and the live labels are all written once and revealed by one CSS rule. The
 //! markup comes from `timeline::draw` and is inserted as is (our own output, escaped there),
 //! so a run with thousands of messages costs one parse and no diffing.
 
@@ -50,7 +50,27 @@ pub struct LabelsProps {
     pub count: usize,
 }
 
+/// Tells the diagrams on a page apart (side by side there are two), for their label rule.
+fn next_diagram_id() -> usize {
+    thread_local!(static NEXT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) });
+    NEXT.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    })
+}
+
+/// Every label of the run is in the DOM once, in time order, one element each; the labels of
+/// moments after the cursor are hidden by a single CSS rule. Playing or seeking then changes
+/// one line of style, not thousands of elements (a long Redlock run has thousands of labels).
 #[function_component(Labels)]
 pub fn labels(p: &LabelsProps) -> Html {
-    html! { <g class="labels-layer">{Html::from_html_unchecked(AttrValue::from(p.drawing.label_markup(p.count)))}</g> }
+    let id = *use_memo((), |_| next_diagram_id());
+    let all = use_memo(p.drawing.clone(), |d| Html::from_html_unchecked(AttrValue::from(d.label_markup(usize::MAX))));
+    let rule = format!("#labels-{id}>:nth-child(n+{}){{display:none}}", p.count + 1);
+    html! {
+        <>
+            <style>{rule}</style>
+            <g class="labels-layer" id={format!("labels-{id}")}>{(*all).clone()}</g>
+        </>
+    }
 }
