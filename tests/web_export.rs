@@ -52,7 +52,7 @@ async fn click(root: &Element, testid: &str) {
 
 fn status(root: &Element) -> (String, bool) {
     let s = find(root, "export-status");
-    (s.text_content().unwrap_or_default(), s.class_list().contains("failed"))
+    (s.text_content().unwrap_or_default(), s.get_attribute("class").unwrap_or_default().split(' ').any(|c| c == "failed"))
 }
 
 /// The text of the last blob the page made.

@@ -18,10 +18,9 @@ use crate::timeline::Timeline;
 /// window it was exported from (the CLI and the app agree), and wide enough for a slide.
 pub const FIGURE_WIDTH: f64 = 1280.0;
 
-/// The diagram's stylesheet, compiled into native builds (the CLI and tests). The browser
-/// reads the same file back from the page's stylesheet (`ui::export`), so the wasm bundle
-/// carries no second copy of it.
-#[cfg(not(target_arch = "wasm32"))]
+/// The diagram's stylesheet, for the CLI and tests. The browser app never names it (it reads
+/// the same file back from the page's stylesheet, `ui::export`), and a `const` is only emitted
+/// where it is used, so the wasm bundle carries no second copy of it.
 pub const STYLESHEET: &str = include_str!("../../../styles/diagram.css");
 
 /// The figure of `run` (drawn as `t`) at true time `at`, `width` px wide. `css` is the text of
