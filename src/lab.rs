@@ -27,6 +27,20 @@ impl Run {
     pub fn expect_mismatches(&self) -> Option<Vec<Mismatch>> {
         self.expected().map(|o| self.verdict.mismatches(o))
     }
+
+    /// The whole run as one JSON document: `{"scenario", "verdict", "trace"}`, each part
+    /// exactly as serde writes it on its own (the verdict is `locklab run --json`'s). Written
+    /// by hand rather than through a wrapper type: a new derive would be more code in the
+    /// browser bundle, and the pretty writer is the one the app already uses for scenarios.
+    pub fn to_json(&self) -> String {
+        let part = |json: serde_json::Result<String>| json.expect("runs serialize").replace('\n', "\n  ");
+        format!(
+            "{{\n  \"scenario\": {},\n  \"verdict\": {},\n  \"trace\": {}\n}}\n",
+            part(serde_json::to_string_pretty(&self.scenario)),
+            part(serde_json::to_string_pretty(&self.verdict)),
+            part(serde_json::to_string_pretty(&self.trace))
+        )
+    }
 }
 
 /// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.

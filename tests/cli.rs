@@ -62,3 +62,60 @@ fn invalid_file_names_the_field() {
     assert!(err.contains("faults[0].node: no node named \"Z\""), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1);
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("locklab-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn svg_writes_the_figure_at_the_cursor() {
+    let dir = temp_dir("svg");
+    let path = dir.join("gc.svg");
+    let (code, out, err) = locklab(&["svg", "--builtin", "redis-gc-pause", "--at-ms", "15502", "-o", path.to_str().unwrap()]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    roxmltree::Document::parse(&svg).expect("well-formed");
+    assert!(svg.contains(">15.502 s</text>") && svg.contains("STALE, accepted") && svg.contains("<style>"));
+    // Fencing on: the same moment, the write rejected.
+    let (code, on, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--at-ms", "15502", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert!(on.contains("glyph rejected") && !on.contains("STALE") && on.contains("fencing on"));
+}
+
+#[test]
+fn svg_defaults_to_the_end_and_takes_files_seeds_and_lecture() {
+    let (code, out, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("<?xml") && out.contains(">20 s</text>"), "the cursor at the end of the run");
+    let dir = temp_dir("svg-file");
+    let path = dir.join("s.json");
+    std::fs::write(&path, r#"{"version": 1, "id": "mine", "approach": "redis", "duration_ms": 8000}"#).unwrap();
+    let (code, out, err) = locklab(&["svg", path.to_str().unwrap(), "--seed", "7", "--lecture", "--width", "900", "-o", "-"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains(r#"width="900""#) && out.contains(r#"class="lecture""#) && out.contains("seed 7 · at 8 s"));
+}
+
+#[test]
+fn svg_errors_name_the_argument() {
+    let dir = temp_dir("svg-errors");
+    let unwritable = dir.join("no/such/dir/x.svg");
+    for (args, needle) in [
+        (vec!["svg", "--builtin", "redis-gc-pause"], "svg: give an output file with -o"),
+        (vec!["svg", "-o", "x.svg"], "svg: give a scenario FILE or --builtin ID"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--at-ms", "soon", "-o", "-"], "--at-ms: \"soon\" is not a whole number"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--at-ms", "20001", "-o", "-"], "--at-ms: 20001 is outside the run (0 to 20000 ms)"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--at-ms", "-1", "-o", "-"], "--at-ms: -1 is outside the run"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--width", "20", "-o", "-"], "--width: expected 300 to 8000 px"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "-o"], "-o: missing value"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--json", "-o", "-"], "unknown flag \"--json\""),
+        (vec!["svg", "--builtin", "nope", "-o", "-"], "--builtin: no built-in scenario \"nope\""),
+        (vec!["svg", "--builtin", "redis-gc-pause", "-o", unwritable.to_str().unwrap()], "-o: cannot write"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(err.starts_with("locklab: ") && err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -1,12 +1,21 @@
 //! `locklab`: run a scenario file or a built-in and print its verdict (SCENARIO_FORMAT.md,
-//! "The CLI"). Exit 0 when the scenario ran (safe or not), 2 for any input error.
+//! "The CLI"), or draw it as an SVG figure. Exit 0 when the scenario ran (safe or not), 2 for
+//! any input error.
 
 use std::process::ExitCode;
 
 use locklab::lab;
 use locklab::scenario::{catalog, parse, Scenario};
+use locklab::timeline::draw::export;
+use locklab::timeline::Timeline;
 
-const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab list\n       locklab bench [ITERATIONS]";
+const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]
+       locklab svg (FILE | --builtin ID) [--fencing on|off] [--seed N] [--at-ms T] [--lecture] [--width PX] -o (OUT.svg | -)
+       locklab list
+       locklab bench [ITERATIONS]";
+
+/// Narrowest and widest figure `--width` accepts (the diagram's layout needs 300 px).
+const WIDTHS: (f64, f64) = (300.0, 8000.0);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,29 +37,34 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("list") if args.len() == 1 => Ok(catalog::all().iter().map(|s| format!("{}\t{}\n", s.id, s.title)).collect()),
         Some("list") => Err(format!("list: unexpected argument \"{}\"\n{USAGE}", args[1])),
         Some("run") => run(&args[1..]),
+        Some("svg") => svg(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),
     }
 }
 
-fn run(args: &[String]) -> Result<String, String> {
-    let mut source: Option<Scenario> = None;
-    let mut fencing: Option<bool> = None;
-    let mut seed: Option<u64> = None;
-    let mut json = false;
-    let mut narrate = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
-        match arg.as_str() {
+/// The scenario a command works on: a FILE or --builtin ID, with --fencing and --seed applied.
+#[derive(Default)]
+struct ScenarioArgs {
+    source: Option<Scenario>,
+    fencing: Option<bool>,
+    seed: Option<u64>,
+}
+
+impl ScenarioArgs {
+    /// Takes `arg` (and its value from `rest`) if it names the scenario; false if it is not
+    /// one of these arguments.
+    fn take(&mut self, cmd: &str, arg: &str, rest: &mut std::slice::Iter<String>) -> Result<bool, String> {
+        let mut value = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
+        match arg {
             "--builtin" => {
                 let id = value("--builtin")?;
                 let s = catalog::get(&id).ok_or_else(|| format!("--builtin: no built-in scenario \"{id}\" (see `locklab list`)"))?;
-                set_source(&mut source, s)?;
+                self.set_source(cmd, s)?;
             }
             "--fencing" => {
-                fencing = Some(match value("--fencing")?.as_str() {
+                self.fencing = Some(match value("--fencing")?.as_str() {
                     "on" => true,
                     "off" => false,
                     v => return Err(format!("--fencing: expected on or off, got \"{v}\"")),
@@ -58,25 +72,55 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             "--seed" => {
                 let v = value("--seed")?;
-                seed = Some(v.parse().map_err(|_| format!("--seed: \"{v}\" is not an unsigned 64-bit integer"))?);
+                self.seed = Some(v.parse().map_err(|_| format!("--seed: \"{v}\" is not an unsigned 64-bit integer"))?);
             }
-            "--json" => json = true,
-            "--trace" => narrate = true,
-            flag if flag.starts_with("--") => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
+            flag if flag.starts_with('-') => return Ok(false),
             path => {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
                 let s = parse(&text).map_err(|e| format!("{path}: {e}"))?;
-                set_source(&mut source, s)?;
+                self.set_source(cmd, s)?;
             }
         }
+        Ok(true)
     }
-    let mut scenario = source.ok_or_else(|| format!("run: give a scenario FILE or --builtin ID\n{USAGE}"))?;
-    if let Some(f) = fencing {
-        scenario.storage.fencing = f;
+
+    fn set_source(&mut self, cmd: &str, s: Scenario) -> Result<(), String> {
+        if self.source.is_some() {
+            return Err(format!("{cmd}: give one scenario (a FILE or --builtin ID), not two\n{USAGE}"));
+        }
+        self.source = Some(s);
+        Ok(())
     }
-    if let Some(s) = seed {
-        scenario.seed = s;
+
+    /// The scenario with the overrides applied.
+    fn scenario(self, cmd: &str) -> Result<Scenario, String> {
+        let mut scenario = self.source.ok_or_else(|| format!("{cmd}: give a scenario FILE or --builtin ID\n{USAGE}"))?;
+        if let Some(f) = self.fencing {
+            scenario.storage.fencing = f;
+        }
+        if let Some(s) = self.seed {
+            scenario.seed = s;
+        }
+        Ok(scenario)
     }
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    let mut scenario = ScenarioArgs::default();
+    let mut json = false;
+    let mut narrate = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if scenario.take("run", arg, &mut it)? {
+            continue;
+        }
+        match arg.as_str() {
+            "--json" => json = true,
+            "--trace" => narrate = true,
+            flag => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
+        }
+    }
+    let scenario = scenario.scenario("run")?;
     let run = lab::run(&scenario);
     if json {
         let mut out = serde_json::to_string_pretty(&run.verdict).expect("verdict serializes");
@@ -87,6 +131,53 @@ fn run(args: &[String]) -> Result<String, String> {
         return Ok(story(&run));
     }
     Ok(summary(&run))
+}
+
+/// `locklab svg`: the run at a cursor time as a self-contained SVG figure, written to `-o`.
+fn svg(args: &[String]) -> Result<String, String> {
+    let mut scenario = ScenarioArgs::default();
+    let mut at_ms: Option<i64> = None;
+    let mut lecture = false;
+    let mut width = export::FIGURE_WIDTH;
+    let mut out: Option<String> = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if scenario.take("svg", arg, &mut it)? {
+            continue;
+        }
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
+        match arg.as_str() {
+            "--at-ms" => {
+                let v = value("--at-ms")?;
+                at_ms = Some(v.parse().map_err(|_| format!("--at-ms: \"{v}\" is not a whole number of milliseconds"))?);
+            }
+            "--lecture" => lecture = true,
+            "--width" => {
+                let v = value("--width")?;
+                width = match v.parse::<f64>() {
+                    Ok(w) if (WIDTHS.0..=WIDTHS.1).contains(&w) => w,
+                    _ => return Err(format!("--width: expected {} to {} px, got \"{v}\"", WIDTHS.0, WIDTHS.1)),
+                };
+            }
+            "-o" => out = Some(value("-o")?),
+            flag => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
+        }
+    }
+    let scenario = scenario.scenario("svg")?;
+    let out = out.ok_or_else(|| format!("svg: give an output file with -o OUT.svg (or -o - for stdout)\n{USAGE}"))?;
+    let run = lab::run(&scenario);
+    let timeline = Timeline::of_run(&run);
+    let end = timeline.duration_ms;
+    let at = at_ms.unwrap_or(end);
+    if !(0..=end).contains(&at) {
+        return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
+    }
+    let figure = export::figure(&run, &timeline, at, width, lecture, export::STYLESHEET);
+    if out == "-" {
+        return Ok(figure);
+    }
+    std::fs::write(&out, figure).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
+    Ok(String::new())
 }
 
 /// Every event with its caption, one a line: the whole story in words.
@@ -109,14 +200,6 @@ fn bench(iterations: Option<&str>) -> Result<String, String> {
     let start = std::time::Instant::now();
     let now = move || start.elapsed().as_secs_f64() * 1000.0;
     Ok(locklab::bench::report(&locklab::bench::catalog(n, &now)))
-}
-
-fn set_source(slot: &mut Option<Scenario>, s: Scenario) -> Result<(), String> {
-    if slot.is_some() {
-        return Err(format!("run: give one scenario (a FILE or --builtin ID), not two\n{USAGE}"));
-    }
-    *slot = Some(s);
-    Ok(())
 }
 
 /// The readable summary printed without `--json`.

@@ -69,6 +69,7 @@ pub fn app() -> Html {
                 <Legend />
                 <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
+                <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
                 <div class="panels">
                     <Verdict run={Shared(lab.run.clone())} cursor_ms={verdict_ms} act={act.clone()} />
                     <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />

@@ -4,6 +4,7 @@
 mod app;
 mod caption;
 pub mod diagram;
+mod export;
 mod help;
 mod icons;
 pub mod keys;

@@ -10,7 +10,10 @@ pub mod arrows;
 mod axis;
 mod bands;
 mod bars;
+pub mod export;
 pub mod geometry;
+pub mod lanes;
+pub mod live;
 mod marks;
 pub mod svg;
 pub mod words;
@@ -22,6 +25,18 @@ pub use writes::glyph_svg;
 use self::svg::Svg;
 use super::Timeline;
 use crate::sim::{Role, Time};
+
+/// Hatching for pauses, outages, overdue beliefs and overlaps (the styles name them by id).
+pub const DEFS: &str = concat!(
+    r#"<defs><pattern id="hatch-pause" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
+    r#"<rect class="hatch-bg" width="7" height="7"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="7"/></pattern>"#,
+    r#"<pattern id="hatch-down" width="6" height="6" patternUnits="userSpaceOnUse"><rect class="hatch-bg-down" width="6" height="6"/>"#,
+    r#"<path class="hatch-line-down" d="M0 0L6 6M6 0L0 6"/></pattern>"#,
+    r#"<pattern id="hatch-white" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">"#,
+    r#"<line class="hatch-white" x1="0" y1="0" x2="0" y2="5"/></pattern>"#,
+    r#"<pattern id="hatch-overlap" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">"#,
+    r#"<rect class="hatch-bg-overlap" width="9" height="9"/><line class="hatch-line-overlap" x1="0" y1="0" x2="0" y2="9"/></pattern></defs>"#,
+);
 
 /// A label to place: its text, where, and the true time it belongs to.
 pub struct Label<'a> {

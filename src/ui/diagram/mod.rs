@@ -26,6 +26,12 @@ pub(crate) fn n(v: f64) -> String {
     crate::timeline::draw::svg::N(v).to_string()
 }
 
+/// Our own markup (escaped where it was written) inserted as is: Yew compares the string and
+/// re-parses it only when it changed.
+fn raw(markup: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(markup))
+}
+
 #[derive(Properties, PartialEq)]
 pub struct DiagramProps {
     pub timeline: Rc<Timeline>,
@@ -113,12 +119,12 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 role="img" aria-label={title} {onclick}>
                 // Messages in flight under the labels and write marks: a reply leaving storage
                 // must not hide the outcome it answers.
-                {live::in_flight(t, g, p.cursor)}
+                {raw(draw::live::in_flight(t, g, p.cursor))}
                 <Labels drawing={drawing.clone()} count={shown} />
                 {focus.unwrap_or_default()}
-                {live::overlap_banner(t, g, p.cursor)}
+                {raw(draw::live::overlap_banner(t, g, p.cursor))}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
-                {live::cursor(g, p.cursor)}
+                {raw(draw::live::cursor(g, p.cursor))}
                 <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} />
             </svg>
         </figure>

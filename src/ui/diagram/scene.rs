@@ -11,18 +11,6 @@ use super::n;
 use crate::timeline::draw::{self, Drawing, Geometry};
 use crate::timeline::Timeline;
 
-/// Hatching for pauses, outages, overdue beliefs and overlaps.
-const DEFS: &str = concat!(
-    r#"<defs><pattern id="hatch-pause" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
-    r#"<rect class="hatch-bg" width="7" height="7"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="7"/></pattern>"#,
-    r#"<pattern id="hatch-down" width="6" height="6" patternUnits="userSpaceOnUse"><rect class="hatch-bg-down" width="6" height="6"/>"#,
-    r#"<path class="hatch-line-down" d="M0 0L6 6M6 0L0 6"/></pattern>"#,
-    r#"<pattern id="hatch-white" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">"#,
-    r#"<line class="hatch-white" x1="0" y1="0" x2="0" y2="5"/></pattern>"#,
-    r#"<pattern id="hatch-overlap" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">"#,
-    r#"<rect class="hatch-bg-overlap" width="9" height="9"/><line class="hatch-line-overlap" x1="0" y1="0" x2="0" y2="9"/></pattern></defs>"#,
-);
-
 #[derive(Properties, PartialEq)]
 pub struct StaticProps {
     pub drawing: Rc<Drawing>,
@@ -34,7 +22,7 @@ pub struct StaticProps {
 #[function_component(StaticLayer)]
 pub fn static_layer(p: &StaticProps) -> Html {
     let g = &*p.geo;
-    let markup = format!("{DEFS}{}{}{}", draw::backdrop(&p.timeline, g), p.drawing.shapes, p.drawing.label_markup(usize::MAX));
+    let markup = format!("{}{}{}{}", draw::DEFS, draw::backdrop(&p.timeline, g), p.drawing.shapes, p.drawing.label_markup(usize::MAX));
     let (w, h) = (n(g.width), n(g.height));
     html! {
         <svg class="diagram diagram-static" width={w.clone()} height={h.clone()} viewBox={format!("0 0 {w} {h}")} aria-hidden="true">

@@ -1,0 +1,222 @@
+//! A run at one moment as a self-contained SVG file: what the app shows at that cursor (the
+//! static drawing, the future veiled, the labels of what has happened, messages in flight,
+//! lane names with their states and clocks, the cursor and its time) with the diagram's
+//! stylesheet inlined, so it opens in a browser, Inkscape or a slide deck looking the same.
+//! The CLI (`locklab svg`) and the app's export button both call `figure`.
+
+use std::fmt::Write;
+
+use super::svg::{Esc, N};
+use super::words::secs;
+use super::{backdrop, lanes, live, scene, Geometry, DEFS};
+use crate::lab::Run;
+use crate::scenario::Scenario;
+use crate::sim::Time;
+use crate::timeline::Timeline;
+
+/// An exported figure's width in px unless asked otherwise: the same picture whatever the
+/// window it was exported from (the CLI and the app agree), and wide enough for a slide.
+pub const FIGURE_WIDTH: f64 = 1280.0;
+
+/// The diagram's stylesheet, for the CLI and tests. The browser app never names it (it reads
+/// the same file back from the page's stylesheet, `ui::export`), and a `const` is only emitted
+/// where it is used, so the wasm bundle carries no second copy of it.
+pub const STYLESHEET: &str = include_str!("../../../styles/diagram.css");
+
+/// The figure of `run` (drawn as `t`) at true time `at`, `width` px wide. `css` is the text of
+/// styles/diagram.css (or the browser's serialisation of it).
+pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css: &str) -> String {
+    let g = Geometry::new(t, width, lecture);
+    let drawing = scene(t, &g);
+    let at = at.clamp(0, t.duration_ms);
+    let cursor = at as f64;
+    let x = g.x(cursor);
+    let (w, h) = (N(g.width), N(g.height));
+    let mut out = String::new();
+    let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    // The lecture palette and type sizes hang off a `.lecture` ancestor of `.diagram`, as in the page.
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" class="{}">"#,
+        if lecture { "lecture" } else { "figure" }
+    );
+    let _ = writeln!(out, "<title>{}</title>", Esc(&title(&run.scenario, at)));
+    // CDATA: the stylesheet is text, not markup, whatever characters a selector holds.
+    let _ = writeln!(out, "<style><![CDATA[\n{}]]></style>", standalone_css(css, lecture).replace("]]>", "]]]]><![CDATA[>"));
+    let _ = write!(out, r#"<g class="diagram"><rect class="paper" width="{w}" height="{h}"/>"#);
+    out.push_str(DEFS);
+    out.push_str(&backdrop(t, &g));
+    out.push_str(&drawing.shapes);
+    // The future stays visible but faint, as in the app; what has not happened yet has no labels.
+    let _ = write!(
+        out,
+        r#"<rect class="future" x="{}" y="{}" width="{}" height="{}"/>"#,
+        N(x),
+        N(g.axis_h - 6.0),
+        N(g.width - x),
+        N(g.height - g.axis_h + 6.0)
+    );
+    out.push_str(&live::in_flight(t, &g, cursor));
+    out.push_str(&drawing.label_markup(drawing.labels_until(at)));
+    out.push_str(&live::overlap_banner(t, &g, cursor));
+    out.push_str(&lanes::labels(t, &g, at));
+    out.push_str(&live::cursor(&g, cursor));
+    out.push_str("</g>\n</svg>\n");
+    out
+}
+
+/// "Lock Lab · Redis: GC pause after acquire · fencing off · seed 42 · at 15.502 s".
+pub fn title(s: &Scenario, at: Time) -> String {
+    format!("Lock Lab · {} · fencing {} · seed {} · at {}", s.title, if s.storage.fencing { "on" } else { "off" }, s.seed, secs(at as f64))
+}
+
+/// A file name for an export: "redis-gc-pause-t15502.svg", "-fencing-on" when it is on, no
+/// time for a whole run (`at` None). The id is the scenario's own, so only letters, digits,
+/// `-` and `_` are kept from it (a user's scenario may have any id).
+pub fn file_name(s: &Scenario, at: Option<Time>, ext: &str) -> String {
+    let mut name: String = s.id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    if name.trim_matches('-').is_empty() {
+        name = "scenario".into();
+    }
+    if s.storage.fencing {
+        name.push_str("-fencing-on");
+    }
+    if let Some(at) = at {
+        let _ = write!(name, "-t{at}");
+    }
+    let _ = write!(name, ".{ext}");
+    name
+}
+
+/// The stylesheet made to stand alone in a figure, for viewers with no CSS variables
+/// (Inkscape): the palette's `var(--x)` are replaced by their values (the lecture palette's in
+/// a lecture figure) and the variables themselves dropped; at-rules (media queries,
+/// animations) are the page's business and lecture-only rules are dropped from a normal figure.
+pub fn standalone_css(css: &str, lecture: bool) -> String {
+    let css = strip_comments(css);
+    let rules = rules(&css);
+    let themes: &[&str] = if lecture { &[":root", ".lecture"] } else { &[":root"] };
+    // Later declarations win, as in the cascade (the lecture palette over the plain one).
+    let mut vars: Vec<(&str, &str)> = Vec::new();
+    for theme in themes {
+        for (_, body) in rules.iter().filter(|(sel, _)| sel == theme) {
+            vars.extend(declarations(body).filter(|(k, _)| k.starts_with("--")));
+        }
+    }
+    let mut out = String::new();
+    for (sel, body) in &rules {
+        if sel.starts_with('@') || (!lecture && sel.split(',').all(|s| s.trim_start().starts_with(".lecture"))) {
+            continue;
+        }
+        let decls: Vec<String> =
+            declarations(body).filter(|(k, _)| !k.starts_with("--")).map(|(k, v)| format!("{k}: {}", resolve(v, &vars, 0))).collect();
+        if !decls.is_empty() {
+            let _ = writeln!(out, "{sel} {{ {}; }}", decls.join("; "));
+        }
+    }
+    out
+}
+
+fn strip_comments(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        rest = rest[i + 2..].find("*/").map_or("", |j| &rest[i + 2 + j + 2..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Top-level rules as (prelude, body); an at-rule's body is its whole nested block.
+fn rules(css: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = css;
+    while let Some(open) = rest.find('{') {
+        let mut depth = 0;
+        let mut close = rest.len();
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((rest[..open].trim(), &rest[open + 1..close]));
+        rest = rest.get(close + 1..).unwrap_or("");
+    }
+    out
+}
+
+/// A rule body's `property: value` pairs, trimmed.
+fn declarations(body: &str) -> impl Iterator<Item = (&str, &str)> {
+    body.split(';').filter_map(|d| d.split_once(':')).map(|(k, v)| (k.trim(), v.trim())).filter(|(k, _)| !k.is_empty())
+}
+
+/// `value` with every `var(--x)` / `var(--x, fallback)` replaced; an unknown variable with no
+/// fallback is left as written (the browser still resolves it; nothing better exists).
+fn resolve(value: &str, vars: &[(&str, &str)], depth: u8) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(i) = rest.find("var(") {
+        out.push_str(&rest[..i]);
+        let args = i + 4;
+        let mut open = 1;
+        let Some(close) = rest[args..].char_indices().find_map(|(j, c)| {
+            open += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            (open == 0).then_some(args + j)
+        }) else {
+            break;
+        };
+        let inner = &rest[args..close];
+        let (name, fallback) = match inner.split_once(',') {
+            Some((n, f)) => (n.trim(), Some(f.trim())),
+            None => (inner.trim(), None),
+        };
+        match vars.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v).or(fallback) {
+            // A variable may name another; a cycle stops at a depth no real palette reaches.
+            Some(v) if depth < 8 => out.push_str(&resolve(v, vars, depth + 1)),
+            _ => out.push_str(&rest[i..=close]),
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_are_resolved_with_the_lecture_palette_over_the_plain_one() {
+        let css =
+            ":root { --ink: #111; --c: var(--ink) }\n.lecture { --ink: #000 }\n/* a { b } */\n.a { fill: var(--ink); stroke: var(--c); }\n\
+                   .b { fill: var(--nope, red) }\n.lecture .a { font-size: 14px }\n@media (max-width: 9px) { .a { fill: blue } }";
+        let plain = standalone_css(css, false);
+        assert_eq!(plain, ".a { fill: #111; stroke: #111; }\n.b { fill: red; }\n");
+        let lecture = standalone_css(css, true);
+        assert!(lecture.starts_with(".a { fill: #000; stroke: #000; }\n"), "{lecture}");
+        assert!(lecture.contains(".lecture .a { font-size: 14px; }"));
+    }
+
+    #[test]
+    fn the_real_stylesheet_stands_alone() {
+        for lecture in [false, true] {
+            let css = standalone_css(STYLESHEET, lecture);
+            assert!(!css.contains("var("), "{css}");
+            assert!(!css.contains("--"), "{css}");
+            assert!(css.contains(".h0 { color: #0072b2; }"));
+        }
+    }
+}

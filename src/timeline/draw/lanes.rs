@@ -1,0 +1,136 @@
+//! The lane label column: each node's name, its situation and both of its local clocks at a
+//! true time. Written as markup, like the static drawing, so the browser's live layer and an
+//! exported figure show the same words.
+
+use std::fmt::Write;
+
+use super::geometry::{hue_class, Geometry, LaneBox};
+use super::svg::{Esc, N};
+use super::words::{span, token, token_value};
+use crate::scenario::Approach;
+use crate::sim::{Role, Time};
+use crate::timeline::{Timeline, WriteResult};
+
+/// The words beside a lane's name: what the node is doing at `at`, and their tone (a class).
+pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, &'static str) {
+    let s = t.lane_state(lane.node, at);
+    if s.down {
+        return ("down".into(), "warn");
+    }
+    match lane.role {
+        Role::Client => match (s.paused, s.believes) {
+            (true, Some(_)) if narrow => ("paused, sure".into(), "warn"),
+            (true, Some(_)) => ("paused · still sure".into(), "warn"),
+            (true, None) => ("paused".into(), "warn"),
+            (false, Some(None)) => ("believes it holds".into(), "holds"),
+            // Long tokens (czxids) do not fit the column; the bar's label carries them.
+            (false, Some(tok)) if token_value(t.approach, tok).len() > 6 => ("believes it holds".into(), "holds"),
+            (false, Some(tok)) if narrow => (format!("holds · {}", token_value(t.approach, tok)), "holds"),
+            (false, Some(tok)) => (format!("believes it holds · {}", token_value(t.approach, tok)), "holds"),
+            (false, None) => ("no lock".into(), "quiet"),
+        },
+        Role::LockServer => {
+            let lead = t.leader_at(lane.node, at).map(|l| match (t.approach, l) {
+                (Approach::Redis, true) => "primary",
+                (Approach::Redis, false) => "replica",
+                (_, true) => "leader",
+                (_, false) => "follower",
+            });
+            let lock = match s.holders.as_slice() {
+                [] => "free".to_string(),
+                // The bar beside it shows the token; the column has room for names only.
+                hs => hs.iter().map(|&(h, _)| t.name(h)).collect::<Vec<_>>().join(", "),
+            };
+            let paused = if s.paused { "paused · " } else { "" };
+            match lead {
+                Some(l) if narrow => (format!("{paused}{l}"), if l == "leader" || l == "primary" { "holds" } else { "quiet" }),
+                Some(l) => (format!("{paused}{l} · lock: {lock}"), "quiet"),
+                None => (format!("{paused}lock: {lock}"), "quiet"),
+            }
+        }
+        Role::Storage => {
+            let seen = t.writes.iter().filter(|w| w.storage == lane.node && w.at <= at && w.result != WriteResult::Rejected);
+            match seen.map(|w| w.token).max() {
+                None => ("no writes yet".into(), "quiet"),
+                Some(None) => ("writes carry no token".into(), "quiet"),
+                Some(k) => (format!("highest {}", token(t.approach, k)), "quiet"),
+            }
+        }
+    }
+}
+
+/// A clock reading as `<tspan>wall 13.129 (+10 s)</tspan>`: the offset from true time is
+/// spelled out (not just coloured) wherever a step or drift moved the clock.
+fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
+    let off = reading - at;
+    let value = crate::decimal::secs(reading as f64, 3).to_string();
+    if off == 0 {
+        let _ = write!(out, "<tspan>{label} {value}</tspan>");
+    } else {
+        let sign = if off > 0 { "+" } else { "−" };
+        let _ = write!(out, r#"<tspan class="skewed">{label} {value} ({sign}{})</tspan>"#, span(off.abs()));
+    }
+}
+
+/// One `<text>` line of the column; `body` writes its content.
+fn line(out: &mut String, class: &str, x: f64, y: f64, end: bool, body: impl FnOnce(&mut String)) {
+    let anchor = if end { r#" text-anchor="end""# } else { "" };
+    let _ = write!(out, r#"<text class="{class}" x="{}" y="{}"{anchor}>"#, N(x), N(y));
+    body(out);
+    out.push_str("</text>");
+}
+
+/// The whole column at `at`: a background, then per lane its name, state and clocks.
+pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
+    let fs = g.font;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<g class="labels"><rect class="labels-bg" x="0" y="{}" width="{}" height="{}"/>"#,
+        N(g.axis_h),
+        N(g.label_w),
+        N(g.height - g.axis_h)
+    );
+    for (lane, b) in t.lanes.iter().zip(&g.lanes) {
+        // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
+        let compact = b.h < 3.0 * fs + 20.0;
+        let (words, tone) = status(t, b, at, g.narrow || compact);
+        let c = t.clocks.at(lane.node, at);
+        let name = Esc(&lane.name);
+        let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&words));
+        let text = |out: &mut String, s: &str| {
+            let _ = write!(out, "{}", Esc(s));
+        };
+        if compact {
+            // Compact (many servers): name and wall clock on one line, state and monotonic
+            // clock on the next.
+            let y = b.top + b.h / 2.0 - 2.0;
+            line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
+            line(&mut out, &format!("lane-status small {tone}"), 10.0, y + fs, false, |o| text(o, &words));
+            if let Some(c) = c {
+                line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
+                line(&mut out, "lane-clock", g.label_w - 4.0, y + fs, true, |o| clock_line(o, "m", c.mono_ms, at));
+            }
+        } else {
+            let y = b.top + fs + 8.0;
+            line(&mut out, "lane-name", 10.0, y, false, |o| text(o, &lane.name));
+            line(&mut out, &format!("lane-status {tone}"), 10.0, y + fs + 3.0, false, |o| text(o, &words));
+            if let Some(c) = c {
+                let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
+                if b.h >= 68.0 {
+                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 6.0, false, |o| clock_line(o, wall, c.wall_ms, at));
+                    line(&mut out, "lane-clock", 10.0, y + 3.0 * fs + 8.0, false, |o| clock_line(o, mono, c.mono_ms, at));
+                } else {
+                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 6.0, false, |o| {
+                        clock_line(o, "w", c.wall_ms, at);
+                        o.push(' ');
+                        clock_line(o, "m", c.mono_ms, at);
+                    });
+                }
+            }
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+    out
+}

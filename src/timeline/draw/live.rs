@@ -1,0 +1,92 @@
+//! What changes with the cursor, as markup: the cursor line and its time, messages in flight,
+//! and a banner while two clients both believe they hold the lock. The browser redraws these
+//! as the cursor moves (`ui::diagram`); an exported figure draws them once.
+
+use std::fmt::Write;
+
+use super::arrows::ends;
+use super::geometry::{hue_class, Geometry};
+use super::svg::{Esc, N};
+use super::words::{and_list, secs};
+use crate::timeline::Timeline;
+
+/// At most this many in-flight messages get a text label (the rest are dots).
+const LABELLED: usize = 3;
+
+/// The cursor: a line down through the lanes and a tag on the axis with its true time.
+pub fn cursor(g: &Geometry, cursor: f64) -> String {
+    let x = g.x(cursor);
+    let text = secs((cursor.floor()).max(0.0));
+    let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
+    let bx = (x - w / 2.0).clamp(g.x0 - 8.0, g.x1 - w + 8.0);
+    format!(
+        r#"<g class="cursor"><line class="cursor-line" x1="{x}" x2="{x}" y1="{}" y2="{}"/><rect class="cursor-tag" x="{}" y="1" width="{}" height="{}" rx="3"/><text class="cursor-time" x="{}" y="{}" text-anchor="middle">{text}</text></g>"#,
+        N(g.axis_h - 8.0),
+        N(g.height - 2.0),
+        N(bx),
+        N(w),
+        N(g.axis_h - 10.0),
+        N(bx + w / 2.0),
+        N(g.axis_h - 14.0),
+        x = N(x),
+    )
+}
+
+/// Messages in flight at `cursor`: a dot on each arrow, the first few labelled.
+pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> String {
+    let mut out = String::new();
+    let mut labelled = 0;
+    for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
+        let (x0, y0, x1, y1) = ends(g, a);
+        let span = (a.end() - a.sent).max(1) as f64;
+        let p = ((cursor - a.sent as f64) / span).clamp(0.0, 1.0);
+        let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
+        let faint = a.quiet || a.client.is_none();
+        let hue = hue_class(a.client.and_then(|c| t.hue(c)));
+        let _ = write!(
+            out,
+            r#"<g class="flight {hue}{}"><circle class="dot" cx="{}" cy="{}" r="{}"/>"#,
+            if faint { " quiet" } else { "" },
+            N(x),
+            N(y),
+            if faint { "3.5" } else { "6" }
+        );
+        if !faint && labelled < LABELLED {
+            labelled += 1;
+            // Near the right edge the label goes to the left of the dot.
+            let flip = x + 10.0 + g.text_width(&a.label, g.font) > g.x1;
+            let (lx, anchor) = if flip { (x - 10.0, r#" text-anchor="end""#) } else { (x + 10.0, "") };
+            let _ = write!(out, r#"<text class="lbl flight-lbl" x="{}" y="{}"{anchor}>{}</text>"#, N(lx), N(y - 8.0), Esc(&a.label));
+        }
+        out.push_str("</g>");
+    }
+    out
+}
+
+/// A banner beside the cursor while two or more clients believe they hold the lock.
+pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64) -> String {
+    let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return String::new() };
+    let names: Vec<&str> = o.clients.iter().map(|&c| t.name(c)).collect();
+    let both = if names.len() == 2 { "both" } else { "all" };
+    let text = if g.narrow {
+        format!("{} {both} hold it", and_list(&names))
+    } else {
+        format!("{} {both} believe they hold the lock", and_list(&names))
+    };
+    let top = o.clients.iter().filter_map(|&c| g.lane(c)).map(|b| b.top).fold(f64::INFINITY, f64::min);
+    let x = g.x(cursor);
+    let w = text.chars().count() as f64 * g.font * 0.6 + 30.0;
+    let bx = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
+    format!(
+        r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,
+        N(bx),
+        N(top + 2.0),
+        N(w),
+        N(g.font + 10.0),
+        N(bx + 12.0),
+        N(top + 5.5),
+        N(bx + 24.0),
+        N(top + g.font + 3.5),
+        Esc(&text)
+    )
+}

@@ -1,0 +1,156 @@
+//! Export: the diagram at the cursor as a self-contained SVG or a PNG, and the run (scenario,
+//! verdict, trace) as JSON, downloaded as files. The figure and the JSON are plain Rust
+//! (`timeline::draw::export`, `Run::to_json`); the page supplies what only it has: the
+//! diagram's stylesheet (read back from the page, so the bundle holds no copy), a canvas to
+//! rasterise on, and the download itself.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+use crate::lab::Run;
+use crate::timeline::draw::export::{figure, file_name, FIGURE_WIDTH};
+use crate::timeline::Timeline;
+use crate::ui::state::Shared;
+
+// Every function returns an error message instead of throwing: a sandboxed iframe may refuse
+// any of these steps, and the app must go on working and say so.
+#[wasm_bindgen(inline_js = r#"
+const why = (e) => String((e && e.message) || e);
+export function diagramCss() {
+  try {
+    for (const sheet of document.styleSheets) {
+      if (sheet.href && /\/diagram(-[^/]*)?\.css([?#]|$)/.test(sheet.href)) {
+        return Array.from(sheet.cssRules, (r) => r.cssText).join('\n');
+      }
+    }
+  } catch (e) {}
+  return null;
+}
+export function sandboxed() { return self.origin === 'null'; }
+export function download(name, type, data) {
+  try {
+    const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.style.display = 'none';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    return null;
+  } catch (e) { return why(e); }
+}
+export function downloadPng(name, svg, scale) {
+  return new Promise((resolve) => {
+    try {
+      const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+      const img = new Image();
+      img.onload = () => {
+        try {
+          const canvas = document.createElement('canvas');
+          canvas.width = Math.round(img.naturalWidth * scale);
+          canvas.height = Math.round(img.naturalHeight * scale);
+          const ctx = canvas.getContext('2d');
+          ctx.scale(scale, scale);
+          ctx.drawImage(img, 0, 0);
+          URL.revokeObjectURL(url);
+          canvas.toBlob((png) => resolve(png ? download(name, 'image/png', png) : 'the browser could not encode a PNG'), 'image/png');
+        } catch (e) { resolve(why(e)); }
+      };
+      img.onerror = () => { URL.revokeObjectURL(url); resolve('the browser could not draw the figure'); };
+      img.src = url;
+    } catch (e) { resolve(why(e)); }
+  });
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = diagramCss)]
+    fn diagram_css() -> Option<String>;
+    fn sandboxed() -> bool;
+    fn download(name: &str, mime: &str, data: &str) -> Option<String>;
+    #[wasm_bindgen(js_name = downloadPng)]
+    fn download_png(name: &str, svg: &str, scale: f64) -> js_sys::Promise;
+}
+
+/// PNGs are drawn at twice the figure's size: sharp on a projector and in a slide.
+const PNG_SCALE: f64 = 2.0;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Svg,
+    Png,
+    Json,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub run: Shared<Run>,
+    pub timeline: Rc<Timeline>,
+    pub cursor_ms: i64,
+    pub lecture: bool,
+}
+
+/// What happened to the last export: (it worked, the words).
+type Status = UseStateHandle<Option<(bool, String)>>;
+
+fn report(status: &Status, name: &str, error: Option<String>) {
+    status.set(Some(match error {
+        Some(e) => (false, format!("Could not download {name}: {e}.")),
+        // Nothing tells a page that a sandbox swallowed its download; say where to go if so.
+        None if sandboxed() => (
+            true,
+            format!("Downloading {name}. Nothing arrived? This embedded page may not allow downloads: open Lock Lab in a tab of its own."),
+        ),
+        None => (true, format!("Downloading {name}.")),
+    }));
+}
+
+fn save(kind: Kind, p: &ExportProps, status: &Status) {
+    let (run, at) = (&p.run, p.cursor_ms);
+    if kind == Kind::Json {
+        let name = file_name(&run.scenario, None, "json");
+        return report(status, &name, download(&name, "application/json", &run.to_json()));
+    }
+    let Some(css) = diagram_css() else {
+        let text = "This page cannot read its own stylesheet (a sandboxed embed?), so it cannot draw the figure: open Lock Lab in a tab of its own, or use `locklab svg`.";
+        return status.set(Some((false, text.into())));
+    };
+    let svg = figure(run, &p.timeline, at, FIGURE_WIDTH, p.lecture, &css);
+    if kind == Kind::Svg {
+        let name = file_name(&run.scenario, Some(at), "svg");
+        return report(status, &name, download(&name, "image/svg+xml", &svg));
+    }
+    let name = file_name(&run.scenario, Some(at), "png");
+    let (status, promise) = (status.clone(), download_png(&name, &svg, PNG_SCALE));
+    wasm_bindgen_futures::spawn_local(async move {
+        let error = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(v) => v.as_string(),
+            Err(e) => Some(e.as_string().unwrap_or_else(|| "the browser refused".into())),
+        };
+        report(&status, &name, error);
+    });
+}
+
+#[function_component(Export)]
+pub fn export(p: &ExportProps) -> Html {
+    let status: Status = use_state(|| None);
+    let button = |kind: Kind, testid: &'static str, label: &'static str, title: &'static str| {
+        let status = status.clone();
+        let props = ExportProps { run: p.run.clone(), timeline: p.timeline.clone(), cursor_ms: p.cursor_ms, lecture: p.lecture };
+        html! { <button type="button" class="small" data-testid={testid} {title} onclick={move |_| save(kind, &props, &status)}>{label}</button> }
+    };
+    html! {
+        <div class="export" role="group" aria-label="Export">
+            <span class="export-label">{"Export"}</span>
+            {button(Kind::Svg, "export-svg", "SVG", "The diagram at the cursor as an SVG file")}
+            {button(Kind::Png, "export-png", "PNG", "The diagram at the cursor as a PNG image")}
+            {button(Kind::Json, "export-json", "JSON", "The run as JSON: scenario, verdict and trace")}
+            if let Some((ok, text)) = &*status {
+                <span class={classes!("export-status", (!ok).then_some("failed"))} role="status" data-testid="export-status">{text.clone()}</span>
+            }
+        </div>
+    }
+}
