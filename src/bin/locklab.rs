@@ -4,9 +4,9 @@
 use std::process::ExitCode;
 
 use locklab::lab;
-use locklab::scenario::{catalog, parse, Scenario};
+use locklab::scenario::{catalog, parse, Approach, Scenario};
 
-const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab list\n       locklab bench [ITERATIONS]";
+const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]\n       locklab compare (FILE | --builtin ID) --with APPROACH [--fencing on|off] [--json]\n       locklab list\n       locklab bench [ITERATIONS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +28,7 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("list") if args.len() == 1 => Ok(catalog::all().iter().map(|s| format!("{}\t{}\n", s.id, s.title)).collect()),
         Some("list") => Err(format!("list: unexpected argument \"{}\"\n{USAGE}", args[1])),
         Some("run") => run(&args[1..]),
+        Some("compare") => compare(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),
@@ -87,6 +88,84 @@ fn run(args: &[String]) -> Result<String, String> {
         return Ok(story(&run));
     }
     Ok(summary(&run))
+}
+
+/// `locklab compare`: the scenario and its counterpart on another approach, side by side.
+fn compare(args: &[String]) -> Result<String, String> {
+    let mut source: Option<Scenario> = None;
+    let mut with: Option<Approach> = None;
+    let mut fencing: Option<bool> = None;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
+        match arg.as_str() {
+            "--builtin" => {
+                let id = value("--builtin")?;
+                let s = catalog::get(&id).ok_or_else(|| format!("--builtin: no built-in scenario \"{id}\" (see `locklab list`)"))?;
+                set_source(&mut source, s)?;
+            }
+            "--with" => {
+                let id = value("--with")?;
+                let ids: Vec<&str> = Approach::ALL.iter().map(|a| a.id()).collect();
+                with = Some(
+                    locklab::compare::approach_by_id(&id)
+                        .ok_or_else(|| format!("--with: unknown approach \"{id}\" (one of {})", ids.join(", ")))?,
+                );
+            }
+            "--fencing" => fencing = Some(on_off("--fencing", &value("--fencing")?)?),
+            "--json" => json = true,
+            flag if flag.starts_with("--") => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
+            path => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+                let s = parse(&text).map_err(|e| format!("{path}: {e}"))?;
+                set_source(&mut source, s)?;
+            }
+        }
+    }
+    let mut scenario = source.ok_or_else(|| format!("compare: give a scenario FILE or --builtin ID\n{USAGE}"))?;
+    let with = with.ok_or_else(|| format!("--with: missing; name the approach to compare with\n{USAGE}"))?;
+    if let Some(f) = fencing {
+        scenario.storage.fencing = f;
+    }
+    let c = locklab::compare::compare(&scenario, with).map_err(|e| {
+        if e.path == "with" {
+            format!("--with: {}", e.message)
+        } else {
+            e.to_string()
+        }
+    })?;
+    if json {
+        let v = serde_json::json!({
+            "summary": c.summary,
+            "left": c.left.verdict,
+            "right": c.right.verdict,
+            "not_applicable": c.not_applicable,
+            "notes": c.notes,
+        });
+        let mut out = serde_json::to_string_pretty(&v).expect("comparison serializes");
+        out.push('\n');
+        return Ok(out);
+    }
+    let mut out = format!("{}\n\n", c.summary);
+    out += &summary(&c.left);
+    out += "\n";
+    out += &summary(&c.right);
+    for line in c.not_applicable.iter().chain(&c.notes) {
+        out += &format!("\n{line}");
+    }
+    if !c.not_applicable.is_empty() || !c.notes.is_empty() {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn on_off(flag: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        v => Err(format!("{flag}: expected on or off, got \"{v}\"")),
+    }
 }
 
 /// Every event with its caption, one a line: the whole story in words.
