@@ -84,6 +84,20 @@ impl Geometry {
         }
     }
 
+    /// The same layout with every lane `factor` as tall: two diagrams stacked for a comparison
+    /// must both fit a projector's 720 px. Lanes under about three lines of text switch their
+    /// labels to the two-line compact form by themselves (see ui/diagram/lanes.rs).
+    pub fn squeezed(mut self, factor: f64) -> Geometry {
+        let mut top = self.axis_h;
+        for l in &mut self.lanes {
+            l.top = top;
+            l.h = (l.h * factor).round();
+            top += l.h;
+        }
+        self.height = top + 6.0;
+        self
+    }
+
     pub fn x(&self, t: f64) -> f64 {
         self.x0 + (self.x1 - self.x0) * (t / self.duration).clamp(0.0, 1.0)
     }
