@@ -149,7 +149,7 @@ pub fn compare_select(p: &SelectProps) -> Html {
         })
     };
     let options = Approach::ALL.into_iter().filter(|&a| a != p.approach).map(|a| {
-        html! { <option value={a.id()} selected={p.with == Some(a)}>{a.label()}</option> }
+        html! { <option value={a.id()} selected={p.with == Some(a)}>{short_name(a)}</option> }
     });
     html! {
         <label class="compare-pick">
@@ -163,12 +163,16 @@ pub fn compare_select(p: &SelectProps) -> Html {
 }
 
 /// A side's heading: which approach, safe or not, and why in a few words.
-fn head(v: &Verdict, testid: &'static str) -> Html {
+fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
     let text = compare::side(v);
     html! {
         <h2 class={classes!("side-head", if v.safe { "safe" } else { "unsafe" })} data-testid={testid} data-safe={v.safe.to_string()}>
             <span class="side-badge">{if v.safe { "● Safe" } else { "▲ Unsafe" }}</span>
             {" "}{text}
+            // Why a side stayed calm is often that the fault has no node there: say it up here.
+            if left_out > 0 {
+                <span class="side-na">{format!("{left_out} {} not applicable here (no such node; listed below)", if left_out == 1 { "fault" } else { "faults" })}</span>
+            }
         </h2>
     }
 }
@@ -199,7 +203,7 @@ pub fn sides(p: &SidesProps) -> Html {
     let ms = p.cursor.floor() as Time;
     let left = html! {
         <section class="side" aria-label={short_name(p.run.scenario.approach)}>
-            {head(&p.run.verdict, "compare-left")}
+            {head(&p.run.verdict, "compare-left", 0)}
             <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
@@ -223,7 +227,7 @@ pub fn sides(p: &SidesProps) -> Html {
         <div class="compare" data-testid="compare">
             {left}
             <section class="side" aria-label={short_name(o.with)}>
-                {head(&run.verdict, "compare-right")}
+                {head(&run.verdict, "compare-right", o.not_applicable.len())}
                 <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
             <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>

@@ -84,12 +84,18 @@ impl Geometry {
         }
     }
 
-    /// The same layout with every lane `factor` as tall: two diagrams stacked for a comparison
-    /// must both fit a projector's 720 px. Lanes under about three lines of text switch their
-    /// labels to the two-line compact form by themselves (see ui/diagram/lanes.rs).
-    pub fn squeezed(mut self, factor: f64) -> Geometry {
+    /// The same layout with shorter lanes, so two diagrams stacked for a comparison fit a
+    /// projector's 720 px. The lock servers give up most and storage nothing: its write outcomes
+    /// are what a comparison is about. Lanes under about three lines of text switch their labels
+    /// to the two-line compact form by themselves (see ui/diagram/lanes.rs).
+    pub fn squeezed(mut self) -> Geometry {
         let mut top = self.axis_h;
         for l in &mut self.lanes {
+            let factor = match l.role {
+                Role::LockServer => 0.7,
+                Role::Client => 0.75,
+                Role::Storage => 1.0,
+            };
             l.top = top;
             l.h = (l.h * factor).round();
             top += l.h;
