@@ -90,7 +90,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let geo = use_memo((p.timeline.clone(), width, p.lecture, p.compact), |(t, w, lecture, compact)| {
         let g = Geometry::new(t, *w as f64, *lecture);
         if *compact {
-            g.squeezed(0.75)
+            g.squeezed()
         } else {
             g
         }
