@@ -55,8 +55,9 @@ pub fn app() -> Html {
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />
-                <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
+                // After the switches: Tab from the picker lands on a switch, where the app's keys work.
+                <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
                 <div class="modes">
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
