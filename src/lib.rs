@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod decimal;
 pub mod lab;
 pub mod narrate;

@@ -119,3 +119,46 @@ fn svg_errors_name_the_argument() {
         assert!(err.starts_with("locklab: ") && err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn compare_prints_both_sides_the_not_applicable_list_and_the_one_liner() {
+    let (code, out, err) = locklab(&["compare", "--builtin", "redlock-clock-jump", "--with", "etcd", "--fencing", "on"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("Redlock + fencing: 2 holders at ") && first.ends_with("; etcd + fencing: one holder at a time"), "{first}");
+    assert!(out.contains("(redlock, fencing on, seed 11)") && out.contains("(etcd, fencing on, seed 11)"), "{out}");
+    assert!(out.contains("not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)"), "{out}");
+
+    let (code, out, _) = locklab(&["compare", "--builtin", "redis-gc-pause", "--with", "etcd", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is the comparison JSON alone");
+    assert_eq!((v["left"]["approach"].as_str(), v["right"]["approach"].as_str()), (Some("redis"), Some("etcd")));
+    assert_eq!(v["right"]["seed"], 42);
+    assert_eq!(v["not_applicable"].as_array().map(Vec::len), Some(0), "a client pause applies to both");
+    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: "));
+}
+
+#[test]
+fn compare_input_errors_name_the_argument() {
+    for (args, needle) in [
+        (vec!["compare", "--builtin", "redis-gc-pause"], "--with: missing"),
+        (vec!["compare", "--builtin", "redis-gc-pause", "--with", "chubby"], "--with: unknown approach \"chubby\""),
+        (vec!["compare", "--builtin", "redis-gc-pause", "--with", "redis"], "--with: the scenario already uses redis"),
+        (vec!["compare", "--builtin", "redis-gc-pause", "--with", "etcd", "--fencing", "yes"], "--fencing"),
+        (vec!["compare", "--with", "etcd"], "compare: give a scenario"),
+        (vec!["compare", "--builtin", "nope", "--with", "etcd"], "--builtin: no built-in scenario \"nope\""),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // A counterpart that cannot exist names its field: a client called "db" on the database side.
+    let dir = std::env::temp_dir().join(format!("locklab-cli-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("db-client.json");
+    std::fs::write(&path, r#"{"version": 1, "approach": "redis", "clients": [{"name": "db"}]}"#).unwrap();
+    let (code, _, err) = locklab(&["compare", path.to_str().unwrap(), "--with", "db-lease"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("clients[0].name") && err.contains("db-lease"), "{err}");
+}

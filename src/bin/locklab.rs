@@ -5,12 +5,13 @@
 use std::process::ExitCode;
 
 use locklab::lab;
-use locklab::scenario::{catalog, parse, Scenario};
+use locklab::scenario::{catalog, parse, Approach, Scenario};
 use locklab::timeline::draw::export;
 use locklab::timeline::Timeline;
 
 const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]
        locklab svg (FILE | --builtin ID) [--fencing on|off] [--seed N] [--at-ms T] [--lecture] [--width PX] -o (OUT.svg | -)
+       locklab compare (FILE | --builtin ID) --with APPROACH [--fencing on|off] [--seed N] [--json]
        locklab list
        locklab bench [ITERATIONS]";
 
@@ -38,6 +39,7 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("list") => Err(format!("list: unexpected argument \"{}\"\n{USAGE}", args[1])),
         Some("run") => run(&args[1..]),
         Some("svg") => svg(&args[1..]),
+        Some("compare") => compare(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),
@@ -178,6 +180,63 @@ fn svg(args: &[String]) -> Result<String, String> {
     }
     std::fs::write(&out, figure).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
     Ok(String::new())
+}
+
+/// `locklab compare`: the scenario and its counterpart on another approach, side by side.
+fn compare(args: &[String]) -> Result<String, String> {
+    let mut scenario = ScenarioArgs::default();
+    let mut with: Option<Approach> = None;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if scenario.take("compare", arg, &mut it)? {
+            continue;
+        }
+        match arg.as_str() {
+            "--with" => {
+                let id = it.next().cloned().ok_or_else(|| format!("--with: missing value\n{USAGE}"))?;
+                let ids: Vec<&str> = Approach::ALL.iter().map(|a| a.id()).collect();
+                with = Some(
+                    locklab::compare::approach_by_id(&id)
+                        .ok_or_else(|| format!("--with: unknown approach \"{id}\" (one of {})", ids.join(", ")))?,
+                );
+            }
+            "--json" => json = true,
+            flag => return Err(format!("unknown flag \"{flag}\"\n{USAGE}")),
+        }
+    }
+    let scenario = scenario.scenario("compare")?;
+    let with = with.ok_or_else(|| format!("--with: missing; name the approach to compare with\n{USAGE}"))?;
+    let c = locklab::compare::compare(&scenario, with).map_err(|e| {
+        if e.path == "with" {
+            format!("--with: {}", e.message)
+        } else {
+            e.to_string()
+        }
+    })?;
+    if json {
+        let v = serde_json::json!({
+            "summary": c.summary,
+            "left": c.left.verdict,
+            "right": c.right.verdict,
+            "not_applicable": c.not_applicable,
+            "notes": c.notes,
+        });
+        let mut out = serde_json::to_string_pretty(&v).expect("comparison serializes");
+        out.push('\n');
+        return Ok(out);
+    }
+    let mut out = format!("{}\n\n", c.summary);
+    out += &summary(&c.left);
+    out += "\n";
+    out += &summary(&c.right);
+    for line in c.not_applicable.iter().chain(&c.notes) {
+        out += &format!("\n{line}");
+    }
+    if !c.not_applicable.is_empty() || !c.notes.is_empty() {
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 /// Every event with its caption, one a line: the whole story in words.

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::caption::Caption;
+use super::compare::{CompareSelect, Sides};
 use super::diagram::Diagram;
 use super::help::Help;
 use super::keys::use_keyboard;
@@ -50,11 +51,13 @@ pub fn app() -> Html {
         move |_| act.dispatch(Action::ToggleHelp)
     };
     html! {
-        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"))}>
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"))}>
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
+                // After the switches: Tab from the picker lands on a switch, where the app's keys work.
+                <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
                 <div class="modes">
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
@@ -65,9 +68,14 @@ pub fn app() -> Html {
                 {s.intro.clone()}
             </p>
             <main>
-                <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
-                <Legend />
-                <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
+                if let Some(other) = lab.other.clone() {
+                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} other={Shared(other)} cursor={lab.cursor}
+                        event={caption_event} other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
+                } else {
+                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
+                    <Legend />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
+                }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
                 <div class="panels">

@@ -3,6 +3,7 @@
 
 mod app;
 mod caption;
+pub mod compare;
 pub mod diagram;
 mod export;
 mod help;

@@ -25,6 +25,7 @@ pub fn parse(query: &str) -> Start {
             "embed" => s.embed = flag(v).unwrap_or(false),
             "t" => s.cursor_ms = v.parse().ok(),
             "lecture" => s.lecture = flag(v).unwrap_or(false),
+            "compare" => s.compare = Some(v.to_string()),
             _ => {}
         }
     }

@@ -46,6 +46,10 @@ pub struct Lab {
     pub error: Option<String>,
     /// Why the last scenario JSON was refused (the previous run stays on screen).
     pub load_error: Option<String>,
+    /// Compare mode: the same story on another approach (None: the single view).
+    pub other: Option<Rc<super::compare::Other>>,
+    /// The other run's event a step landed on (as `focus` is for this run).
+    pub other_focus: Option<usize>,
 }
 
 pub enum Action {
@@ -74,6 +78,10 @@ pub enum Action {
     ToggleLecture,
     ToggleHelp,
     CloseHelp,
+    /// Show the same story on another approach beside this one (None: back to one diagram).
+    CompareWith(Option<Approach>),
+    /// Move the cursor to an event of the comparison's other run.
+    FocusOther(usize),
 }
 
 /// Where the app starts, read from the page URL (`?scenario=…&fencing=on&t=…&lecture=1`).
@@ -86,6 +94,8 @@ pub struct Start {
     pub cursor_ms: Option<f64>,
     pub lecture: bool,
     pub reduced_motion: bool,
+    /// `compare=<approach id>`: open side by side with that approach.
+    pub compare: Option<String>,
 }
 
 impl Lab {
@@ -101,7 +111,7 @@ impl Lab {
         }
         let (run, timeline) = simulate(&scenario);
         let cursor = start.cursor_ms.unwrap_or(0.0).clamp(0.0, timeline.duration_ms as f64);
-        Lab {
+        let mut lab = Lab {
             catalog,
             scenario: Rc::new(scenario),
             run,
@@ -119,7 +129,11 @@ impl Lab {
             slide_ms: 0.0,
             error: None,
             load_error: None,
-        }
+            other: None,
+            other_focus: None,
+        };
+        lab.other = super::compare::refresh(&lab, start.compare.as_deref().and_then(crate::compare::approach_by_id));
+        lab
     }
 
     /// The cursor as the whole milliseconds shown in `data-cursor-ms` and the scrub.
@@ -138,7 +152,9 @@ impl Lab {
 
     /// Whether the safe-unlock switch means anything for this approach.
     pub fn safe_unlock_applies(&self) -> bool {
-        !matches!(self.scenario.approach, Approach::Zookeeper | Approach::Etcd)
+        let applies = |a: Approach| !matches!(a, Approach::Zookeeper | Approach::Etcd);
+        // Side by side, the switch edits both scenarios: it counts if either side has it.
+        applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
     }
 
     /// The address that reopens this view (scenario, switches that differ from the built-in,
@@ -149,14 +165,18 @@ impl Lab {
             Some(b) if f(b) == f(&self.scenario) => None,
             _ => Some(f(&self.scenario)),
         };
-        super::start::query(
+        let q = super::start::query(
             &self.scenario.id,
             differs(|s| s.storage.fencing),
             differs(|s| s.lock.safe_unlock),
             self.cursor_ms(),
             self.lecture,
             self.embed,
-        )
+        );
+        match &self.other {
+            Some(o) => format!("{q}&compare={}", o.with.id()),
+            None => q,
+        }
     }
 
     /// The first pause fault's length, for the pause knob.
@@ -170,6 +190,25 @@ impl Lab {
     fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
         self.cursor = t.clamp(0.0, self.timeline.duration_ms as f64);
         self.focus = focus;
+        self.other_focus = None;
+        self
+    }
+
+    /// Lands a step or key jump through both runs of a comparison (None: `end` that way).
+    fn seek_both(self, to: Option<(i64, Option<usize>, Option<usize>)>, end: f64) -> Self {
+        match to {
+            Some((at, focus, other_focus)) => {
+                let mut lab = self.seek(at as f64, focus);
+                lab.other_focus = other_focus;
+                lab
+            }
+            None => self.seek(end, None),
+        }
+    }
+
+    /// Re-derives the comparison's other side after this side changed.
+    fn recompare(mut self) -> Self {
+        self.other = super::compare::refresh(&self, self.other.as_ref().map(|o| o.with));
         self
     }
 
@@ -189,7 +228,7 @@ impl Lab {
         self.run = run;
         self.timeline = timeline;
         self.error = None;
-        self
+        self.recompare()
     }
 
     /// Puts another scenario on screen, from its start.
@@ -201,7 +240,7 @@ impl Lab {
         self.error = None;
         self.load_error = None;
         self.playing = false;
-        self.seek(0.0, None)
+        self.seek(0.0, None).recompare()
     }
 
     fn tick(mut self, ts: f64) -> Self {
@@ -223,7 +262,7 @@ impl Lab {
                 None => self.stop_at_end(),
             };
         }
-        self.cursor = self.timeline.advance(self.cursor, dt, self.speed);
+        self.cursor = super::compare::advance(&self, dt);
         self.focus = None;
         if self.cursor >= self.timeline.duration_ms as f64 {
             self = self.stop_at_end();
@@ -278,6 +317,24 @@ impl Reducible for Lab {
                 Some(at) => lab.seek(at as f64, Some(event)),
                 None => lab,
             },
+            Action::Step if lab.other.is_some() => {
+                let to = super::compare::step(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::StepBack if lab.other.is_some() => {
+                let to = super::compare::step(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
+            Action::NextKey if lab.other.is_some() => {
+                let to = super::compare::key(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::PrevKey if lab.other.is_some() => {
+                let to = super::compare::key(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
             Action::Step => match lab.timeline.next_step(lab.cursor, lab.focus) {
                 Some(s) => lab.seek(s.at as f64, Some(s.event)),
                 None => {
@@ -329,6 +386,19 @@ impl Reducible for Lab {
             Action::CloseHelp => {
                 lab.help = false;
                 lab
+            }
+            Action::CompareWith(with) => {
+                // The cursor stays; only the other side appears or goes.
+                lab.other = super::compare::refresh(&lab, with);
+                lab.other_focus = None;
+                lab
+            }
+            Action::FocusOther(event) => {
+                let at = lab.other.as_ref().and_then(|o| o.run.as_ref()).and_then(|(r, _)| r.trace.events.get(event)).map(|e| e.at_ms);
+                match at {
+                    Some(at) => lab.seek_both(Some((at, None, Some(event))), 0.0),
+                    None => lab,
+                }
             }
         };
         Rc::new(lab)

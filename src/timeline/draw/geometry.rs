@@ -84,6 +84,26 @@ impl Geometry {
         }
     }
 
+    /// The same layout with shorter lanes, so two diagrams stacked for a comparison fit a
+    /// projector's 720 px. The lock servers give up most and storage nothing: its write outcomes
+    /// are what a comparison is about. Lanes under about three lines of text switch their labels
+    /// to the two-line compact form by themselves (see ui/diagram/lanes.rs).
+    pub fn squeezed(mut self) -> Geometry {
+        let mut top = self.axis_h;
+        for l in &mut self.lanes {
+            let factor = match l.role {
+                Role::LockServer => 0.7,
+                Role::Client => 0.75,
+                Role::Storage => 1.0,
+            };
+            l.top = top;
+            l.h = (l.h * factor).round();
+            top += l.h;
+        }
+        self.height = top + 6.0;
+        self
+    }
+
     pub fn x(&self, t: f64) -> f64 {
         self.x0 + (self.x1 - self.x0) * (t / self.duration).clamp(0.0, 1.0)
     }

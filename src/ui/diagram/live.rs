@@ -33,12 +33,15 @@ pub struct KeyMarkersProps {
     pub timeline: Rc<Timeline>,
     pub geo: Rc<Geometry>,
     pub act: Act,
+    /// Markers of the comparison's other run (their events index that run's trace).
+    #[prop_or_default]
+    pub other: bool,
 }
 
 /// Key moments as small diamonds on the axis; a click jumps there. Static per run.
 #[function_component(KeyMarkers)]
 pub fn key_markers(p: &KeyMarkersProps) -> Html {
-    let (t, g, act) = (&*p.timeline, &*p.geo, &p.act);
+    let (t, g, act, other) = (&*p.timeline, &*p.geo, &p.act, p.other);
     let y = g.axis_h - 8.0;
     t.key_moments
         .iter()
@@ -48,7 +51,7 @@ pub fn key_markers(p: &KeyMarkersProps) -> Html {
             let event = k.event;
             let onclick = Callback::from(move |e: MouseEvent| {
                 e.stop_propagation();
-                act.dispatch(Action::Focus(event));
+                act.dispatch(if other { Action::FocusOther(event) } else { Action::Focus(event) });
             });
             html! {
                 <g class={classes!("key", key_class(k.kind))} {onclick}>

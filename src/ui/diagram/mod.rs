@@ -40,6 +40,12 @@ pub struct DiagramProps {
     pub focus: Option<(Time, NodeId)>,
     pub lecture: bool,
     pub act: Act,
+    /// Lanes squeezed to fit two diagrams on one screen (compare mode).
+    #[prop_or_default]
+    pub compact: bool,
+    /// The comparison's other side: its key markers focus events of the other run.
+    #[prop_or_default]
+    pub other: bool,
 }
 
 /// Tracks an element's content width with a ResizeObserver (window resizes, lecture mode and
@@ -87,7 +93,14 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let wrap = use_node_ref();
     let svg = use_node_ref();
     let width = use_width(wrap.clone());
-    let geo = use_memo((p.timeline.clone(), width, p.lecture), |(t, w, lecture)| Geometry::new(t, *w as f64, *lecture));
+    let geo = use_memo((p.timeline.clone(), width, p.lecture, p.compact), |(t, w, lecture, compact)| {
+        let g = Geometry::new(t, *w as f64, *lecture);
+        if *compact {
+            g.squeezed()
+        } else {
+            g
+        }
+    });
     let drawing = use_memo((p.timeline.clone(), geo.clone()), |(t, g)| draw::scene(t, g));
     let shown = drawing.labels_until(p.cursor.floor() as Time);
     let t = &*p.timeline;
@@ -125,7 +138,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(draw::live::overlap_banner(t, g, p.cursor))}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
                 {raw(draw::live::cursor(g, p.cursor))}
-                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} />
+                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} />
             </svg>
         </figure>
     }

@@ -39,9 +39,9 @@ export async function scrubTo(page: Page, ms: number) {
   await expect.poll(() => cursorMs(page)).toBe(ms);
 }
 
-/** Saves a screenshot of the whole page under assets/screenshots/. */
-export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+/** Saves a screenshot of the whole page (or only the viewport, as a projector shows it) under assets/screenshots/. */
+export async function shot(page: Page, name: string, fullPage = true) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
 }
 
 /** The storage ledger's rows with this result (accepted | rejected | stale-accepted). */

@@ -1,0 +1,433 @@
+//! Side by side: the same story against another approach.
+//!
+//! Given a scenario and another approach, `counterpart` derives the scenario that runs the
+//! same clients, storage, network, seed, duration and faults against the other lock service,
+//! with its lock timing mapped by SCENARIO_FORMAT.md's meaning of each field. Every place
+//! where a value keeps its number but changes its meaning is written down as a note, and
+//! every fault that names a node the other side does not have is listed as not applicable
+//! instead of being guessed at (redis-3 is not "the same" as etcd-3). `compare` runs both and
+//! says in one line how their verdicts differ.
+//!
+//! Plain Rust on purpose: the CLI and the browser share it, and it is tested natively.
+
+use crate::check::{FindingKind, Verdict};
+use crate::lab::{self, Run};
+use crate::protocols::ensemble::Flavour;
+use crate::scenario::validate::{self, ScenarioError};
+use crate::scenario::{Approach, FaultSpec, Persistence, Scenario};
+use crate::timeline::draw::words::span;
+
+/// The other side of a comparison, before it is run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counterpart {
+    pub scenario: Scenario,
+    /// Where a carried-over value changes meaning on the other approach, one sentence each.
+    pub notes: Vec<String>,
+    /// `not applicable: <fault> (no node <name> in <approach>)`, one per fault left out.
+    pub not_applicable: Vec<String>,
+}
+
+/// Both runs, what was mapped, and the one-line difference.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub left: Run,
+    pub right: Run,
+    pub notes: Vec<String>,
+    pub not_applicable: Vec<String>,
+    pub summary: String,
+}
+
+/// The short name a lecturer says out loud.
+pub fn short_name(a: Approach) -> &'static str {
+    match a {
+        Approach::DbLease => "Database lease",
+        Approach::Redis => "Redis",
+        Approach::Redlock => "Redlock",
+        Approach::Zookeeper => "ZooKeeper",
+        Approach::Etcd => "etcd",
+    }
+}
+
+/// The approach with this scenario-format id (`"etcd"`), if any.
+pub fn approach_by_id(id: &str) -> Option<Approach> {
+    Approach::ALL.into_iter().find(|a| a.id() == id)
+}
+
+/// Whether the lock lives as long as heartbeats keep a session or lease alive (ZooKeeper,
+/// etcd) rather than a fixed time from the request (db-lease, Redis, Redlock).
+fn kept_alive(a: Approach) -> bool {
+    matches!(a, Approach::Zookeeper | Approach::Etcd)
+}
+
+/// Whether `lock.servers` means anything for the approach (Redlock instances, ensemble size).
+fn multi_server(a: Approach) -> bool {
+    matches!(a, Approach::Redlock | Approach::Zookeeper | Approach::Etcd)
+}
+
+/// The lock lifetime an approach actually grants for a requested `ttl_ms`.
+fn granted_ttl(a: Approach, ttl_ms: i64) -> i64 {
+    match a {
+        Approach::Zookeeper => Flavour::ZooKeeper.granted_ttl(ttl_ms),
+        Approach::Etcd => Flavour::Etcd.granted_ttl(ttl_ms),
+        _ => ttl_ms,
+    }
+}
+
+/// What `lock.ttl_ms` is called on this approach (SCENARIO_FORMAT.md, the field table).
+fn ttl_name(a: Approach) -> &'static str {
+    if a == Approach::Zookeeper {
+        "session timeout"
+    } else {
+        "lease TTL"
+    }
+}
+
+/// Derives the scenario that tells the same story against `with`.
+///
+/// Errors name the field: `with` when it is the scenario's own approach, or the counterpart's
+/// own field path when it cannot be a valid scenario (for example a client named `db`).
+pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, ScenarioError> {
+    let from = s.approach;
+    if with == from {
+        return Err(ScenarioError {
+            path: "with".into(),
+            message: format!("the scenario already uses {}; pick another approach", from.id()),
+        });
+    }
+    let (src, dst) = (short_name(from), short_name(with));
+    let mut c = s.clone();
+    let mut notes = Vec::new();
+    c.approach = with;
+    c.id = format!("{}-on-{}", s.id, with.id());
+    c.title = format!("{} — on {}", s.title, with.label());
+    // The intro tells the original approach's story, and `expect` is its author's claim about
+    // that approach: neither is true of the other side by construction.
+    c.intro = String::new();
+    c.expect = None;
+
+    // Lock lifetime. Carry what the source really granted (ZooKeeper negotiates, etcd rounds),
+    // so both sides hold the lock for the same time when nothing goes wrong.
+    let had = granted_ttl(from, s.lock.ttl_ms);
+    if had != s.lock.ttl_ms {
+        notes.push(format!(
+            "lock.ttl_ms: {src} granted {} for the {} asked for; {dst} is asked for {}.",
+            span(had),
+            span(s.lock.ttl_ms),
+            span(had)
+        ));
+    }
+    c.lock.ttl_ms = had;
+    match (kept_alive(from), kept_alive(with)) {
+        (false, true) => notes.push(format!(
+            "lock.ttl_ms: {src}'s {} lease TTL becomes {dst}'s {}, renewed by heartbeats: the lock ends when a holder stops heartbeating for {}, not {} after it was taken.",
+            span(had),
+            ttl_name(with),
+            span(had),
+            span(had)
+        )),
+        (true, false) => notes.push(format!(
+            "lock.ttl_ms: {src}'s {} {} (renewed by heartbeats) becomes a fixed {} lease TTL: clients do not extend it, so a holder whose work outlasts it loses the lock even with no fault.",
+            span(had),
+            ttl_name(from),
+            span(had)
+        )),
+        _ => {}
+    }
+    let gets = granted_ttl(with, had);
+    if gets != had {
+        let why = if with == Approach::Zookeeper {
+            "negotiates session timeouts into 4–40 s"
+        } else {
+            "grants whole-second lease TTLs of at least 2 s"
+        };
+        notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", span(had), span(gets)));
+    }
+    if with == Approach::Redlock {
+        notes.push(format!(
+            "lock.drift_factor: a Redlock client holds the lock only while ttl − elapsed − (drift_factor·ttl + 2 ms) > 0, measured on its own clock; {src} has no such allowance."
+        ));
+    }
+
+    // Servers: the same number of lock servers between Redlock and the ensembles (a majority of
+    // N either way, so both tolerate the same number of failed servers); the approach's own
+    // shape where the other side has one server.
+    let n = validate::servers(s);
+    c.lock.servers = match (multi_server(from), multi_server(with)) {
+        (true, true) => {
+            if from == Approach::Redlock || with == Approach::Redlock {
+                notes.push(format!(
+                    "lock.servers: {n} {src} servers become {n} {dst} servers (a majority of {n} either way), but Redlock's instances are independent while an ensemble replicates one log."
+                ));
+            }
+            Some(n)
+        }
+        (false, true) => {
+            let c_n = if with == Approach::Redlock { 5 } else { 3 };
+            notes.push(format!("lock.servers: {dst} runs its default {c_n} servers; {src} has one."));
+            None
+        }
+        (true, false) => {
+            notes.push(format!("lock.servers: {dst} has one server where {src} had {n}."));
+            None
+        }
+        (false, false) => None,
+    };
+    if s.lock.replica {
+        notes.push(format!("lock.replica: {dst} has no Redis replica; the asynchronous replica is left out."));
+        c.lock.replica = false;
+    }
+    let uses_persistence = |a: Approach| matches!(a, Approach::Redis | Approach::Redlock);
+    if uses_persistence(from) && !uses_persistence(with) && s.lock.persistence != Persistence::default() {
+        notes.push(format!("lock.persistence: {dst} keeps every acknowledged change durably; the {src} setting does not apply."));
+    }
+    if from == Approach::Redlock && s.lock.drift_factor != crate::scenario::format::LockConfig::default().drift_factor {
+        notes.push(format!("lock.drift_factor: only Redlock uses it; {dst} ignores it."));
+    }
+    if !s.lock.safe_unlock {
+        if kept_alive(with) {
+            notes.push(format!("lock.safe_unlock: false has no effect on {dst}: its release deletes only the client's own node."));
+        } else if kept_alive(from) {
+            notes.push(format!("lock.safe_unlock: false had no effect on {src}; on {dst} it unlocks with a plain DEL that can delete another holder's lock."));
+        }
+    }
+
+    // Faults apply where every node they name exists; the rest are listed, never remapped.
+    let names = validate::node_names(&c);
+    let mut not_applicable = Vec::new();
+    c.faults = s
+        .faults
+        .iter()
+        .filter(|f| match named(f).into_iter().find(|n| !names.iter().any(|m| m == *n)) {
+            Some(missing) => {
+                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", describe(f), with.id()));
+                false
+            }
+            None => true,
+        })
+        .cloned()
+        .collect();
+
+    validate::validate(&c)
+        .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
+    Ok(Counterpart { scenario: c, notes, not_applicable })
+}
+
+/// Every node name a fault mentions, in field order.
+fn named(f: &FaultSpec) -> Vec<&str> {
+    match f {
+        FaultSpec::Pause { node, .. }
+        | FaultSpec::ClockJump { node, .. }
+        | FaultSpec::ClockDrift { node, .. }
+        | FaultSpec::Crash { node, .. } => {
+            vec![node]
+        }
+        FaultSpec::Partition { groups, .. } => groups.iter().flatten().map(String::as_str).collect(),
+        FaultSpec::Delay { from, to, .. } | FaultSpec::Drop { from, to, .. } => vec![from, to],
+    }
+}
+
+/// A fault in a few words: "clock jump redis-3 by +10 s at 1.5 s".
+pub fn describe(f: &FaultSpec) -> String {
+    let at = span(f.at_ms());
+    match f {
+        FaultSpec::Pause { node, duration_ms, .. } => format!("pause {node} for {} at {at}", span(*duration_ms)),
+        FaultSpec::ClockJump { node, by_ms, .. } => {
+            format!("clock jump {node} by {}{} at {at}", if *by_ms >= 0 { "+" } else { "" }, span(*by_ms))
+        }
+        FaultSpec::ClockDrift { node, ppm, .. } => format!("clock drift {node} {ppm:+} ppm at {at}"),
+        FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
+            let what = if *machine { "machine crash" } else { "crash" };
+            match restart_after_ms {
+                Some(r) => format!("{what} {node} at {at}, restart after {}", span(*r)),
+                None => format!("{what} {node} at {at}"),
+            }
+        }
+        FaultSpec::Partition { groups, .. } => {
+            let groups: Vec<String> = groups.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
+            format!("partition {} at {at}", groups.join(" | "))
+        }
+        FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", span(*by_ms)),
+        FaultSpec::Drop { from, to, .. } => format!("drop {from} → {to} from {at}"),
+    }
+}
+
+/// One side in a few words: the approach, fencing, then the first unsafe thing with its time
+/// or what protected the write. "Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s".
+pub fn side(v: &Verdict) -> String {
+    let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(o) = v.overlaps.first() {
+        parts.push(format!("{} holders at {}", o.clients.len(), span(o.from_ms)));
+    }
+    if let Some(f) = first(FindingKind::TokenRepeated) {
+        parts.push(format!("token repeated at {}", span(f.at_ms)));
+    } else if let Some(f) = first(FindingKind::TokenRegressed) {
+        parts.push(format!("token went back at {}", span(f.at_ms)));
+    }
+    if let Some(f) = first(FindingKind::StaleWriteAccepted) {
+        let unfenced = v.fencing && v.writes.iter().any(|w| w.event == f.event && w.unfenced);
+        parts.push(format!("stale write accepted at {}{}", span(f.at_ms), if unfenced { " (no token to check)" } else { "" }));
+    } else if let Some(f) = first(FindingKind::StaleWriteRejected) {
+        parts.push(format!("stale write rejected at {}", span(f.at_ms)));
+    } else if !parts.is_empty() {
+        parts.push("no update lost".into());
+    }
+    if parts.is_empty() {
+        parts.push("one holder at a time".into());
+    }
+    if let Some(t) = v.truncated_at_ms {
+        parts.push(format!("run cut at {}", span(t)));
+    }
+    format!("{}{}: {}", short_name(v.approach), if v.fencing { " + fencing" } else { "" }, parts.join(", "))
+}
+
+/// The one-line difference of two verdicts: both sides, left first.
+pub fn difference(left: &Verdict, right: &Verdict) -> String {
+    format!("{}; {}", side(left), side(right))
+}
+
+/// Runs `s` and its counterpart on `with`.
+pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError> {
+    let cp = counterpart(s, with)?;
+    let left = lab::run(s);
+    let right = lab::run(&cp.scenario);
+    let summary = difference(&left.verdict, &right.verdict);
+    Ok(Comparison { left, right, notes: cp.notes, not_applicable: cp.not_applicable, summary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::catalog;
+
+    fn builtin(id: &str) -> Scenario {
+        catalog::get(id).expect("built-in")
+    }
+
+    #[test]
+    fn every_builtin_against_every_other_approach_builds_and_runs_deterministically() {
+        for s in catalog::all() {
+            for with in Approach::ALL.into_iter().filter(|&a| a != s.approach) {
+                for fencing in [false, true] {
+                    let s = lab::with_fencing(&s, fencing);
+                    let a = compare(&s, with).unwrap_or_else(|e| panic!("{} vs {}: {e}", s.id, with.id()));
+                    let b = compare(&s, with).unwrap();
+                    assert_eq!(a.right.trace.events, b.right.trace.events, "{} vs {}", s.id, with.id());
+                    assert_eq!(a.summary, b.summary);
+                    assert_eq!(a.right.scenario.approach, with);
+                    assert_eq!(a.right.scenario.storage.fencing, fencing);
+                    assert!(a.summary.contains(short_name(s.approach)) && a.summary.contains(short_name(with)), "{}", a.summary);
+                    // The left side is exactly the scenario as given.
+                    assert_eq!(a.left.verdict, lab::run(&s).verdict);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_clients_storage_network_seed_and_duration() {
+        let s = builtin("redlock-clock-jump");
+        let c = counterpart(&s, Approach::Etcd).unwrap().scenario;
+        assert_eq!((c.clients, c.storage, c.network, c.seed, c.duration_ms), (s.clients, s.storage, s.network, s.seed, s.duration_ms));
+        assert_eq!(c.lock.ttl_ms, s.lock.ttl_ms);
+        assert_eq!(c.lock.servers, Some(5), "5 Redlock instances become a 5-server ensemble");
+        assert_eq!(c.expect, None);
+    }
+
+    #[test]
+    fn lock_service_faults_are_not_applicable_on_the_other_side() {
+        let s = builtin("redlock-clock-jump");
+        let c = counterpart(&s, Approach::Etcd).unwrap();
+        assert!(c.scenario.faults.is_empty(), "{:?}", c.scenario.faults);
+        assert_eq!(
+            c.not_applicable,
+            [
+                "not applicable: drop A → redis-4 from 0 ms (no node redis-4 in etcd)",
+                "not applicable: drop A → redis-5 from 0 ms (no node redis-5 in etcd)",
+                "not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)",
+            ]
+        );
+        // A crash of the Redis primary has no counterpart in ZooKeeper either way round.
+        let f = counterpart(&builtin("redis-failover"), Approach::Zookeeper).unwrap();
+        assert_eq!(f.not_applicable, ["not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"]);
+        assert!(f.notes.iter().any(|n| n.starts_with("lock.replica")));
+    }
+
+    #[test]
+    fn a_client_pause_applies_to_both() {
+        let s = builtin("redis-gc-pause");
+        for with in [Approach::DbLease, Approach::Redlock, Approach::Zookeeper, Approach::Etcd] {
+            let c = counterpart(&s, with).unwrap();
+            assert_eq!(c.scenario.faults, s.faults, "{}", with.id());
+            assert!(c.not_applicable.is_empty());
+        }
+    }
+
+    #[test]
+    fn partitions_apply_only_when_every_member_exists() {
+        let mut s = builtin("happy-path-redis");
+        s.faults = vec![
+            FaultSpec::Partition { at_ms: 100, groups: vec![vec!["A".into()], vec!["B".into(), "storage".into()]], duration_ms: Some(500) },
+            FaultSpec::Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None },
+        ];
+        let c = counterpart(&s, Approach::Etcd).unwrap();
+        assert_eq!(c.scenario.faults, s.faults[..1]);
+        assert_eq!(c.not_applicable, ["not applicable: partition {A, redis} at 900 ms (no node redis in etcd)"]);
+    }
+
+    #[test]
+    fn lock_timing_is_mapped_by_meaning_with_notes() {
+        // ZooKeeper negotiated 3 s up to 4 s: the other side gets the 4 s that really applied.
+        let mut z = builtin("zookeeper-session-expiry");
+        z.lock.ttl_ms = 3000;
+        let c = counterpart(&z, Approach::Redis).unwrap();
+        assert_eq!(c.scenario.lock.ttl_ms, 4000);
+        assert_eq!(c.scenario.lock.servers, None);
+        assert!(c.notes.iter().any(|n| n.contains("ZooKeeper granted 4 s for the 3 s asked for")), "{:?}", c.notes);
+        assert!(c.notes.iter().any(|n| n.contains("fixed 4 s lease TTL")), "{:?}", c.notes);
+        // etcd rounds a 2.5 s TTL up to whole seconds; say so.
+        let mut r = builtin("redis-gc-pause");
+        r.lock.ttl_ms = 2500;
+        let c = counterpart(&r, Approach::Etcd).unwrap();
+        assert_eq!(c.scenario.lock.ttl_ms, 2500);
+        assert!(c.notes.iter().any(|n| n.contains("2.5 s becomes 3 s")), "{:?}", c.notes);
+        assert!(c.notes.iter().any(|n| n.contains("renewed by heartbeats")), "{:?}", c.notes);
+        // One server to an ensemble: the ensemble's own default size.
+        assert_eq!(c.scenario.lock.servers, None);
+        assert_eq!(validate::servers(&c.scenario), 3);
+    }
+
+    #[test]
+    fn an_impossible_counterpart_names_the_field() {
+        let mut s = builtin("happy-path-redis");
+        s.clients[0].name = "db".into();
+        let e = counterpart(&s, Approach::DbLease).unwrap_err();
+        assert_eq!(e.path, "clients[0].name");
+        assert!(e.message.contains("db-lease"), "{e}");
+        let e = counterpart(&s, Approach::Redis).unwrap_err();
+        assert_eq!(e.path, "with");
+    }
+
+    #[test]
+    fn the_one_liner_for_hand_checked_pairs() {
+        // Redis GC pause: with fencing off both sides lose B's update (etcd expires A's lease
+        // while A is paused, just as Redis expires its key); with fencing on both reject it.
+        let s = builtin("redis-gc-pause");
+        let off = compare(&s, Approach::Etcd).unwrap().summary;
+        assert!(off.starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: 2 holders at "), "{off}");
+        assert!(off.ends_with(", stale write accepted at 15.5 s"), "{off}");
+        let on = compare(&lab::with_fencing(&s, true), Approach::Etcd).unwrap().summary;
+        assert!(
+            on.starts_with("Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s; etcd + fencing: 2 holders at "),
+            "{on}"
+        );
+        assert!(on.ends_with(", stale write rejected at 15.5 s"), "{on}");
+        // Redlock's clock jump does not exist on etcd: one holder at a time there.
+        let r = compare(&lab::with_fencing(&builtin("redlock-clock-jump"), true), Approach::Etcd).unwrap().summary;
+        assert!(r.starts_with("Redlock + fencing: 2 holders at "), "{r}");
+        assert!(r.contains("(no token to check); etcd + fencing: one holder at a time"), "{r}");
+        // A happy path stays happy on every approach.
+        let h = compare(&builtin("happy-path-db-lease"), Approach::Zookeeper).unwrap().summary;
+        assert_eq!(h, "Database lease: one holder at a time; ZooKeeper: one holder at a time");
+    }
+}

@@ -1,0 +1,249 @@
+//! Side by side in the browser: the scenario on screen and its counterpart on another approach
+//! (crate::compare), two diagrams stacked under one cursor and one transport, each headed by
+//! its approach and outcome, then the one-line difference and what could not be carried over.
+//!
+//! The state keeps the other side as one `Other`, re-derived from the edited scenario on every
+//! re-simulation, so the switches and knobs apply to both sides by construction.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::caption::Caption;
+use super::diagram::Diagram;
+use super::state::{Act, Action, Lab, Shared};
+use crate::check::Verdict;
+use crate::compare::{self, short_name};
+use crate::lab::Run;
+use crate::scenario::{Approach, Scenario};
+use crate::sim::{NodeId, Time};
+use crate::timeline::{Step, Timeline};
+
+/// The comparison's other side: its run, or why it could not be built.
+#[derive(Debug)]
+pub struct Other {
+    pub with: Approach,
+    pub run: Option<(Rc<Run>, Rc<Timeline>)>,
+    pub summary: String,
+    pub not_applicable: Vec<String>,
+    pub notes: Vec<String>,
+    /// Why there is no counterpart (the field path and what is wrong).
+    pub error: Option<String>,
+}
+
+impl Other {
+    fn timeline(&self) -> Option<&Timeline> {
+        self.run.as_ref().map(|(_, t)| &**t)
+    }
+}
+
+/// Derives and runs the counterpart of `s` on `with`. `left` is the run already on screen.
+pub fn derive(s: &Scenario, left: &Run, with: Approach) -> Other {
+    match compare::counterpart(s, with) {
+        Ok(c) => {
+            let run = crate::lab::run(&c.scenario);
+            let summary = compare::difference(&left.verdict, &run.verdict);
+            let timeline = Timeline::of_run(&run);
+            Other {
+                with,
+                run: Some((Rc::new(run), Rc::new(timeline))),
+                summary,
+                not_applicable: c.not_applicable,
+                notes: c.notes,
+                error: None,
+            }
+        }
+        Err(e) => {
+            Other { with, run: None, summary: String::new(), not_applicable: Vec::new(), notes: Vec::new(), error: Some(e.to_string()) }
+        }
+    }
+}
+
+/// The other side for the lab's current scenario, if compare mode is on and the approaches
+/// differ (picking a scenario of the compared approach leaves compare mode).
+pub fn refresh(lab: &Lab, with: Option<Approach>) -> Option<Rc<Other>> {
+    let with = with.filter(|&a| a != lab.scenario.approach)?;
+    Some(Rc::new(derive(&lab.scenario, &lab.run, with)))
+}
+
+/// The earlier (forward) or later (back) of two candidate steps; both when they share a
+/// millisecond, so each side captions its own event there.
+fn pick(a: Option<Step>, b: Option<Step>, forward: bool) -> (Option<Step>, Option<Step>) {
+    match (a, b) {
+        (Some(x), Some(y)) if x.at == y.at => (Some(x), Some(y)),
+        (Some(x), Some(y)) if (x.at < y.at) == forward => (Some(x), None),
+        (Some(_), Some(y)) => (None, Some(y)),
+        other => other,
+    }
+}
+
+/// One step through the events of both runs, in time order. None: no step left that way.
+pub fn step(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
+    let other = lab.other.as_ref()?.timeline()?;
+    let (a, b) = if forward {
+        (lab.timeline.next_step(lab.cursor, lab.focus), other.next_step(lab.cursor, lab.other_focus))
+    } else {
+        (lab.timeline.prev_step(lab.cursor, lab.focus), other.prev_step(lab.cursor, lab.other_focus))
+    };
+    let (a, b) = pick(a, b, forward);
+    let at = a.or(b)?.at;
+    Some((at, a.map(|s| s.event), b.map(|s| s.event)))
+}
+
+/// The next (or previous) key moment of either run.
+pub fn key(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
+    let other = lab.other.as_ref()?.timeline()?;
+    let get = |t: &Timeline| {
+        if forward {
+            t.next_key(lab.cursor).map(|k| Step { at: k.at, event: k.event })
+        } else {
+            t.prev_key(lab.cursor).map(|k| Step { at: k.at, event: k.event })
+        }
+    };
+    let (a, b) = pick(get(&lab.timeline), get(other), forward);
+    let at = a.or(b)?.at;
+    Some((at, a.map(|s| s.event), b.map(|s| s.event)))
+}
+
+/// Playback from `cursor` for `real_ms`: as slow as either run needs near its key moments.
+pub fn advance(lab: &Lab, real_ms: f64) -> f64 {
+    let Some(other) = lab.other.as_ref().and_then(|o| o.timeline()) else {
+        return lab.timeline.advance(lab.cursor, real_ms, lab.speed);
+    };
+    let end = lab.timeline.duration_ms as f64;
+    let (mut t, mut left) = (lab.cursor, real_ms.max(0.0));
+    while left > 0.0 && t < end {
+        let dt = left.min(2.0);
+        t += lab.timeline.rate_at(t).min(other.rate_at(t)) * lab.speed * dt / 1000.0;
+        left -= dt;
+    }
+    t.min(end)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SelectProps {
+    /// The approach on screen (not offered: a comparison needs two).
+    pub approach: Approach,
+    pub with: Option<Approach>,
+    pub act: Act,
+}
+
+/// "Compare with…": none, or another approach.
+#[function_component(CompareSelect)]
+pub fn compare_select(p: &SelectProps) -> Html {
+    let select = use_node_ref();
+    {
+        // As in the picker: keep the DOM value in step with the state once it was touched.
+        let select = select.clone();
+        use_effect_with(p.with, move |with| {
+            if let Some(s) = select.cast::<web_sys::HtmlSelectElement>() {
+                s.set_value(with.map_or("none", Approach::id));
+            }
+        });
+    }
+    let onchange = {
+        let act = p.act.clone();
+        Callback::from(move |e: Event| {
+            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            act.dispatch(Action::CompareWith(compare::approach_by_id(&s.value())));
+        })
+    };
+    let options = Approach::ALL.into_iter().filter(|&a| a != p.approach).map(|a| {
+        html! { <option value={a.id()} selected={p.with == Some(a)}>{short_name(a)}</option> }
+    });
+    html! {
+        <label class="compare-pick">
+            <span class="compare-pick-lbl">{"Compare with"}</span>
+            <select ref={select} data-testid="compare-with" {onchange} aria-label="Compare with another approach">
+                <option value="none" selected={p.with.is_none()}>{"none"}</option>
+                {for options}
+            </select>
+        </label>
+    }
+}
+
+/// A side's heading: which approach, safe or not, and why in a few words.
+fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
+    let text = compare::side(v);
+    html! {
+        <h2 class={classes!("side-head", if v.safe { "safe" } else { "unsafe" })} data-testid={testid} data-safe={v.safe.to_string()}>
+            <span class="side-badge">{if v.safe { "● Safe" } else { "▲ Unsafe" }}</span>
+            {" "}{text}
+            // Why a side stayed calm is often that the fault has no node there: say it up here.
+            if left_out > 0 {
+                <span class="side-na">{format!("{left_out} {} not applicable here (no such node; listed below)", if left_out == 1 { "fault" } else { "faults" })}</span>
+            }
+        </h2>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SidesProps {
+    pub run: Shared<Run>,
+    pub timeline: Rc<Timeline>,
+    pub other: Shared<Other>,
+    pub cursor: f64,
+    /// The left run's captioned event.
+    pub event: Option<usize>,
+    pub other_focus: Option<usize>,
+    pub lecture: bool,
+    pub act: Act,
+}
+
+/// Where an event is drawn, for the focus ring.
+fn place(run: &Run, event: Option<usize>) -> Option<(Time, NodeId)> {
+    event.and_then(|i| run.trace.events.get(i)).map(|e| (e.at_ms, e.node))
+}
+
+/// Both diagrams, each under its heading; under them the one-line difference, what was not
+/// carried over, and both captions.
+#[function_component(Sides)]
+pub fn sides(p: &SidesProps) -> Html {
+    let o = &*p.other;
+    let ms = p.cursor.floor() as Time;
+    let left = html! {
+        <section class="side" aria-label={short_name(p.run.scenario.approach)}>
+            {head(&p.run.verdict, "compare-left", 0)}
+            <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
+        </section>
+    };
+    let left_caption = html! {
+        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} event={p.event} /></div>
+    };
+    let Some((run, timeline)) = &o.run else {
+        return html! {
+            <div class="compare" data-testid="compare">
+                {left}
+                <p class="compare-error" role="alert">{format!("No {} side: {}", short_name(o.with), o.error.clone().unwrap_or_default())}</p>
+                {left_caption}
+            </div>
+        };
+    };
+    let event = match p.other_focus {
+        Some(f) if run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
+        _ => crate::narrate::current_event(&run.trace, ms),
+    };
+    html! {
+        <div class="compare" data-testid="compare">
+            {left}
+            <section class="side" aria-label={short_name(o.with)}>
+                {head(&run.verdict, "compare-right", o.not_applicable.len())}
+                <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
+            </section>
+            <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>
+            <ul class="compare-na" data-testid="compare-not-applicable" aria-label="Faults not carried over">
+                {for o.not_applicable.iter().map(|t| html! { <li>{t.clone()}</li> })}
+            </ul>
+            if !o.notes.is_empty() {
+                <details class="compare-notes">
+                    <summary>{format!("How the {} side was derived", short_name(o.with))}</summary>
+                    <ul>{for o.notes.iter().map(|t| html! { <li>{t.clone()}</li> })}</ul>
+                </details>
+            }
+            <div class="side-captions">
+                {left_caption}
+                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} event={event} /></div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,99 @@
+import { test, expect, type Page } from '@playwright/test';
+import { chooseScenario, openApp, setSwitch, shot } from './helpers';
+
+// Side by side (issue 5, part 5): the same clients and faults against another approach, two
+// diagrams under one cursor, a one-line difference of the verdicts, and the faults that name
+// lock-service nodes listed as not applicable on the side that has no such node.
+
+const diagrams = (page: Page) => page.locator('[data-testid="diagram"]');
+
+/** The cursor of every diagram on the page. */
+async function cursors(page: Page): Promise<number[]> {
+  return diagrams(page).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-cursor-ms'))));
+}
+
+test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fencing applies to both', async ({ page }) => {
+  await openApp(page);
+  await chooseScenario(page, 'redis-gc-pause');
+  await setSwitch(page, 'fencing-toggle', false);
+  await page.getByTestId('compare-with').selectOption('etcd');
+  await expect(diagrams(page)).toHaveCount(2);
+
+  // Stepping moves both diagrams together.
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  for (let i = 0; i < 5; i++) await page.getByTestId('step').click();
+  const [a, b] = await cursors(page);
+  expect(a).toBeGreaterThan(0);
+  expect(b).toBe(a);
+  await page.getByTestId('key-next').click();
+  const [c, d] = await cursors(page);
+  expect(c).toBeGreaterThan(a);
+  expect(d).toBe(c);
+
+  // The summary names both approaches and what happened to each.
+  const summary = page.getByTestId('compare-summary');
+  await expect(summary).toContainText('Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s');
+  await expect(summary).toContainText('; etcd: 2 holders at');
+  await expect(page.getByTestId('compare-left')).toHaveAttribute('data-safe', 'false');
+  await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'false');
+  // A client pause applies to both sides: nothing is left out.
+  await expect(page.getByTestId('compare-not-applicable').locator('li')).toHaveCount(0);
+
+  // Fencing applies to both sides: both now reject the stale write, and the cursor stays.
+  const before = await cursors(page);
+  await setSwitch(page, 'fencing-toggle', true);
+  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s');
+  await expect(summary).toContainText('; etcd + fencing: ');
+  await expect(summary).toContainText(/etcd \+ fencing: .*stale write rejected/);
+  await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
+  expect(await cursors(page)).toEqual(before);
+
+  // The address bar carries the comparison once the view rests.
+  await expect.poll(() => page.url()).toContain('compare=etcd');
+
+  // Leaving compare mode returns to one diagram with the cursor kept.
+  await page.getByTestId('compare-with').selectOption('none');
+  await expect(diagrams(page)).toHaveCount(1);
+  expect(await cursors(page)).toEqual([before[0]]);
+  await expect(page.getByTestId('compare-summary')).toHaveCount(0);
+});
+
+test('a lock-service fault is not applicable on the other side; compare= opens it', async ({ page }) => {
+  await page.goto('/?scenario=redlock-clock-jump&fencing=on&compare=etcd');
+  await expect(diagrams(page)).toHaveCount(2);
+  await expect(page.getByTestId('compare-with')).toHaveValue('etcd');
+  const na = page.getByTestId('compare-not-applicable');
+  await expect(na).toContainText('not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)');
+  await expect(na).toContainText('not applicable: drop A → redis-4 from 0 ms (no node redis-4 in etcd)');
+  const summary = page.getByTestId('compare-summary');
+  await expect(summary).toContainText('Redlock + fencing: 2 holders at');
+  await expect(summary).toContainText('(no token to check); etcd + fencing: one holder at a time');
+  await expect(page.getByTestId('compare-left')).toHaveAttribute('data-safe', 'false');
+  await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
+  await expect(page.getByTestId('compare-right')).toContainText('3 faults not applicable here');
+
+  // At the stale write: what a lecturer projects.
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await cursors(page))[1]).toBe(12000);
+  await shot(page, 'compare-redlock-clock-jump-vs-etcd.png', false);
+  await page.keyboard.press('l');
+  await expect(page.locator('.app.lecture')).toHaveCount(1);
+  await shot(page, 'compare-redlock-clock-jump-vs-etcd-lecture.png', false);
+});
+
+test('redis-gc-pause with fencing against Redlock, at 360 px', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=15502');
+  await expect(diagrams(page)).toHaveCount(2);
+  await expect(page.getByTestId('compare-summary')).toContainText('Redlock + fencing: ');
+  expect(await cursors(page)).toEqual([15502, 15502]);
+  // Nothing sticks out sideways on a phone.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(page, 'compare-phone.png');
+  // On a projector, just after both stale writes arrived.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=16000');
+  await expect(diagrams(page)).toHaveCount(2);
+  await shot(page, 'compare-redis-gc-pause-vs-redlock.png', false);
+});

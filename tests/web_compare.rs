@@ -1,0 +1,93 @@
+//! Component tests of compare mode in headless Chromium: the URL opens it, stepping moves both
+//! diagrams, stepping back returns through both runs' events, and leaving it keeps the cursor.
+//!
+//!   CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_PROFILE_TEST_DEBUG=0 CHROMEDRIVER=/usr/bin/chromedriver \
+//!     PATH=$PWD/.tools/bin:$PATH cargo test --target wasm32-unknown-unknown --test web_compare
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use locklab::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts the app as if opened at `query` and waits for the first render.
+async fn mount(query: &str) -> (Element, yew::AppHandle<App>) {
+    let window = web_sys::window().unwrap();
+    let path = format!("{}{query}", window.location().pathname().unwrap());
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)).unwrap();
+    let doc = gloo::utils::document();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    (root, app)
+}
+
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(80)).await;
+}
+
+fn find(root: &Element, testid: &str) -> Element {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
+}
+
+async fn click(root: &Element, testid: &str) {
+    find(root, testid).dyn_into::<HtmlElement>().unwrap().click();
+    settle().await;
+}
+
+/// `data-cursor-ms` of every diagram on the page.
+fn cursors(root: &Element) -> Vec<i64> {
+    let list = root.query_selector_all("[data-testid=\"diagram\"]").unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-cursor-ms").unwrap().parse().unwrap())
+        .collect()
+}
+
+async fn choose(root: &Element, value: &str) {
+    let s: HtmlSelectElement = find(root, "compare-with").dyn_into().unwrap();
+    s.set_value(value);
+    s.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_url_opens_compare_mode_and_steps_move_both_diagrams() {
+    let (root, app) = mount("?scenario=redis-gc-pause&compare=etcd").await;
+    assert_eq!(cursors(&root), [0, 0]);
+    let summary = find(&root, "compare-summary").text_content().unwrap();
+    assert!(summary.starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: "), "{summary}");
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        click(&root, "step").await;
+        let c = cursors(&root);
+        assert_eq!(c[0], c[1]);
+        seen.push(c[0]);
+    }
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "steps go forward in time: {seen:?}");
+    for _ in 0..6 {
+        click(&root, "step-back").await;
+    }
+    assert_eq!(cursors(&root), [0, 0], "stepping back through both runs returns to the start");
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn leaving_compare_mode_keeps_the_cursor() {
+    let (root, app) = mount("?scenario=redlock-clock-jump&t=4000").await;
+    assert_eq!(cursors(&root), [4000]);
+    choose(&root, "zookeeper").await;
+    assert_eq!(cursors(&root), [4000, 4000]);
+    let na = find(&root, "compare-not-applicable").text_content().unwrap();
+    assert!(na.contains("(no node redis-3 in zookeeper)"), "{na}");
+    choose(&root, "none").await;
+    assert_eq!(cursors(&root), [4000]);
+    assert!(root.query_selector("[data-testid=\"compare-summary\"]").unwrap().is_none());
+    app.destroy();
+    root.remove();
+}
