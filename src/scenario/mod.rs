@@ -5,6 +5,7 @@ pub mod build;
 pub mod catalog;
 pub mod format;
 pub mod limits;
+pub mod share;
 pub mod validate;
 
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};
