@@ -232,13 +232,31 @@ pub fn name(s: &Scenario, catalog: &[Scenario]) -> Named {
         }
     }
     // Scenario serializes every field (defaults included), so the link does not depend on
-    // today's defaults.
-    let encoded = encode(serde_json::to_string(s).unwrap_or_default().as_bytes());
+    // today's defaults. Pretty, then squeezed: the app already serializes pretty for its
+    // editor, and a second (compact) serializer would add ~10 KB to the wasm.
+    let encoded = encode(squeeze(&serde_json::to_string_pretty(s).unwrap_or_default()).as_bytes());
     if encoded.len() > MAX_ENCODED_LEN {
         let query = built_in.map(|b| format!("scenario={}", b.id)).unwrap_or_default();
         return Named { query, hash: String::new(), too_large: Some(encoded.len()) };
     }
     Named { query: String::new(), hash: format!("#s={encoded}"), too_large: None }
+}
+
+/// JSON without the whitespace between tokens (strings kept as they are).
+fn squeeze(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            (escaped, in_string) = (!escaped && c == '\\', escaped || c != '"');
+        } else if c == '"' {
+            in_string = true;
+        } else if c.is_ascii_whitespace() {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The link to a view: `?query#hash`, to be put after the app's path. Cursor and modes are
@@ -472,6 +490,13 @@ mod tests {
             (o.scenario.id.as_str(), o.cursor_ms, o.lecture, o.embed, o.banner()),
             (catalog::all()[0].id.as_str(), None, false, false, None)
         );
+    }
+
+    #[test]
+    fn squeezed_json_is_the_compact_json() {
+        let mut s = catalog::get("redis-gc-pause").unwrap();
+        s.intro = "quotes \" and \\ backslashes \\\" and  spaces, tabs\t, lines\n — kept".into();
+        assert_eq!(squeeze(&serde_json::to_string_pretty(&s).unwrap()), serde_json::to_string(&s).unwrap());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::lab::{self, Run};
-use crate::scenario::{catalog, validate, Approach, FaultSpec, Scenario};
+use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
 use crate::timeline::Timeline;
 
 /// Playback speeds offered (multiples of the paced base rate).
@@ -45,6 +45,8 @@ pub struct Lab {
     pub error: Option<String>,
     /// Why the last scenario JSON was refused (the previous run stays on screen).
     pub load_error: Option<String>,
+    /// What was wrong with the link the page was opened with (a banner until dismissed).
+    pub link_error: Option<String>,
 }
 
 pub enum Action {
@@ -73,33 +75,26 @@ pub enum Action {
     ToggleLecture,
     ToggleHelp,
     CloseHelp,
+    DismissLinkError,
 }
 
-/// Where the app starts, read from the page URL (`?scenario=…&fencing=on&t=…&lecture=1`).
+/// Where the app starts: the page's address, read by `scenario::share::open`
+/// (`?scenario=…&fencing=on&t=…&lecture=1` or `#s=…`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Start {
-    pub scenario: Option<String>,
-    pub fencing: Option<bool>,
-    pub safe_unlock: Option<bool>,
-    pub embed: bool,
-    pub cursor_ms: Option<f64>,
-    pub lecture: bool,
+    pub search: String,
+    pub hash: String,
     pub reduced_motion: bool,
 }
 
 impl Lab {
     pub fn new(start: &Start) -> Lab {
         let catalog = Rc::new(catalog::all());
-        let picked = start.scenario.as_deref().and_then(|id| catalog.iter().find(|s| s.id == id)).or_else(|| catalog.first());
-        let mut scenario = picked.cloned().expect("the catalog has scenarios");
-        if let Some(f) = start.fencing {
-            scenario.storage.fencing = f;
-        }
-        if let Some(u) = start.safe_unlock {
-            scenario.lock.safe_unlock = u;
-        }
+        let opened = share::open(&start.search, &start.hash, &catalog);
+        let link_error = opened.banner();
+        let scenario = opened.scenario;
         let (run, timeline) = simulate(&scenario);
-        let cursor = start.cursor_ms.unwrap_or(0.0).clamp(0.0, timeline.duration_ms as f64);
+        let cursor = opened.cursor_ms.unwrap_or(0).clamp(0, timeline.duration_ms) as f64;
         Lab {
             catalog,
             scenario: Rc::new(scenario),
@@ -109,15 +104,16 @@ impl Lab {
             focus: None,
             playing: false,
             speed: 1.0,
-            lecture: start.lecture,
+            lecture: opened.lecture,
             help: false,
-            embed: start.embed,
+            embed: opened.embed,
             reduced_motion: start.reduced_motion,
             frame: 0,
             last_frame_ts: None,
             slide_ms: 0.0,
             error: None,
             load_error: None,
+            link_error,
         }
     }
 
@@ -140,22 +136,10 @@ impl Lab {
         !matches!(self.scenario.approach, Approach::Zookeeper | Approach::Etcd)
     }
 
-    /// The address that reopens this view (scenario, switches that differ from the built-in,
-    /// cursor, modes).
+    /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
+    /// scenario's part; this is for one-off use.
     pub fn permalink(&self) -> String {
-        let built_in = self.catalog.iter().find(|s| s.id == self.scenario.id);
-        let differs = |f: fn(&Scenario) -> bool| match built_in {
-            Some(b) if f(b) == f(&self.scenario) => None,
-            _ => Some(f(&self.scenario)),
-        };
-        super::start::query(
-            &self.scenario.id,
-            differs(|s| s.storage.fencing),
-            differs(|s| s.lock.safe_unlock),
-            self.cursor_ms(),
-            self.lecture,
-            self.embed,
-        )
+        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), self.lecture, self.embed)
     }
 
     /// The first pause fault's length, for the pause knob.
@@ -327,6 +311,10 @@ impl Reducible for Lab {
             }
             Action::CloseHelp => {
                 lab.help = false;
+                lab
+            }
+            Action::DismissLinkError => {
+                lab.link_error = None;
                 lab
             }
         };
