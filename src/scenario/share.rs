@@ -169,7 +169,7 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
         }
         found
     });
-    let mut scenario = scenario.or_else(|| catalog.first().cloned()).unwrap_or_else(|| fallback_scenario());
+    let mut scenario = scenario.or_else(|| catalog.first().cloned()).unwrap_or_else(fallback_scenario);
     if let Some(n) = seed {
         scenario.seed = n;
     }

@@ -12,7 +12,7 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::scenario_json::ScenarioJson;
-use super::share::{use_reopen_on_hash_change, CopyLink, LinkError};
+use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
 use super::state::{Action, Lab, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
@@ -26,6 +26,7 @@ pub fn app() -> Html {
     use_playback(act.clone(), lab.playing, lab.frame);
 
     use_reopen_on_hash_change();
+    let (copied, copy_field) = use_copied();
 
     // The link to this view: the scenario's part made once per scenario (encoding a custom
     // one is not free), the cursor and modes added per render.
@@ -66,7 +67,7 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"))}>
             if let Some(e) = &lab.link_error {
-                <LinkError text={AttrValue::from(e.clone())} act={act.clone()} />
+                {link_error(e, &act)}
             }
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
@@ -76,7 +77,7 @@ pub fn app() -> Html {
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
-                        <CopyLink url={url.clone()} too_large={named.too_large} />
+                        {copy_link(&copied, &copy_field, &url, named.too_large)}
                     }
                 </div>
             </header>

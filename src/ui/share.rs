@@ -17,7 +17,7 @@ extern "C" {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Copied {
+pub enum Copied {
     Not,
     /// The link is on the clipboard (for a moment, "Link copied").
     Yes,
@@ -25,33 +25,12 @@ enum Copied {
     ByHand,
 }
 
-#[derive(Properties, PartialEq)]
-pub struct CopyLinkProps {
-    /// The full URL of the view.
-    pub url: AttrValue,
-    /// The scenario is too large for a link (its encoded length): the link names only the
-    /// built-in it came from.
-    pub too_large: Option<usize>,
-}
-
-#[function_component(CopyLink)]
-pub fn copy_link(p: &CopyLinkProps) -> Html {
+/// What the last "Copy link" did, and the field shown when it had to be done by hand. A hook
+/// in the app, not a component of its own: each Yew component type costs ~1 KB of wasm.
+#[hook]
+pub fn use_copied() -> (UseStateHandle<Copied>, NodeRef) {
     let copied = use_state_eq(|| Copied::Not);
     let field = use_node_ref();
-    let onclick = {
-        let (copied, url, too_large) = (copied.clone(), p.url.clone(), p.too_large.is_some());
-        move |_| match write_text(&url) {
-            // Too large: show the field, which says so.
-            Ok(promise) if !too_large => {
-                let copied = copied.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-                    copied.set(if ok { Copied::Yes } else { Copied::ByHand });
-                });
-            }
-            _ => copied.set(Copied::ByHand),
-        }
-    };
     // The confirmation fades after a moment; the by-hand field is selected, ready for Ctrl+C.
     use_effect_with((*copied, field.clone()), {
         let copied = copied.clone();
@@ -63,25 +42,46 @@ pub fn copy_link(p: &CopyLinkProps) -> Html {
             move || drop(reset)
         }
     });
+    (copied, field)
+}
+
+/// The "Copy link" control. `url` is the full URL of the view; `too_large` is set when the
+/// scenario is too large for a link (its encoded length): the link then names only the
+/// built-in it came from.
+pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrValue, too_large: Option<usize>) -> Html {
+    let onclick = {
+        let (copied, url) = (copied.clone(), url.clone());
+        move |_| match write_text(&url) {
+            // Too large: show the field, which says so.
+            Ok(promise) if too_large.is_none() => {
+                let copied = copied.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+                    copied.set(if ok { Copied::Yes } else { Copied::ByHand });
+                });
+            }
+            _ => copied.set(Copied::ByHand),
+        }
+    };
     let close = {
         let copied = copied.clone();
         move |_| copied.set(Copied::Not)
     };
     html! {
         <div class="share">
-            <button type="button" class="small copy-link" data-testid="copy-link" data-link={p.url.clone()} {onclick}
+            <button type="button" class="small copy-link" data-testid="copy-link" data-link={url.clone()} {onclick}
                 title="Copy a link to this view: scenario, switches, knobs and the moment on screen">
-                {if *copied == Copied::Yes { "✓ Link copied" } else { "Copy link" }}
+                {if **copied == Copied::Yes { "✓ Link copied" } else { "Copy link" }}
             </button>
-            if *copied == Copied::ByHand {
+            if **copied == Copied::ByHand {
                 <div class="share-pop" role="dialog" aria-label="Link to this view">
                     <p>
-                        if let Some(n) = p.too_large {
+                        if let Some(n) = too_large {
                             {format!("This scenario is too large for a link ({n} characters encoded; the limit is {}), so the link opens only the built-in it came from. ", crate::scenario::share::MAX_ENCODED_LEN)}
                         }
                         {"The browser did not let Lock Lab copy the link: copy it from here."}
                     </p>
-                    <input ref={field} type="text" readonly=true value={p.url.clone()} data-testid="copy-link-field" aria-label="Link to this view" />
+                    <input ref={field.clone()} type="text" readonly=true value={url.clone()} data-testid="copy-link-field" aria-label="Link to this view" />
                     <button type="button" class="small" onclick={close}>{"Done"}</button>
                 </div>
             }
@@ -89,19 +89,12 @@ pub fn copy_link(p: &CopyLinkProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct LinkErrorProps {
-    pub text: AttrValue,
-    pub act: Act,
-}
-
 /// What was wrong with the link the page was opened with; the app works on underneath.
-#[function_component(LinkError)]
-pub fn link_error(p: &LinkErrorProps) -> Html {
-    let act = p.act.clone();
+pub fn link_error(text: &str, act: &Act) -> Html {
+    let act = act.clone();
     html! {
         <div class="link-error" role="alert" data-testid="link-error">
-            <p>{p.text.clone()}</p>
+            <p>{text.to_string()}</p>
             <button type="button" class="small" aria-label="Dismiss" title="Dismiss" onclick={move |_| act.dispatch(Action::DismissLinkError)}>{"×"}</button>
         </div>
     }

@@ -214,3 +214,21 @@ test('embed mode fits any iframe from 320×240 up, with no page scroll', async (
   }
   expect(errors).toEqual([]);
 });
+
+test('a refused history API breaks nothing', async ({ page }) => {
+  // As in some sandboxes and opaque origins: replaceState throws. The view must work on.
+  await page.addInitScript(() => {
+    History.prototype.replaceState = () => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    };
+  });
+  const errors = collectErrors(page);
+  await openApp(page);
+  await setSwitch(page, 'fencing-toggle', true);
+  await scrubTo(page, 15_502);
+  await page.waitForTimeout(500); // past the write-back delay
+  await page.getByTestId('step').click();
+  expect(await cursorMs(page)).toBeGreaterThan(15_502);
+  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /fencing=on/);
+  expect(errors).toEqual([]);
+});
