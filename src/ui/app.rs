@@ -30,14 +30,14 @@ pub fn app() -> Html {
 
     // The link to this view: the scenario's part made once per scenario (encoding a custom
     // one is not free), the cursor and modes added per render.
+    // (The page's base address rides along: it never changes, and one memo is less wasm.)
     let named = {
         let catalog = lab.catalog.clone();
-        use_memo(Shared(lab.scenario.clone()), move |s| crate::scenario::share::name(s, &catalog))
+        use_memo(Shared(lab.scenario.clone()), move |s| (crate::scenario::share::name(s, &catalog), super::start::page_base()))
     };
-    let base = use_memo((), |_| super::start::page_base());
     // Copied or opened from an embed, a link leads to the full app.
-    let link = crate::scenario::share::link(&named, lab.cursor_ms(), lab.lecture, false);
-    let url = AttrValue::from(format!("{base}{link}"));
+    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), lab.lecture, false);
+    let url = AttrValue::from(format!("{}{link}", named.1));
     // The address bar follows the view once it rests (not per frame while playing, nor per
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
     // Embedded, the page's address is the host page's business (and a sandbox forbids it).
@@ -77,7 +77,7 @@ pub fn app() -> Html {
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
-                        {copy_link(&copied, &copy_field, &url, named.too_large)}
+                        {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
                     }
                 </div>
             </header>

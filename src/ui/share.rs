@@ -45,15 +45,14 @@ pub fn use_copied() -> (UseStateHandle<Copied>, NodeRef) {
     (copied, field)
 }
 
-/// The "Copy link" control. `url` is the full URL of the view; `too_large` is set when the
-/// scenario is too large for a link (its encoded length): the link then names only the
-/// built-in it came from.
-pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrValue, too_large: Option<usize>) -> Html {
+/// The "Copy link" control. `url` is the full URL of the view; `too_large`: the scenario is
+/// too large for a link, which then names only the built-in it came from.
+pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrValue, too_large: bool) -> Html {
     let onclick = {
         let (copied, url) = (copied.clone(), url.clone());
         move |_| match write_text(&url) {
             // Too large: show the field, which says so.
-            Ok(promise) if too_large.is_none() => {
+            Ok(promise) if !too_large => {
                 let copied = copied.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
@@ -76,10 +75,11 @@ pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrVal
             if **copied == Copied::ByHand {
                 <div class="share-pop" role="dialog" aria-label="Link to this view">
                     <p>
-                        if let Some(n) = too_large {
-                            {format!("This scenario is too large for a link ({n} characters encoded; the limit is {}), so the link opens only the built-in it came from. ", crate::scenario::share::MAX_ENCODED_LEN)}
-                        }
-                        {"The browser did not let Lock Lab copy the link: copy it from here."}
+                        {if too_large {
+                            "This scenario is too large for a link (over 16 KB encoded): the link below opens only the built-in it came from. Share its JSON instead (\u{201c}Your own scenario\u{201d}), or copy it from here."
+                        } else {
+                            "The browser did not let Lock Lab copy the link: copy it from here."
+                        }}
                     </p>
                     <input ref={field.clone()} type="text" readonly=true value={url.clone()} data-testid="copy-link-field" aria-label="Link to this view" />
                     <button type="button" class="small" onclick={close}>{"Done"}</button>

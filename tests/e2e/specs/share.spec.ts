@@ -202,15 +202,16 @@ test('embed mode fits any iframe from 320×240 up, with no page scroll', async (
       expect(box, `${id} at ${width}×${height}`).not.toBeNull();
       expect(box.y + box.height, `${id} inside ${width}×${height}`).toBeLessThanOrEqual(height);
     }
+    expect((await page.getByTestId('scrub').boundingBox())!.width, `scrub at ${width}×${height}`).toBeGreaterThanOrEqual(60);
     await noScroll(page);
+    if (width === 320 || width === 800) {
+      await page.screenshot({ path: path.join(SCREENSHOTS, `embed-${width}x${height}.png`) });
+    }
     // Click-to-seek lands where clicked even when the drawing is scaled down: the right edge
     // of the plot is the end of the run.
     const box = (await diagram.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.995, box.y + box.height * 0.9);
     expect(await cursorMs(page), `seek by click at ${width}×${height}`).toBe(20_000);
-    if (width === 320 || width === 800) {
-      await page.screenshot({ path: path.join(SCREENSHOTS, `embed-${width}x${height}.png`) });
-    }
   }
   expect(errors).toEqual([]);
 });
