@@ -183,6 +183,8 @@ impl Lab {
         self.timeline = timeline;
         self.error = None;
         self.load_error = None;
+        // Another scenario on screen: what was wrong with the opening link no longer applies.
+        self.link_error = None;
         self.playing = false;
         self.seek(0.0, None)
     }
