@@ -66,6 +66,9 @@ const server = createServer(async (req, res) => {
     'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
     'Content-Length': body.length,
     'Cache-Control': 'no-cache',
+    // Embedded in <iframe sandbox="allow-scripts"> the app has an opaque origin: its own
+    // script, wasm and stylesheet are then cross-origin fetches that need this header.
+    'Access-Control-Allow-Origin': '*',
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 });

@@ -7,6 +7,7 @@ pub mod format;
 mod json_path;
 pub mod limits;
 mod read;
+pub mod share;
 pub mod validate;
 
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};

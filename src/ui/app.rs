@@ -13,6 +13,7 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::scenario_json::ScenarioJson;
+use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
 use super::state::{Action, Lab, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
@@ -25,9 +26,23 @@ pub fn app() -> Html {
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
 
+    use_reopen_on_hash_change();
+    let (copied, copy_field) = use_copied();
+
+    // The link to this view: the scenario's part made once per scenario (encoding a custom
+    // one is not free), the cursor and modes added per render.
+    // (The page's base address rides along: it never changes, and one memo is less wasm.)
+    let named = {
+        let catalog = lab.catalog.clone();
+        use_memo(Shared(lab.scenario.clone()), move |s| (crate::scenario::share::name(s, &catalog), super::start::page_base()))
+    };
+    // Copied or opened from an embed, a link leads to the full app.
+    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), lab.lecture, false, lab.compared_with());
+    let url = AttrValue::from(format!("{}{link}", named.1));
     // The address bar follows the view once it rests (not per frame while playing, nor per
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
-    let link = (!lab.playing).then(|| lab.permalink());
+    // Embedded, the page's address is the host page's business (and a sandbox forbids it).
+    let link = (!lab.playing && !lab.embed).then_some(link);
     use_effect_with(link, |link| {
         let link = link.clone();
         let pending = link.map(|q| gloo::timers::callback::Timeout::new(300, move || super::start::write_back(&q)));
@@ -52,6 +67,9 @@ pub fn app() -> Html {
     };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"))}>
+            if let Some(e) = &lab.link_error {
+                {link_error(e, &act)}
+            }
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />
@@ -61,6 +79,9 @@ pub fn app() -> Html {
                 <div class="modes">
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
+                    if !lab.embed {
+                        {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
+                    }
                 </div>
             </header>
             <p class="intro">
@@ -72,12 +93,16 @@ pub fn app() -> Html {
                     <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} other={Shared(other)} cursor={lab.cursor}
                         event={caption_event} other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
                 } else {
-                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} act={act.clone()} />
+                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
                     <Legend />
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
-                <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
+                if lab.embed {
+                    <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
+                } else {
+                    <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
+                }
                 <div class="panels">
                     <Verdict run={Shared(lab.run.clone())} cursor_ms={verdict_ms} act={act.clone()} />
                     <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />

@@ -14,6 +14,7 @@ mod legend;
 mod picker;
 mod playback;
 mod scenario_json;
+mod share;
 pub mod start;
 pub mod state;
 mod switches;

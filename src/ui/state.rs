@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::lab::{self, Run};
-use crate::scenario::{catalog, validate, Approach, FaultSpec, Scenario};
+use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
 use crate::timeline::Timeline;
 
 /// Playback speeds offered (multiples of the paced base rate), with their text: the select
@@ -50,6 +50,8 @@ pub struct Lab {
     pub other: Option<Rc<super::compare::Other>>,
     /// The other run's event a step landed on (as `focus` is for this run).
     pub other_focus: Option<usize>,
+    /// What was wrong with the link the page was opened with (a banner until dismissed).
+    pub link_error: Option<String>,
 }
 
 pub enum Action {
@@ -82,35 +84,26 @@ pub enum Action {
     CompareWith(Option<Approach>),
     /// Move the cursor to an event of the comparison's other run.
     FocusOther(usize),
+    DismissLinkError,
 }
 
-/// Where the app starts, read from the page URL (`?scenario=…&fencing=on&t=…&lecture=1`).
+/// Where the app starts: the page's address, read by `scenario::share::open`
+/// (`?scenario=…&fencing=on&t=…&lecture=1` or `#s=…`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Start {
-    pub scenario: Option<String>,
-    pub fencing: Option<bool>,
-    pub safe_unlock: Option<bool>,
-    pub embed: bool,
-    pub cursor_ms: Option<f64>,
-    pub lecture: bool,
+    pub search: String,
+    pub hash: String,
     pub reduced_motion: bool,
-    /// `compare=<approach id>`: open side by side with that approach.
-    pub compare: Option<String>,
 }
 
 impl Lab {
     pub fn new(start: &Start) -> Lab {
         let catalog = Rc::new(catalog::all());
-        let picked = start.scenario.as_deref().and_then(|id| catalog.iter().find(|s| s.id == id)).or_else(|| catalog.first());
-        let mut scenario = picked.cloned().expect("the catalog has scenarios");
-        if let Some(f) = start.fencing {
-            scenario.storage.fencing = f;
-        }
-        if let Some(u) = start.safe_unlock {
-            scenario.lock.safe_unlock = u;
-        }
+        let opened = share::open(&start.search, &start.hash, &catalog);
+        let link_error = opened.banner();
+        let scenario = opened.scenario;
         let (run, timeline) = simulate(&scenario);
-        let cursor = start.cursor_ms.unwrap_or(0.0).clamp(0.0, timeline.duration_ms as f64);
+        let cursor = opened.cursor_ms.unwrap_or(0).clamp(0, timeline.duration_ms) as f64;
         let mut lab = Lab {
             catalog,
             scenario: Rc::new(scenario),
@@ -120,9 +113,9 @@ impl Lab {
             focus: None,
             playing: false,
             speed: 1.0,
-            lecture: start.lecture,
+            lecture: opened.lecture,
             help: false,
-            embed: start.embed,
+            embed: opened.embed,
             reduced_motion: start.reduced_motion,
             frame: 0,
             last_frame_ts: None,
@@ -131,8 +124,9 @@ impl Lab {
             load_error: None,
             other: None,
             other_focus: None,
+            link_error,
         };
-        lab.other = super::compare::refresh(&lab, start.compare.as_deref().and_then(crate::compare::approach_by_id));
+        lab.other = super::compare::refresh(&lab, opened.compare);
         lab
     }
 
@@ -157,26 +151,15 @@ impl Lab {
         applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
     }
 
-    /// The address that reopens this view (scenario, switches that differ from the built-in,
-    /// cursor, modes).
+    /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
+    /// scenario's part; this is for one-off use.
     pub fn permalink(&self) -> String {
-        let built_in = self.catalog.iter().find(|s| s.id == self.scenario.id);
-        let differs = |f: fn(&Scenario) -> bool| match built_in {
-            Some(b) if f(b) == f(&self.scenario) => None,
-            _ => Some(f(&self.scenario)),
-        };
-        let q = super::start::query(
-            &self.scenario.id,
-            differs(|s| s.storage.fencing),
-            differs(|s| s.lock.safe_unlock),
-            self.cursor_ms(),
-            self.lecture,
-            self.embed,
-        );
-        match &self.other {
-            Some(o) => format!("{q}&compare={}", o.with.id()),
-            None => q,
-        }
+        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), self.lecture, self.embed, self.compared_with())
+    }
+
+    /// The approach shown side by side, if any (for the link).
+    pub fn compared_with(&self) -> Option<Approach> {
+        self.other.as_ref().map(|o| o.with)
     }
 
     /// The first pause fault's length, for the pause knob.
@@ -239,6 +222,8 @@ impl Lab {
         self.timeline = timeline;
         self.error = None;
         self.load_error = None;
+        // Another scenario on screen: what was wrong with the opening link no longer applies.
+        self.link_error = None;
         self.playing = false;
         self.seek(0.0, None).recompare()
     }
@@ -399,6 +384,10 @@ impl Reducible for Lab {
                     Some(at) => lab.seek_both(Some((at, None, Some(event))), 0.0),
                     None => lab,
                 }
+            }
+            Action::DismissLinkError => {
+                lab.link_error = None;
+                lab
             }
         };
         Rc::new(lab)

@@ -39,6 +39,10 @@ pub struct DiagramProps {
     /// The captioned event's place, for the focus ring.
     pub focus: Option<(Time, NodeId)>,
     pub lecture: bool,
+    /// Scale the drawing down to the height its box is given (embed mode: an iframe of any
+    /// size shows the whole diagram, with no scrolling).
+    #[prop_or_default]
+    pub fit: bool,
     pub act: Act,
     /// Lanes squeezed to fit two diagrams on one screen (compare mode).
     #[prop_or_default]
@@ -48,13 +52,13 @@ pub struct DiagramProps {
     pub other: bool,
 }
 
-/// Tracks an element's content width with a ResizeObserver (window resizes, lecture mode and
-/// the phone layout all change it).
+/// Tracks an element's content width and height with a ResizeObserver (window resizes,
+/// lecture mode and the phone layout all change it).
 #[hook]
-fn use_width(node: NodeRef) -> i32 {
+fn use_size(node: NodeRef) -> (i32, i32) {
     let width = use_state_eq(|| {
         let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0);
-        (w as i32 - 32).max(300)
+        ((w as i32 - 32).max(300), 0)
     });
     {
         let width = width.clone();
@@ -66,7 +70,7 @@ fn use_width(node: NodeRef) -> i32 {
                     if let Some(el) = node.cast::<Element>() {
                         let w = el.client_width();
                         if w > 0 {
-                            width.set(w);
+                            width.set((w, el.client_height()));
                         }
                     }
                 }
@@ -92,7 +96,13 @@ fn use_width(node: NodeRef) -> i32 {
 pub fn diagram(p: &DiagramProps) -> Html {
     let wrap = use_node_ref();
     let svg = use_node_ref();
-    let width = use_width(wrap.clone());
+    let (width, height) = use_size(wrap.clone());
+    // Fitted, the drawing is laid out wider by 1/scale and scaled down as a whole, so it keeps
+    // its proportions and every label (lane heights do not depend on the width).
+    // The scale is kept in thousandths (integers format cheaply and never print "1e-5").
+    let natural = use_memo((p.timeline.clone(), p.lecture), |(t, lecture)| Geometry::new(t, 1000.0, *lecture).height.ceil() as i32);
+    let permille = if p.fit && height > 0 { (height * 1000 / (*natural).max(1)).clamp(100, 1000) } else { 1000 };
+    let width = width * 1000 / permille;
     let geo = use_memo((p.timeline.clone(), width, p.lecture, p.compact), |(t, w, lecture, compact)| {
         let g = Geometry::new(t, *w as f64, *lecture);
         if *compact {
@@ -109,7 +119,9 @@ pub fn diagram(p: &DiagramProps) -> Html {
         let (svg, geo, act) = (svg.clone(), geo.clone(), p.act.clone());
         Callback::from(move |e: MouseEvent| {
             if let Some(el) = svg.cast::<Element>() {
-                let x = e.client_x() as f64 - el.get_bounding_client_rect().left();
+                // On screen the drawing may be scaled (fit): map back to its own pixels.
+                let r = el.get_bounding_client_rect();
+                let x = (e.client_x() as f64 - r.left()) * geo.width / r.width().max(1.0);
                 if x >= geo.x0 - 6.0 {
                     act.dispatch(Action::Seek(geo.time_at(x).round()));
                 }
@@ -125,6 +137,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let veil = format!("transform:translateX({}px);top:{}px;height:{}px", n(x_cursor), n(g.axis_h - 6.0), n(g.height - g.axis_h + 6.0));
     html! {
         <figure class="diagram-wrap" ref={wrap}>
+            <div class="diagram-scale" style={(permille < 1000).then(|| format!("width:{width}px;transform:scale(.{permille:03})"))}>
             <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
             <div class="veil" style={veil} aria-hidden="true" />
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
@@ -140,6 +153,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(draw::live::cursor(g, p.cursor))}
                 <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} />
             </svg>
+            </div>
         </figure>
     }
 }
