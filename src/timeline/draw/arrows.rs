@@ -1,5 +1,8 @@
 //! Messages as arrows between lane lines, coloured by the client whose exchange they belong
-//! to; retries, keep-alives and server-to-server chatter are faint so the story stands out.
+//! to. Retries, keep-alives and server-to-server chatter are faint, and drawn as two short
+//! stubs (leaving, arriving) instead of a line across every lane between: a heartbeat every
+//! few hundred milliseconds would otherwise fence the whole picture with vertical lines.
+//! While playing, the live layer still shows each one in flight.
 
 use std::fmt::Write;
 
@@ -29,6 +32,19 @@ fn path(x0: f64, y0: f64, x1: f64, y1: f64, size: f64) -> String {
     format!("M{} {}L{} {}M{} {}L{} {}L{} {}", N(x0), N(y0), N(x1), N(y1), N(bx + px), N(by + py), N(x1), N(y1), N(bx - px), N(by - py))
 }
 
+/// A faint message: a stub where it leaves and a stub with its head where it arrives.
+fn stubs(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let stub = (len / 2.0).min(STUB_PX);
+    let (sx, sy) = (dx / len * stub, dy / len * stub);
+    let out = format!("M{} {}l{} {}", N(x0), N(y0), N(sx), N(sy));
+    out + &path(x1 - sx, y1 - sy, x1, y1, 4.0)
+}
+
+/// Length of a faint message's stubs, in px.
+const STUB_PX: f64 = 7.0;
+
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
     for a in &t.arrows {
         let (x0, y0, x1, y1) = ends(g, a);
@@ -40,7 +56,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
             }
         }
         let _ = write!(s.out, r#"<g class="{class}"><title>{} → {}: {}</title>"#, Esc(t.name(a.from)), Esc(t.name(a.to)), Esc(&a.label));
-        s.path("shaft", &path(x0, y0, x1, y1, if faint { 4.0 } else { 6.0 }));
+        s.path("shaft", &if faint { stubs(x0, y0, x1, y1) } else { path(x0, y0, x1, y1, 6.0) });
         if a.loss.is_some() {
             let k = 4.0;
             s.path(
