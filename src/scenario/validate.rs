@@ -32,22 +32,29 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
 
 /// Parses and validates a scenario from JSON text.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-    if text.len() > MAX_SCENARIO_BYTES {
-        return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
-    }
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let mut scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = inner.to_string();
-        // serde_json appends " at line L column C"; keep it, it helps in a big file.
-        err(if path == "." { String::new() } else { path }, message)
-    })?;
+    let mut scenario = read(text)?;
     if scenario.id.is_empty() {
         scenario.id = slug(&scenario.title);
     }
     validate(&scenario)?;
     Ok(scenario)
+}
+
+/// Reads JSON text in the scenario's shape without validating its values, so the editor's form
+/// can show (and fix) a draft whose TTL is out of range. Errors name the field path as `parse`
+/// does; `parse` is this plus validation.
+pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
+    }
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = inner.to_string();
+        // serde_json appends " at line L column C"; keep it, it helps in a big file.
+        err(if path == "." { String::new() } else { path }, message)
+    })
 }
 
 /// `"GC pause after acquire"` → `"gc-pause-after-acquire"`; empty → `"custom"`.
