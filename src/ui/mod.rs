@@ -4,6 +4,7 @@
 mod app;
 mod caption;
 pub mod diagram;
+mod editor;
 mod help;
 mod icons;
 pub mod keys;
@@ -11,7 +12,6 @@ mod ledger;
 mod legend;
 mod picker;
 mod playback;
-mod scenario_json;
 pub mod start;
 pub mod state;
 mod switches;
