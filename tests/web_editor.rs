@@ -177,8 +177,10 @@ async fn the_draft_comes_back_in_a_new_app() {
 async fn without_local_storage_the_editor_says_saving_is_off_and_still_runs() {
     clear_storage();
     // What a sandboxed iframe without allow-same-origin does: reading localStorage throws.
+    // (Window's attributes live on the window itself: keep the real one to put it back.)
     js_sys::eval(
-        "Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('denied', 'SecurityError'); } })",
+        "window.realLocalStorage = Object.getOwnPropertyDescriptor(window, 'localStorage');
+         Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('denied', 'SecurityError'); } })",
     )
     .unwrap();
     let root = mount().await;
@@ -191,5 +193,9 @@ async fn without_local_storage_the_editor_says_saving_is_off_and_still_runs() {
     sleep(60).await;
     assert_eq!(verdict_safe(&root.root), "true");
     root.remove();
-    js_sys::eval("delete window.localStorage").unwrap();
+    js_sys::eval(
+        "if (window.realLocalStorage) Object.defineProperty(window, 'localStorage', window.realLocalStorage); else delete window.localStorage",
+    )
+    .unwrap();
+    assert!(local_storage().get_item("locklab.draft").is_ok(), "local storage is back for the other tests");
 }
