@@ -2,23 +2,11 @@
 //! input is an `authoring::form::Field`; a change becomes an `Edit` of the JSON draft, so the
 //! form and the JSON cannot disagree. An input whose field the current error names is marked.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use crate::authoring::form::{self, Edit, Field, NewFault};
 use crate::scenario::limits::{MAX_CLIENTS, MAX_FAULTS};
 use crate::scenario::{validate, Approach, Scenario};
-
-#[derive(Properties, PartialEq)]
-pub struct DraftFormProps {
-    pub scenario: Rc<Scenario>,
-    /// False while the JSON is unreadable: the form shows the last readable draft, disabled.
-    pub editable: bool,
-    /// The path of the field the current error names.
-    pub error_path: Option<AttrValue>,
-    pub on_edit: Callback<Edit>,
-}
 
 /// What every input needs to draw and report itself.
 struct Ctx<'a> {
@@ -94,10 +82,11 @@ impl Ctx<'_> {
     }
 }
 
-#[function_component(DraftForm)]
-pub fn draft_form(p: &DraftFormProps) -> Html {
-    let s = &*p.scenario;
-    let c = Ctx { s, error_path: p.error_path.as_deref(), on_edit: &p.on_edit };
+/// The form for `s`; `editable` is false while the JSON is unreadable (the form then shows the
+/// last readable draft, disabled); `error_path` is the field the current error names. A plain
+/// function, not a component: it re-renders only with the editor anyway.
+pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, on_edit: &Callback<Edit>) -> Html {
+    let c = Ctx { s, error_path, on_edit };
     let approaches = Approach::ALL.iter().map(|a| (a.id().to_string(), a.label())).collect();
     let nodes = validate::node_names(s);
     let clients = s.clients.iter().enumerate().map(|(i, _)| {
@@ -129,7 +118,7 @@ pub fn draft_form(p: &DraftFormProps) -> Html {
     let add_faults =
         NewFault::ALL.map(|k| c.button(k.label(), Edit::AddFault(k), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
     html! {
-        <fieldset class="draft-form" disabled={!p.editable} data-testid="editor-form">
+        <fieldset class="draft-form" disabled={!editable} data-testid="editor-form">
             <legend>{"Form"}</legend>
             <div class="form-row">
                 {c.input(Field::Title, "Title", "", "")}
