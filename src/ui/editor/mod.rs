@@ -256,7 +256,7 @@ pub fn editor(p: &EditorProps) -> Html {
                 </label>
             </div>
             if !d.form_current {
-                <p class="hint">{"The form shows the last readable version: fix the JSON to use it again."}</p>
+                <p class="hint">{if d.form.is_some() { "The form shows the last readable version, greyed out: fix the JSON to use it again." } else { "The form appears once the JSON can be read." }}</p>
             }
             if let Some(err) = error {
                 <p class="knob-error" role="alert" data-testid="scenario-error">{err.to_string()}</p>

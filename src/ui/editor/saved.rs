@@ -13,12 +13,9 @@ pub fn view(editing: &UseReducerHandle<Editing>, on_name: Callback<InputEvent>, 
     let off = editing.store.off().map(str::to_string).or_else(|| editing.saved.as_ref().err().cloned());
     let Some(list) = editing.saved.as_ref().ok().filter(|_| off.is_none()) else {
         return html! {
-            <section class="saved">
-                <h3>{"Saved scenarios"}</h3>
-                <p class="storage-off" role="note" data-testid="storage-off">
-                    {format!("Saving is off: {}. The editor still works, but your draft lasts only until this page closes: export it as a file to keep it.", off.unwrap_or_default())}
-                </p>
-            </section>
+            <p class="storage-off" role="note" data-testid="storage-off">
+                {format!("Saving is off: {}. The editor still works, but your draft lasts only until this page closes: export it as a file to keep it.", off.unwrap_or_default())}
+            </p>
         };
     };
     let exists = list.get(&editing.save_name).is_some();

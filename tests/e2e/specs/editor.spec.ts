@@ -113,7 +113,7 @@ test('a bad import shows the error, keeps the saved ones, and the previous draft
   const before = await json(page).inputValue();
 
   const imports: { name: string; mimeType: string; buffer: Buffer; says: RegExp }[] = [
-    { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "approach": '), says: /broken\.json is not a valid scenario \(EOF while parsing/ },
+    { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "approach": '), says: /broken\.json is not a valid scenario \(approach: EOF while parsing/ },
     {
       name: 'wrong-node.json',
       mimeType: 'application/json',
@@ -162,11 +162,15 @@ test('the draft survives a reload, even when it is not valid JSON yet', async ({
   await page.reload();
   await openEditor(page);
   await expect(json(page)).toHaveValue(half);
-  // The form shows the last readable version, disabled, until the JSON is fixed.
-  await expect(page.getByTestId('editor-form')).toBeDisabled();
+  // Nothing readable yet, so no form until the JSON is fixed.
+  await expect(page.getByTestId('editor-form')).toHaveCount(0);
   await json(page).fill(half + '"}');
-  await expect(page.getByTestId('editor-form')).toBeEnabled();
   await expect(field(page, 'approach')).toHaveValue('zookeeper');
+  await expect(field(page, 'title')).toHaveValue('half-typed');
+  // Breaking it again greys the form out but keeps it on screen.
+  await json(page).fill(half);
+  await expect(field(page, 'title')).toBeDisabled();
+  await expect(field(page, 'title')).toHaveValue('half-typed');
 });
 
 test('in a sandboxed iframe the editor says saving is off and still runs a scenario', async ({ page, baseURL }) => {
