@@ -199,3 +199,16 @@ async fn without_local_storage_the_editor_says_saving_is_off_and_still_runs() {
     .unwrap();
     assert!(local_storage().get_item("locklab.draft").is_ok(), "local storage is back for the other tests");
 }
+
+#[wasm_bindgen_test]
+async fn space_in_the_editor_is_for_the_editor_not_for_playback() {
+    clear_storage();
+    let root = mount().await;
+    js_sys::eval(
+        "document.querySelector('[data-path=\"storage.fencing\"]').dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))",
+    )
+    .unwrap();
+    sleep(300).await;
+    assert_eq!(find(&root.root, "diagram").get_attribute("data-cursor-ms").as_deref(), Some("0"), "Space did not start playing");
+    root.remove();
+}
