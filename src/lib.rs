@@ -3,6 +3,7 @@
 //! Layers (see ../shared/DESIGN.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
 //! `narrate` / `timeline` → `ui` (browser only).
 
+pub mod authoring;
 pub mod bench;
 pub mod check;
 pub mod compare;

@@ -32,6 +32,18 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
 
 /// Parses and validates a scenario from JSON text.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let mut scenario = read(text)?;
+    if scenario.id.is_empty() {
+        scenario.id = slug(&scenario.title);
+    }
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+/// Reads JSON text in the scenario's shape without validating its values, so the editor's form
+/// can show (and fix) a draft whose TTL is out of range. Errors name the field path as `parse`
+/// does; `parse` is this plus validation.
+pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
@@ -39,12 +51,7 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         // A syntax error: serde_json appends " at line L column C"; keep it, it helps in a big file.
         err(super::json_path::of_error(text, &e), e.to_string())
     })?;
-    let mut scenario = super::read::scenario(&value)?;
-    if scenario.id.is_empty() {
-        scenario.id = slug(&scenario.title);
-    }
-    validate(&scenario)?;
-    Ok(scenario)
+    super::read::scenario(&value)
 }
 
 /// `"GC pause after acquire"` → `"gc-pause-after-acquire"`; empty → `"custom"`.

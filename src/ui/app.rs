@@ -6,13 +6,13 @@ use yew::prelude::*;
 use super::caption::Caption;
 use super::compare::{CompareSelect, Sides};
 use super::diagram::Diagram;
+use super::editor::Editor;
 use super::help::Help;
 use super::keys::use_keyboard;
 use super::ledger::Ledger;
 use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
-use super::scenario_json::ScenarioJson;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
 use super::state::{Action, Lab, Shared};
 use super::switches::{Knobs, Switches};
@@ -108,7 +108,7 @@ pub fn app() -> Html {
                     <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />
                 </div>
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
-                <ScenarioJson current={(*scenario_json).clone()} error={lab.load_error.clone().map(AttrValue::from)} act={act.clone()} />
+                <Editor current={(*scenario_json).clone()} act={act.clone()} />
             </main>
             if lab.help {
                 <Help act={act.clone()} />

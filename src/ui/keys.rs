@@ -20,6 +20,11 @@ enum Target {
 
 fn target(e: &KeyboardEvent) -> Target {
     let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else { return Target::Page };
+    // In the scenario editor every control is for writing: Space ticks its checkboxes and
+    // presses its buttons instead of playing.
+    if el.closest(".scenario-json").ok().flatten().is_some() {
+        return Target::Field;
+    }
     match el.tag_name().as_str() {
         "SELECT" | "TEXTAREA" => Target::Field,
         "INPUT" => match el.dyn_ref::<HtmlInputElement>().map(|i| i.type_()).as_deref() {

@@ -1,0 +1,457 @@
+//! The editor's form as a mapping onto the scenario's JSON. Every form input is a `Field`; it
+//! names the same path the validator names (`lock.ttl_ms`, `faults[0].node`), so an error can
+//! be pinned to its input. An `Edit` reads the draft, changes one thing and writes the draft
+//! back: the JSON is the source of truth and the form never holds a copy of its own.
+
+use crate::scenario::limits::{MAX_CLIENTS, MAX_FAULTS};
+use crate::scenario::validate::{self, ScenarioError};
+use crate::scenario::{Approach, ClientSpec, FaultSpec, Scenario};
+
+/// One input of the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Title,
+    Approach,
+    Seed,
+    DurationMs,
+    TtlMs,
+    Fencing,
+    SafeUnlock,
+    ClientName(usize),
+    ClientStartMs(usize),
+    FaultAtMs(usize),
+    FaultNode(usize),
+    /// The one number that says how much (a pause's length, a jump's size, a restart delay…).
+    FaultAmount(usize),
+    /// A partition's groups, written `A, redis | B`.
+    FaultGroups(usize),
+}
+
+/// The fault kinds the form can add; the others are written in the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewFault {
+    Pause,
+    ClockJump,
+    Crash,
+    Partition,
+}
+
+impl NewFault {
+    pub const ALL: [NewFault; 4] = [NewFault::Pause, NewFault::ClockJump, NewFault::Crash, NewFault::Partition];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            NewFault::Pause => "pause",
+            NewFault::ClockJump => "clock jump",
+            NewFault::Crash => "crash",
+            NewFault::Partition => "partition",
+        }
+    }
+}
+
+/// A change the form makes to the draft.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// An input's new text (checkboxes send "true"/"false", the approach its id).
+    Set(Field, String),
+    AddClient,
+    RemoveClient(usize),
+    AddFault(NewFault),
+    RemoveFault(usize),
+}
+
+fn error(path: String, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { path, message: message.into() }
+}
+
+/// The draft as the form shows it: JSON in the scenario's shape, values not yet validated, so an
+/// out-of-range TTL still shows (and can be fixed) in the form.
+pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
+    validate::read(text)
+}
+
+/// The draft text the form writes: the scenario in the same layout as "start from the scenario
+/// on screen".
+pub fn write(s: &Scenario) -> String {
+    serde_json::to_string_pretty(s).unwrap_or_default()
+}
+
+/// Applies a form edit to the draft text. An input that is not a value of its field (`12a` for a
+/// time) is refused with the field's path, and the draft keeps its last good value.
+pub fn apply(text: &str, edit: &Edit) -> Result<String, ScenarioError> {
+    let mut s = read(text)?;
+    match edit {
+        Edit::Set(field, input) => field.set(&mut s, input)?,
+        Edit::AddClient => add_client(&mut s),
+        Edit::RemoveClient(i) if *i < s.clients.len() => drop(s.clients.remove(*i)),
+        Edit::AddFault(kind) if s.faults.len() < MAX_FAULTS => {
+            let f = new_fault(&s, *kind);
+            s.faults.push(f)
+        }
+        Edit::RemoveFault(i) if *i < s.faults.len() => drop(s.faults.remove(*i)),
+        Edit::RemoveClient(_) | Edit::AddFault(_) | Edit::RemoveFault(_) => {}
+    }
+    Ok(write(&s))
+}
+
+fn whole(path: String, input: &str) -> Result<i64, ScenarioError> {
+    input.trim().parse().map_err(|_| error(path, format!("\"{input}\" is not a whole number")))
+}
+
+/// An optional amount: an empty input removes it (a crash that stays down, a partition to the end).
+fn optional(path: String, input: &str) -> Result<Option<i64>, ScenarioError> {
+    if input.trim().is_empty() {
+        Ok(None)
+    } else {
+        whole(path, input).map(Some)
+    }
+}
+
+impl Field {
+    /// The field's path in the scenario, as validation errors name it.
+    pub fn path(self, s: &Scenario) -> String {
+        match self {
+            Field::Title => "title".into(),
+            Field::Approach => "approach".into(),
+            Field::Seed => "seed".into(),
+            Field::DurationMs => "duration_ms".into(),
+            Field::TtlMs => "lock.ttl_ms".into(),
+            Field::Fencing => "storage.fencing".into(),
+            Field::SafeUnlock => "lock.safe_unlock".into(),
+            Field::ClientName(i) => format!("clients[{i}].name"),
+            Field::ClientStartMs(i) => format!("clients[{i}].acquire_at_ms"),
+            Field::FaultAtMs(i) => format!("faults[{i}].at_ms"),
+            Field::FaultNode(i) => format!("faults[{i}].node"),
+            Field::FaultGroups(i) => format!("faults[{i}].groups"),
+            Field::FaultAmount(i) => format!("faults[{i}].{}", s.faults.get(i).map_or("duration_ms", |f| amount(f).name)),
+        }
+    }
+
+    /// Whether an error at `error_path` is about this field (`faults[0].groups[1][0]` is about
+    /// the groups input).
+    pub fn is_at(self, s: &Scenario, error_path: &str) -> bool {
+        let mine = self.path(s);
+        error_path.strip_prefix(mine.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+    }
+
+    /// The input's text for this field of `s`.
+    pub fn value(self, s: &Scenario) -> String {
+        let fault = |i: usize| s.faults.get(i);
+        match self {
+            Field::Title => s.title.clone(),
+            Field::Approach => s.approach.id().into(),
+            Field::Seed => s.seed.to_string(),
+            Field::DurationMs => s.duration_ms.to_string(),
+            Field::TtlMs => s.lock.ttl_ms.to_string(),
+            Field::Fencing => s.storage.fencing.to_string(),
+            Field::SafeUnlock => s.lock.safe_unlock.to_string(),
+            Field::ClientName(i) => s.clients.get(i).map(|c| c.name.clone()).unwrap_or_default(),
+            Field::ClientStartMs(i) => s.clients.get(i).map(|c| c.acquire_at_ms.to_string()).unwrap_or_default(),
+            Field::FaultAtMs(i) => fault(i).map(|f| f.at_ms().to_string()).unwrap_or_default(),
+            Field::FaultNode(i) => fault(i).and_then(|f| node_of(f).map(str::to_string)).unwrap_or_default(),
+            Field::FaultAmount(i) => fault(i).and_then(|f| amount(f).value).map(|v| v.to_string()).unwrap_or_default(),
+            Field::FaultGroups(i) => match fault(i) {
+                Some(FaultSpec::Partition { groups, .. }) => groups.iter().map(|g| g.join(", ")).collect::<Vec<_>>().join(" | "),
+                _ => String::new(),
+            },
+        }
+    }
+
+    /// Sets this field of `s` from an input's text.
+    pub fn set(self, s: &mut Scenario, input: &str) -> Result<(), ScenarioError> {
+        let path = self.path(s);
+        match self {
+            Field::Title => s.title = input.to_string(),
+            Field::Approach => {
+                s.approach = Approach::ALL
+                    .into_iter()
+                    .find(|a| a.id() == input)
+                    .ok_or_else(|| error(path, format!("unknown approach \"{input}\"")))?
+            }
+            Field::Seed => {
+                s.seed = input.trim().parse().map_err(|_| error(path, format!("\"{input}\" is not a whole number from 0 up")))?
+            }
+            Field::DurationMs => s.duration_ms = whole(path, input)?,
+            Field::TtlMs => s.lock.ttl_ms = whole(path, input)?,
+            Field::Fencing => s.storage.fencing = input == "true",
+            Field::SafeUnlock => s.lock.safe_unlock = input == "true",
+            Field::ClientName(i) => {
+                if let Some(c) = s.clients.get_mut(i) {
+                    c.name = input.trim().to_string();
+                }
+            }
+            Field::ClientStartMs(i) => {
+                let v = whole(path, input)?;
+                if let Some(c) = s.clients.get_mut(i) {
+                    c.acquire_at_ms = v;
+                }
+            }
+            Field::FaultAtMs(i) => {
+                let v = whole(path, input)?;
+                if let Some(f) = s.faults.get_mut(i) {
+                    *at_ms_mut(f) = v;
+                }
+            }
+            Field::FaultNode(i) => {
+                if let Some(
+                    FaultSpec::Pause { node, .. }
+                    | FaultSpec::ClockJump { node, .. }
+                    | FaultSpec::ClockDrift { node, .. }
+                    | FaultSpec::Crash { node, .. },
+                ) = s.faults.get_mut(i)
+                {
+                    *node = input.to_string();
+                }
+            }
+            Field::FaultAmount(i) => match s.faults.get_mut(i) {
+                Some(FaultSpec::Pause { duration_ms: v, .. } | FaultSpec::Delay { by_ms: v, .. }) => *v = whole(path, input)?,
+                Some(FaultSpec::ClockJump { by_ms: v, .. }) => *v = whole(path, input)?,
+                Some(FaultSpec::ClockDrift { ppm, .. }) => *ppm = whole(path, input)?,
+                Some(
+                    FaultSpec::Crash { restart_after_ms: v, .. }
+                    | FaultSpec::Partition { duration_ms: v, .. }
+                    | FaultSpec::Drop { duration_ms: v, .. },
+                ) => *v = optional(path, input)?,
+                None => {}
+            },
+            Field::FaultGroups(i) => {
+                if let Some(FaultSpec::Partition { groups, .. }) = s.faults.get_mut(i) {
+                    // Empty groups are kept, so the validator names them instead of the form
+                    // silently dropping what was typed.
+                    *groups =
+                        input.split('|').map(|g| g.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()).collect();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The node a fault is about, for kinds that name one.
+pub fn node_of(f: &FaultSpec) -> Option<&str> {
+    match f {
+        FaultSpec::Pause { node, .. }
+        | FaultSpec::ClockJump { node, .. }
+        | FaultSpec::ClockDrift { node, .. }
+        | FaultSpec::Crash { node, .. } => Some(node),
+        _ => None,
+    }
+}
+
+fn at_ms_mut(f: &mut FaultSpec) -> &mut i64 {
+    match f {
+        FaultSpec::Pause { at_ms, .. }
+        | FaultSpec::ClockJump { at_ms, .. }
+        | FaultSpec::ClockDrift { at_ms, .. }
+        | FaultSpec::Crash { at_ms, .. }
+        | FaultSpec::Partition { at_ms, .. }
+        | FaultSpec::Delay { at_ms, .. }
+        | FaultSpec::Drop { at_ms, .. } => at_ms,
+    }
+}
+
+/// How a fault row reads in the form: its kind, then its one amount with a label that says what
+/// the number means.
+pub struct Amount {
+    /// The JSON field name.
+    pub name: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub value: Option<i64>,
+    /// Shown in an empty optional input: what leaving it out means.
+    pub when_empty: &'static str,
+}
+
+pub fn amount(f: &FaultSpec) -> Amount {
+    let a = |name, label, unit, value, when_empty| Amount { name, label, unit, value, when_empty };
+    match f {
+        FaultSpec::Pause { duration_ms, .. } => a("duration_ms", "for", "ms", Some(*duration_ms), ""),
+        FaultSpec::ClockJump { by_ms, .. } => a("by_ms", "by", "ms", Some(*by_ms), ""),
+        FaultSpec::ClockDrift { ppm, .. } => a("ppm", "by", "ppm", Some(*ppm), ""),
+        FaultSpec::Crash { restart_after_ms, .. } => a("restart_after_ms", "restarts after", "ms", *restart_after_ms, "stays down"),
+        FaultSpec::Partition { duration_ms, .. } => a("duration_ms", "for", "ms", *duration_ms, "to the end"),
+        FaultSpec::Delay { by_ms, .. } => a("by_ms", "delayed by", "ms", Some(*by_ms), ""),
+        FaultSpec::Drop { duration_ms, .. } => a("duration_ms", "for", "ms", *duration_ms, "to the end"),
+    }
+}
+
+/// The fault's kind in words.
+pub fn kind_label(f: &FaultSpec) -> &'static str {
+    match f {
+        FaultSpec::Pause { .. } => "Pause",
+        FaultSpec::ClockJump { .. } => "Clock jump",
+        FaultSpec::ClockDrift { .. } => "Clock drift",
+        FaultSpec::Crash { machine: false, .. } => "Crash",
+        FaultSpec::Crash { machine: true, .. } => "Machine crash",
+        FaultSpec::Partition { .. } => "Partition",
+        FaultSpec::Delay { .. } => "Delay",
+        FaultSpec::Drop { .. } => "Drop",
+    }
+}
+
+/// For the kinds that name a link rather than a node: `A → redis`.
+pub fn link_of(f: &FaultSpec) -> Option<String> {
+    match f {
+        FaultSpec::Delay { from, to, .. } | FaultSpec::Drop { from, to, .. } => Some(format!("{from} → {to}")),
+        _ => None,
+    }
+}
+
+/// The next unused one-letter client name.
+fn free_name(s: &Scenario) -> String {
+    ('A'..='Z').map(String::from).find(|n| s.clients.iter().all(|c| &c.name != n)).unwrap_or_else(|| "client".into())
+}
+
+fn add_client(s: &mut Scenario) {
+    if s.clients.len() >= MAX_CLIENTS {
+        return;
+    }
+    // A newcomer starts 2 s after the last one, inside the run.
+    let start = s.clients.last().map_or(0, |c| c.acquire_at_ms + 2000).min(s.duration_ms.max(0));
+    let name = free_name(s);
+    s.clients.push(ClientSpec { name, acquire_at_ms: start, work_ms: 1000, writes: 1 });
+}
+
+/// A new fault of `kind` with values that do something visible in this scenario: a pause longer
+/// than the TTL on the first client, a crash or clock jump on the first lock-service node.
+fn new_fault(s: &Scenario, kind: NewFault) -> FaultSpec {
+    let client = s.clients.first().map_or_else(|| "A".to_string(), |c| c.name.clone());
+    let server = validate::service_names(s).into_iter().next().unwrap_or_default();
+    let at_ms = 1000.min(s.duration_ms.max(0));
+    match kind {
+        NewFault::Pause => FaultSpec::Pause { at_ms, node: client, duration_ms: s.lock.ttl_ms + 5000 },
+        NewFault::ClockJump => FaultSpec::ClockJump { at_ms, node: server, by_ms: s.lock.ttl_ms },
+        NewFault::Crash => FaultSpec::Crash { at_ms, node: server, restart_after_ms: Some(5000), machine: false },
+        NewFault::Partition => FaultSpec::Partition { at_ms, groups: vec![vec![client]], duration_ms: Some(5000) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::catalog;
+
+    fn gc_pause() -> String {
+        write(&catalog::get("redis-gc-pause").unwrap())
+    }
+
+    fn set(text: &str, field: Field, input: &str) -> Result<String, ScenarioError> {
+        apply(text, &Edit::Set(field, input.into()))
+    }
+
+    #[test]
+    fn each_field_edits_its_own_json_path() {
+        let text = gc_pause();
+        let cases = [
+            (Field::Title, "Mine", "title"),
+            (Field::Seed, "7", "seed"),
+            (Field::DurationMs, "25000", "duration_ms"),
+            (Field::TtlMs, "4000", "lock.ttl_ms"),
+            (Field::Fencing, "true", "storage.fencing"),
+            (Field::SafeUnlock, "false", "lock.safe_unlock"),
+            (Field::ClientStartMs(1), "3000", "clients[1].acquire_at_ms"),
+            (Field::FaultAtMs(0), "700", "faults[0].at_ms"),
+            (Field::FaultAmount(0), "12000", "faults[0].duration_ms"),
+        ];
+        for (field, input, path) in cases {
+            let edited = read(&set(&text, field, input).unwrap()).unwrap();
+            assert_eq!(field.value(&edited), input, "{path}");
+            assert_eq!(field.path(&edited), path);
+        }
+    }
+
+    #[test]
+    fn an_edit_keeps_every_other_field() {
+        let text = gc_pause();
+        let mut expected = read(&text).unwrap();
+        expected.lock.ttl_ms = 4000;
+        assert_eq!(read(&set(&text, Field::TtlMs, "4000").unwrap()).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_value_that_is_not_a_number_is_refused_with_its_path() {
+        let e = set(&gc_pause(), Field::TtlMs, "10s").unwrap_err();
+        assert_eq!(e.to_string(), "lock.ttl_ms: \"10s\" is not a whole number");
+        let e = set(&gc_pause(), Field::Seed, "-1").unwrap_err();
+        assert_eq!(e.path, "seed");
+    }
+
+    #[test]
+    fn an_out_of_range_value_is_written_and_left_to_the_validator() {
+        let text = set(&gc_pause(), Field::TtlMs, "0").unwrap();
+        assert_eq!(read(&text).unwrap().lock.ttl_ms, 0);
+        let e = crate::scenario::parse(&text).unwrap_err();
+        assert!(Field::TtlMs.is_at(&read(&text).unwrap(), &e.path), "{e}");
+    }
+
+    #[test]
+    fn the_approach_is_set_by_its_id() {
+        let s = read(&set(&gc_pause(), Field::Approach, "etcd").unwrap()).unwrap();
+        assert_eq!(s.approach, Approach::Etcd);
+        assert_eq!(set(&gc_pause(), Field::Approach, "paxos").unwrap_err().path, "approach");
+    }
+
+    #[test]
+    fn an_unreadable_draft_cannot_be_edited_by_the_form() {
+        let e = set("{\"version\": 1, \"approach\": \"redis\", \"lock\": {\"ttl\": 5}}", Field::TtlMs, "5").unwrap_err();
+        assert_eq!(e.path, "lock.ttl");
+        assert!(set("not json", Field::TtlMs, "5").is_err());
+    }
+
+    #[test]
+    fn clients_are_added_with_a_free_name_and_removed() {
+        let text = apply(&gc_pause(), &Edit::AddClient).unwrap();
+        let s = read(&text).unwrap();
+        assert_eq!(s.clients.len(), 3);
+        assert_eq!((s.clients[2].name.as_str(), s.clients[2].acquire_at_ms), ("C", 4000));
+        crate::scenario::parse(&text).unwrap();
+        let s = read(&apply(&text, &Edit::RemoveClient(0)).unwrap()).unwrap();
+        assert_eq!(s.clients.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["B", "C"]);
+    }
+
+    #[test]
+    fn added_faults_are_valid_and_read_back() {
+        let mut text = gc_pause();
+        for kind in NewFault::ALL {
+            text = apply(&text, &Edit::AddFault(kind)).unwrap();
+        }
+        let s = crate::scenario::parse(&text).unwrap();
+        let kinds: Vec<&str> = s.faults.iter().map(kind_label).collect();
+        assert_eq!(kinds, ["Pause", "Pause", "Clock jump", "Crash", "Partition"]);
+        assert_eq!(Field::FaultNode(3).value(&s), "redis");
+        assert_eq!(Field::FaultAmount(3).path(&s), "faults[3].restart_after_ms");
+        assert_eq!(Field::FaultGroups(4).value(&s), "A");
+        let s = read(&apply(&text, &Edit::RemoveFault(0)).unwrap()).unwrap();
+        assert_eq!(s.faults.len(), 4);
+    }
+
+    #[test]
+    fn partition_groups_are_written_as_text() {
+        let text = apply(&gc_pause(), &Edit::AddFault(NewFault::Partition)).unwrap();
+        let text = set(&text, Field::FaultGroups(1), " A , redis | B ").unwrap();
+        let s = read(&text).unwrap();
+        assert_eq!(Field::FaultGroups(1).value(&s), "A, redis | B");
+        // An empty group is kept so the validator can name it.
+        let text = set(&text, Field::FaultGroups(1), "A |").unwrap();
+        let e = crate::scenario::parse(&text).unwrap_err();
+        assert_eq!(e.path, "faults[1].groups[1]");
+        assert!(Field::FaultGroups(1).is_at(&read(&text).unwrap(), &e.path));
+        assert!(!Field::FaultAtMs(1).is_at(&read(&text).unwrap(), &e.path));
+    }
+
+    #[test]
+    fn an_empty_optional_amount_means_absent() {
+        let text = apply(&gc_pause(), &Edit::AddFault(NewFault::Crash)).unwrap();
+        let s = read(&set(&text, Field::FaultAmount(1), "").unwrap()).unwrap();
+        assert!(matches!(s.faults[1], FaultSpec::Crash { restart_after_ms: None, .. }));
+        assert_eq!(amount(&s.faults[1]).when_empty, "stays down");
+    }
+
+    #[test]
+    fn error_paths_match_only_their_own_field() {
+        let s = read(&gc_pause()).unwrap();
+        assert!(Field::ClientName(1).is_at(&s, "clients[1].name"));
+        assert!(!Field::ClientName(1).is_at(&s, "clients[10].name"));
+        assert!(!Field::FaultAtMs(1).is_at(&s, "faults[1].at_ms_x"));
+    }
+}

@@ -1,0 +1,214 @@
+//! Component tests of the scenario editor in headless Chromium: live validation with field
+//! paths, the form writing the JSON, the draft kept in local storage, and an editor that keeps
+//! working (and says so) when local storage throws as it does in a sandboxed iframe.
+//!
+//!   CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_PROFILE_TEST_DEBUG=0 CHROMEDRIVER=/usr/bin/chromedriver \
+//!     PATH=.tools/bin:$PATH cargo test --target wasm32-unknown-unknown --test web_editor
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use locklab::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Longer than the editor's 300 ms check delay.
+const PAST_CHECK_MS: u64 = 450;
+
+struct Mounted {
+    root: Element,
+    app: Option<yew::AppHandle<App>>,
+}
+
+impl Mounted {
+    fn remove(mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn local_storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+/// Mounts a fresh app with nothing stored and the editor open.
+async fn mount() -> Mounted {
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&window.location().pathname().unwrap()))
+        .unwrap();
+    mount_as_is().await
+}
+
+async fn mount_as_is() -> Mounted {
+    let doc = gloo::utils::document();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    sleep(60).await;
+    find(&root, "scenario-json").set_attribute("open", "").unwrap();
+    Mounted { root, app: Some(app) }
+}
+
+fn clear_storage() {
+    let s = local_storage();
+    s.remove_item("locklab.draft").unwrap();
+    s.remove_item("locklab.saved").unwrap();
+}
+
+async fn sleep(ms: u64) {
+    yew::platform::time::sleep(Duration::from_millis(ms)).await;
+}
+
+fn find(root: &Element, testid: &str) -> Element {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
+}
+
+fn exists(root: &Element, testid: &str) -> bool {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().is_some()
+}
+
+fn json(root: &Element) -> HtmlTextAreaElement {
+    find(root, "scenario-json-input").dyn_into().unwrap()
+}
+
+async fn type_json(root: &Element, text: &str) {
+    let area = json(root);
+    area.set_value(text);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    sleep(PAST_CHECK_MS).await;
+}
+
+fn field(root: &Element, path: &str) -> HtmlInputElement {
+    root.query_selector(&format!("[data-path=\"{path}\"]")).unwrap().unwrap_or_else(|| panic!("no field {path}")).dyn_into().unwrap()
+}
+
+async fn type_field(root: &Element, path: &str, value: &str) {
+    let input = field(root, path);
+    input.set_value(value);
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    sleep(PAST_CHECK_MS).await;
+}
+
+fn run_blocked(root: &Element) -> bool {
+    find(root, "scenario-json-run").has_attribute("disabled")
+}
+
+fn verdict_safe(root: &Element) -> String {
+    find(root, "verdict").get_attribute("data-safe").unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_value_is_named_as_it_is_typed_and_cannot_run_while_the_run_stays() {
+    clear_storage();
+    let root = mount().await;
+    assert!(!exists(&root.root, "scenario-error"));
+    type_field(&root.root, "lock.ttl_ms", "0").await;
+    assert_eq!(find(&root.root, "scenario-error").text_content().unwrap(), "lock.ttl_ms: 0 ms is out of range: must be 1..=600000 ms");
+    assert_eq!(field(&root.root, "lock.ttl_ms").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert!(run_blocked(&root.root));
+    assert_eq!(verdict_safe(&root.root), "false", "the gc-pause run stays on screen");
+    // The invalid draft is kept, in the JSON and in storage.
+    assert!(json(&root.root).value().contains("\"ttl_ms\": 0"));
+    assert!(local_storage().get_item("locklab.draft").unwrap().unwrap().contains("\"ttl_ms\": 0"));
+
+    type_field(&root.root, "lock.ttl_ms", "10000").await;
+    assert!(!exists(&root.root, "scenario-error"));
+    assert!(!run_blocked(&root.root));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn text_a_field_cannot_take_is_refused_with_its_path_and_the_draft_keeps_its_value() {
+    clear_storage();
+    let root = mount().await;
+    type_field(&root.root, "faults[0].duration_ms", "15s").await;
+    assert_eq!(find(&root.root, "scenario-error").text_content().unwrap(), "faults[0].duration_ms: \"15s\" is not a whole number");
+    assert!(json(&root.root).value().contains("\"duration_ms\": 15000"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_form_writes_the_json_and_a_run_shows_it() {
+    clear_storage();
+    let root = mount().await;
+    let fencing = field(&root.root, "storage.fencing");
+    fencing.click();
+    sleep(PAST_CHECK_MS).await;
+    assert!(json(&root.root).value().contains("\"fencing\": true"));
+    find(&root.root, "scenario-json-run").dyn_into::<HtmlElement>().unwrap().click();
+    sleep(60).await;
+    assert_eq!(verdict_safe(&root.root), "true");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn json_the_form_cannot_read_disables_the_form_and_names_the_field() {
+    clear_storage();
+    let root = mount().await;
+    type_json(&root.root, r#"{"version": 1, "approach": "redis", "lock": {"ttl": 5}}"#).await;
+    let error = find(&root.root, "scenario-error").text_content().unwrap();
+    assert!(error.starts_with("lock.ttl: unknown field `ttl`"), "{error}");
+    assert!(find(&root.root, "editor-form").has_attribute("disabled"));
+    assert!(run_blocked(&root.root));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_draft_comes_back_in_a_new_app() {
+    clear_storage();
+    let root = mount().await;
+    type_field(&root.root, "title", "Mine, half done").await;
+    root.remove();
+    let again = mount().await;
+    assert!(json(&again.root).value().contains("\"title\": \"Mine, half done\""));
+    assert_eq!(field(&again.root, "title").value(), "Mine, half done");
+    again.remove();
+}
+
+#[wasm_bindgen_test]
+async fn without_local_storage_the_editor_says_saving_is_off_and_still_runs() {
+    clear_storage();
+    // What a sandboxed iframe without allow-same-origin does: reading localStorage throws.
+    // (Window's attributes live on the window itself: keep the real one to put it back.)
+    js_sys::eval(
+        "window.realLocalStorage = Object.getOwnPropertyDescriptor(window, 'localStorage');
+         Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('denied', 'SecurityError'); } })",
+    )
+    .unwrap();
+    let root = mount().await;
+    let off = find(&root.root, "storage-off").text_content().unwrap();
+    assert!(off.starts_with("Saving is off: this page may not store anything here"), "{off}");
+    assert!(!exists(&root.root, "save-scenario"));
+    field(&root.root, "storage.fencing").click();
+    sleep(PAST_CHECK_MS).await;
+    find(&root.root, "scenario-json-run").dyn_into::<HtmlElement>().unwrap().click();
+    sleep(60).await;
+    assert_eq!(verdict_safe(&root.root), "true");
+    root.remove();
+    js_sys::eval(
+        "if (window.realLocalStorage) Object.defineProperty(window, 'localStorage', window.realLocalStorage); else delete window.localStorage",
+    )
+    .unwrap();
+    assert!(local_storage().get_item("locklab.draft").is_ok(), "local storage is back for the other tests");
+}
+
+#[wasm_bindgen_test]
+async fn space_in_the_editor_is_for_the_editor_not_for_playback() {
+    clear_storage();
+    let root = mount().await;
+    js_sys::eval(
+        "document.querySelector('[data-path=\"storage.fencing\"]').dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))",
+    )
+    .unwrap();
+    sleep(300).await;
+    assert_eq!(find(&root.root, "diagram").get_attribute("data-cursor-ms").as_deref(), Some("0"), "Space did not start playing");
+    root.remove();
+}
