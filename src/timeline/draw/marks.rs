@@ -45,7 +45,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
     for m in &t.marks {
         let Some(lane) = g.lane(m.node) else { continue };
         let (class, word) = describe(t, m);
-        let y = lane.top + g.font + 1.0;
+        // Beside the flag, above the lane line (on a narrow server lane the top plus one line of
+        // text would put it on the line, through the messages' stubs).
+        let y = (lane.top + g.font + 1.0).min(lane.mid() - 4.0);
         p.place(
             g,
             Label {

@@ -80,7 +80,7 @@ test('JSON: scenario, verdict and trace; the verdict is the one on screen', asyn
     expect(run.trace.events.length).toBeGreaterThan(10);
   }
   await page.getByTestId('export-svg').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: path.join(ASSETS, 'shots/export-control.png') });
+  await page.screenshot({ path: path.join(ASSETS, 'screenshots/export-control.png') });
 });
 
 test('inside <iframe sandbox="allow-scripts"> exporting never throws, and says what happened', async ({ page }) => {
