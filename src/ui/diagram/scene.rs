@@ -1,5 +1,5 @@
 //! The static drawing as components with cheap-to-compare props: moving the cursor never
-//! re-renders it, and the live labels are all written once and revealed by one CSS rule. The
+//! re-renders it, and the live labels are written once and revealed group by group. The
 //! markup comes from `timeline::draw` and is inserted as is (our own output, escaped there),
 //! so a run with thousands of messages costs one parse and no diffing.
 
@@ -38,27 +38,29 @@ pub struct LabelsProps {
     pub count: usize,
 }
 
-/// Tells the diagrams on a page apart (side by side there are two), for their label rule.
-fn next_diagram_id() -> usize {
-    thread_local!(static NEXT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) });
-    NEXT.with(|n| {
-        n.set(n.get() + 1);
-        n.get()
-    })
-}
+/// Labels per group: a seek changes the visibility of whole groups and re-writes at most one.
+const CHUNK: usize = 64;
 
-/// Every label of the run is in the DOM once, in time order, one element each; the labels of
-/// moments after the cursor are hidden by a single CSS rule. Playing or seeking then changes
-/// one line of style, not thousands of elements (a long Redlock run has thousands of labels).
+/// Every label of the run is in the DOM, in time order, in groups of `CHUNK`; the groups
+/// after the cursor are hidden, and the group the cursor is in holds only the labels reached.
+/// A seek anywhere then changes a few `display` styles and re-writes one small group, instead
+/// of re-writing thousands of labels (a long Redlock run has thousands) or changing a style
+/// sheet (which makes the browser re-check the whole document).
 #[function_component(Labels)]
 pub fn labels(p: &LabelsProps) -> Html {
-    let id = *use_memo((), |_| next_diagram_id());
-    let all = use_memo(p.drawing.clone(), |d| Html::from_html_unchecked(AttrValue::from(d.label_markup(usize::MAX))));
-    let rule = format!("#labels-{id}>:nth-child(n+{}){{display:none}}", p.count + 1);
-    html! {
-        <>
-            <style>{rule}</style>
-            <g class="labels-layer" id={format!("labels-{id}")}>{(*all).clone()}</g>
-        </>
-    }
+    let chunks = use_memo(p.drawing.clone(), |d| {
+        d.labels.chunks(CHUNK).map(|c| AttrValue::from(c.iter().map(|(_, m)| m.as_str()).collect::<String>())).collect::<Vec<_>>()
+    });
+    let (full, rest) = (p.count / CHUNK, p.count % CHUNK);
+    let group = |i: usize, markup: &AttrValue| {
+        if i < full {
+            html! { <g>{Html::from_html_unchecked(markup.clone())}</g> }
+        } else if i == full && rest > 0 {
+            let reached: String = p.drawing.labels[i * CHUNK..i * CHUNK + rest].iter().map(|(_, m)| m.as_str()).collect();
+            html! { <g>{Html::from_html_unchecked(AttrValue::from(reached))}</g> }
+        } else {
+            html! { <g style="display:none">{Html::from_html_unchecked(markup.clone())}</g> }
+        }
+    };
+    html! { <g class="labels-layer">{ for chunks.iter().enumerate().map(|(i, m)| group(i, m)) }</g> }
 }
