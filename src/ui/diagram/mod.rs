@@ -56,10 +56,9 @@ pub struct DiagramProps {
 /// lecture mode and the phone layout all change it).
 #[hook]
 fn use_size(node: NodeRef) -> (i32, i32) {
-    let width = use_state_eq(|| {
-        let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0);
-        ((w as i32 - 32).max(300), 0)
-    });
+    // (0, 0) until measured: the diagram is drawn once, at its real width, not first at a guess
+    // and again when the guess turns out a few pixels off (a whole second scene at start-up).
+    let width = use_state_eq(|| (0, 0));
     {
         let width = width.clone();
         use_effect_with((), move |_| {
@@ -71,6 +70,10 @@ fn use_size(node: NodeRef) -> (i32, i32) {
                         let w = el.client_width();
                         if w > 0 {
                             width.set((w, el.client_height()));
+                        } else if width.0 == 0 {
+                            // Not laid out (a hidden container): draw at the window's width.
+                            let guess = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0);
+                            width.set(((guess as i32 - 32).max(300), 0));
                         }
                     }
                 }
@@ -111,7 +114,11 @@ pub fn diagram(p: &DiagramProps) -> Html {
             g
         }
     });
-    let drawing = use_memo((p.timeline.clone(), geo.clone()), |(t, g)| draw::scene(t, g));
+    let measured = width > 0;
+    let drawing = use_memo(
+        (p.timeline.clone(), geo.clone(), measured),
+        |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
+    );
     let shown = drawing.labels_until(p.cursor.floor() as Time);
     let t = &*p.timeline;
     let g = &*geo;
@@ -135,6 +142,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
     // The future is veiled by a plain box that only moves (a compositor transform), so playing
     // and seeking never repaint the static drawing underneath.
     let veil = format!("transform:translateX({}px);top:{}px;height:{}px", n(x_cursor), n(g.axis_h - 6.0), n(g.height - g.axis_h + 6.0));
+    if !measured {
+        // Measured right after this render, before the browser paints.
+        return html! { <figure class="diagram-wrap" ref={wrap} /> };
+    }
     html! {
         <figure class="diagram-wrap" ref={wrap}>
             <div class="diagram-scale" style={(permille < 1000).then(|| format!("width:{width}px;transform:scale(.{permille:03})"))}>
