@@ -5,6 +5,14 @@
 
 use std::fmt::{self, Display};
 
+/// `v` limited to `lo..=hi`, or `hi` when the range is empty. Used instead of `f64::clamp`,
+/// whose assertion (`min > max, or either was NaN`) prints floats with Debug: one call with
+/// bounds the compiler cannot check pulls the whole float printer into the bundle, and it
+/// panics on an empty range (a label wider than the diagram).
+pub fn clamp(v: f64, lo: f64, hi: f64) -> f64 {
+    v.max(lo).min(hi)
+}
+
 /// `value` rounded to `decimals` places (half away from zero), e.g. `Fixed(1.25, 1)` → "1.3",
 /// `Fixed(-0.04, 1)` → "0". Trailing zeros are kept: "10.100".
 #[derive(Clone, Copy)]

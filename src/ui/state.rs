@@ -171,7 +171,7 @@ impl Lab {
     }
 
     fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
-        self.cursor = t.clamp(0.0, self.timeline.duration_ms as f64);
+        self.cursor = crate::decimal::clamp(t, 0.0, self.timeline.duration_ms as f64);
         self.focus = focus;
         self.other_focus = None;
         self
@@ -232,7 +232,7 @@ impl Lab {
         if !self.playing {
             return self;
         }
-        let dt = self.last_frame_ts.map_or(0.0, |prev| (ts - prev).clamp(0.0, MAX_FRAME_MS));
+        let dt = self.last_frame_ts.map_or(0.0, |prev| crate::decimal::clamp(ts - prev, 0.0, MAX_FRAME_MS));
         self.last_frame_ts = Some(ts);
         self.frame += 1;
         if self.reduced_motion {
@@ -357,7 +357,7 @@ impl Reducible for Lab {
             }
             Action::Tick(ts) => lab.tick(ts),
             Action::SetSpeed(x) => {
-                lab.speed = x.clamp(SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
+                lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
                 lab
             }
             Action::ToggleLecture => {

@@ -18,7 +18,7 @@ const HELD_TOP: f64 = 4.0;
 const HELD_H: f64 = 7.0;
 
 fn lease_h(lane_h: f64) -> f64 {
-    (lane_h * 0.42).clamp(10.0, 20.0)
+    crate::decimal::clamp(lane_h * 0.42, 10.0, 20.0)
 }
 
 fn end_word(t: &Timeline, end: LeaseEnd) -> Option<String> {

@@ -105,7 +105,7 @@ impl Geometry {
     }
 
     pub fn x(&self, t: f64) -> f64 {
-        self.x0 + (self.x1 - self.x0) * (t / self.duration).clamp(0.0, 1.0)
+        self.x0 + (self.x1 - self.x0) * crate::decimal::clamp(t / self.duration, 0.0, 1.0)
     }
 
     pub fn xt(&self, t: Time) -> f64 {
@@ -114,7 +114,7 @@ impl Geometry {
 
     /// The true time under screen x (for click-to-seek).
     pub fn time_at(&self, x: f64) -> f64 {
-        ((x - self.x0) / (self.x1 - self.x0)).clamp(0.0, 1.0) * self.duration
+        crate::decimal::clamp((x - self.x0) / (self.x1 - self.x0), 0.0, 1.0) * self.duration
     }
 
     pub fn lane(&self, node: NodeId) -> Option<&LaneBox> {

@@ -18,7 +18,7 @@ pub fn cursor(g: &Geometry, cursor: f64) -> String {
     let x = g.x(cursor);
     let text = secs((cursor.floor()).max(0.0));
     let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
-    let bx = (x - w / 2.0).clamp(g.x0 - 8.0, g.x1 - w + 8.0);
+    let bx = crate::decimal::clamp(x - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
     format!(
         r#"<g class="cursor"><line class="cursor-line" x1="{x}" x2="{x}" y1="{}" y2="{}"/><rect class="cursor-tag" x="{}" y="1" width="{}" height="{}" rx="3"/><text class="cursor-time" x="{}" y="{}" text-anchor="middle">{text}</text></g>"#,
         N(g.axis_h - 8.0),
@@ -39,7 +39,7 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> String {
     for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
         let (x0, y0, x1, y1) = ends(g, a);
         let span = (a.end() - a.sent).max(1) as f64;
-        let p = ((cursor - a.sent as f64) / span).clamp(0.0, 1.0);
+        let p = crate::decimal::clamp((cursor - a.sent as f64) / span, 0.0, 1.0);
         let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
         let faint = a.quiet || a.client.is_none();
         let hue = hue_class(a.client.and_then(|c| t.hue(c)));
