@@ -33,7 +33,9 @@ impl Run {
     /// by hand rather than through a wrapper type: a new derive would be more code in the
     /// browser bundle, and the pretty writer is the one the app already uses for scenarios.
     pub fn to_json(&self) -> String {
-        let part = |json: serde_json::Result<String>| json.expect("runs serialize").replace('\n', "\n  ");
+        // Serializing plain data cannot fail; not `expect`, whose Debug formatting of the error
+        // would cost bundle size (see scenario/catalog.rs).
+        let part = |json: serde_json::Result<String>| json.unwrap_or_else(|e| panic!("a run did not serialize: {e}")).replace('\n', "\n  ");
         format!(
             "{{\n  \"scenario\": {},\n  \"verdict\": {},\n  \"trace\": {}\n}}\n",
             part(serde_json::to_string_pretty(&self.scenario)),

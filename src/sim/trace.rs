@@ -100,7 +100,7 @@ pub struct Trace<M, N> {
 impl<M: Serialize, N: Serialize> Trace<M, N> {
     /// A stable 64-bit FNV-1a hash of the serialized trace, for determinism tests.
     pub fn hash(&self) -> u64 {
-        let bytes = serde_json::to_vec(self).expect("trace serializes");
+        let bytes = serde_json::to_vec(self).unwrap_or_else(|e| panic!("a trace did not serialize: {e}"));
         bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3))
     }
 }
