@@ -4,6 +4,8 @@
 //! for this), over thousands of broken versions of every built-in scenario: the same texts
 //! are accepted, into the same scenario, and the same are refused, naming the same field.
 
+#![cfg(not(target_arch = "wasm32"))] // serde_path_to_error is a native dev-dependency
+
 use locklab::scenario::{catalog, parse, Scenario};
 
 /// What serde's derived Deserialize makes of the text: the scenario, or the path of its error.

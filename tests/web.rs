@@ -8,68 +8,14 @@
 use std::time::Duration;
 
 use locklab::scenario::catalog;
-use locklab::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A mounted app; dropping it unmounts the app and removes its element.
-struct Mounted {
-    root: Element,
-    app: Option<yew::AppHandle<App>>,
-}
-
-impl std::ops::Deref for Mounted {
-    type Target = Element;
-    fn deref(&self) -> &Element {
-        &self.root
-    }
-}
-
-impl Mounted {
-    fn remove(mut self) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-/// Mounts a fresh app in its own element and waits for the first render. The app writes its
-/// permalink into the address bar, so the query is cleared first: each test starts plain.
-async fn mount() -> Mounted {
-    let window = web_sys::window().unwrap();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&window.location().pathname().unwrap()))
-        .unwrap();
-    let doc = gloo::utils::document();
-    let root = doc.create_element("div").unwrap();
-    doc.body().unwrap().append_child(&root).unwrap();
-    let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    settle().await;
-    Mounted { root, app: Some(app) }
-}
-
-async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(60)).await;
-}
-
-fn find(root: &Element, testid: &str) -> Element {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
-}
-
-fn attr(root: &Element, testid: &str, name: &str) -> String {
-    find(root, testid).get_attribute(name).unwrap_or_default()
-}
-
-async fn click(root: &Element, testid: &str) {
-    find(root, testid).dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
-}
+mod browser;
+use browser::*;
 
 fn cursor(root: &Element) -> i64 {
     attr(root, "diagram", "data-cursor-ms").parse().unwrap()
@@ -88,7 +34,7 @@ fn rows(root: &Element, result: &str) -> u32 {
 
 #[wasm_bindgen_test]
 async fn mounts_with_the_gc_pause_story_unsafe() {
-    let root = mount().await;
+    let root = mount("").await;
     assert_eq!(find(&root, "scenario-picker").dyn_into::<HtmlSelectElement>().unwrap().value(), "redis-gc-pause");
     assert_eq!(attr(&root, "verdict", "data-safe"), "false");
     assert_eq!(attr(&root, "verdict", "data-stale-accepted"), "1");
@@ -100,7 +46,7 @@ async fn mounts_with_the_gc_pause_story_unsafe() {
 
 #[wasm_bindgen_test]
 async fn fencing_switch_flips_the_verdict_and_keeps_the_cursor() {
-    let root = mount().await;
+    let root = mount("").await;
     scrub(&root, 12_345).await;
     assert_eq!(cursor(&root), 12_345);
     click(&root, "fencing-toggle").await;
@@ -117,7 +63,7 @@ async fn fencing_switch_flips_the_verdict_and_keeps_the_cursor() {
 
 #[wasm_bindgen_test]
 async fn step_and_step_back_move_between_events() {
-    let root = mount().await;
+    let root = mount("").await;
     let first_caption = find(&root, "caption").text_content().unwrap();
     click(&root, "step").await;
     click(&root, "step").await;
@@ -133,7 +79,7 @@ async fn step_and_step_back_move_between_events() {
 
 #[wasm_bindgen_test]
 async fn play_advances_and_pause_stops() {
-    let root = mount().await;
+    let root = mount("").await;
     click(&root, "play").await;
     assert_eq!(attr(&root, "play", "aria-pressed"), "true");
     yew::platform::time::sleep(Duration::from_millis(400)).await;
@@ -147,7 +93,7 @@ async fn play_advances_and_pause_stops() {
 
 #[wasm_bindgen_test]
 async fn picker_lists_every_builtin_grouped_by_approach() {
-    let root = mount().await;
+    let root = mount("").await;
     let picker = find(&root, "scenario-picker");
     let options = picker.query_selector_all("optgroup > option").unwrap();
     assert_eq!(options.length() as usize, catalog::all().len());
@@ -163,7 +109,7 @@ async fn picker_lists_every_builtin_grouped_by_approach() {
 
 #[wasm_bindgen_test]
 async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
-    let root = mount().await;
+    let root = mount("").await;
     let select: HtmlSelectElement = find(&root, "scenario-picker").dyn_into().unwrap();
     select.set_value("redis-plain-del-unlock");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
@@ -181,7 +127,7 @@ async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
 
 #[wasm_bindgen_test]
 async fn a_longer_ttl_outlasts_the_pause_and_the_run_is_safe() {
-    let root = mount().await;
+    let root = mount("").await;
     scrub(&root, 9_000).await;
     let ttl: HtmlInputElement = find(&root, "ttl").dyn_into().unwrap();
     ttl.set_value("20000");
@@ -200,7 +146,7 @@ async fn a_longer_ttl_outlasts_the_pause_and_the_run_is_safe() {
 
 #[wasm_bindgen_test]
 async fn the_address_bar_is_a_permalink() {
-    let root = mount().await;
+    let root = mount("").await;
     click(&root, "fencing-toggle").await;
     scrub(&root, 4_321).await;
     yew::platform::time::sleep(Duration::from_millis(400)).await;
@@ -211,7 +157,7 @@ async fn the_address_bar_is_a_permalink() {
 
 #[wasm_bindgen_test]
 async fn key_moments_jump_and_findings_link_to_their_event() {
-    let root = mount().await;
+    let root = mount("").await;
     click(&root, "key-next").await;
     let first = cursor(&root);
     assert!(first > 0);
@@ -239,7 +185,7 @@ async fn load_json(root: &Element, text: &str) {
 
 #[wasm_bindgen_test]
 async fn a_bad_scenario_is_refused_with_its_field_path_and_nothing_is_lost() {
-    let root = mount().await;
+    let root = mount("").await;
     let bad = r#"{"version": 1, "approach": "redis", "faults": [{"at_ms": 1, "kind": "pause", "node": "redis-9", "duration_ms": 5}]}"#;
     load_json(&root, bad).await;
     let error = find(&root, "scenario-error").text_content().unwrap();

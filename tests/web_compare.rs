@@ -5,40 +5,14 @@
 //!     PATH=$PWD/.tools/bin:$PATH cargo test --target wasm32-unknown-unknown --test web_compare
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-
-use locklab::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlSelectElement};
+use web_sys::{Element, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts the app as if opened at `query` and waits for the first render.
-async fn mount(query: &str) -> (Element, yew::AppHandle<App>) {
-    let window = web_sys::window().unwrap();
-    let path = format!("{}{query}", window.location().pathname().unwrap());
-    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)).unwrap();
-    let doc = gloo::utils::document();
-    let root = doc.create_element("div").unwrap();
-    doc.body().unwrap().append_child(&root).unwrap();
-    let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    settle().await;
-    (root, app)
-}
-
-async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(80)).await;
-}
-
-fn find(root: &Element, testid: &str) -> Element {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
-}
-
-async fn click(root: &Element, testid: &str) {
-    find(root, testid).dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
-}
+mod browser;
+use browser::*;
 
 /// `data-cursor-ms` of every diagram on the page.
 fn cursors(root: &Element) -> Vec<i64> {
@@ -57,7 +31,7 @@ async fn choose(root: &Element, value: &str) {
 
 #[wasm_bindgen_test]
 async fn the_url_opens_compare_mode_and_steps_move_both_diagrams() {
-    let (root, app) = mount("?scenario=redis-gc-pause&compare=etcd").await;
+    let root = mount("?scenario=redis-gc-pause&compare=etcd").await;
     assert_eq!(cursors(&root), [0, 0]);
     let summary = find(&root, "compare-summary").text_content().unwrap();
     assert!(summary.starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: "), "{summary}");
@@ -73,13 +47,12 @@ async fn the_url_opens_compare_mode_and_steps_move_both_diagrams() {
         click(&root, "step-back").await;
     }
     assert_eq!(cursors(&root), [0, 0], "stepping back through both runs returns to the start");
-    app.destroy();
     root.remove();
 }
 
 #[wasm_bindgen_test]
 async fn leaving_compare_mode_keeps_the_cursor() {
-    let (root, app) = mount("?scenario=redlock-clock-jump&t=4000").await;
+    let root = mount("?scenario=redlock-clock-jump&t=4000").await;
     assert_eq!(cursors(&root), [4000]);
     choose(&root, "zookeeper").await;
     assert_eq!(cursors(&root), [4000, 4000]);
@@ -88,6 +61,5 @@ async fn leaving_compare_mode_keeps_the_cursor() {
     choose(&root, "none").await;
     assert_eq!(cursors(&root), [4000]);
     assert!(root.query_selector("[data-testid=\"compare-summary\"]").unwrap().is_none());
-    app.destroy();
     root.remove();
 }

@@ -6,73 +6,39 @@
 //!     PATH=.tools/bin:$PATH cargo test --target wasm32-unknown-unknown --test web_editor
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-
-use locklab::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod browser;
+use browser::{exists, find, open_at, sleep, Mounted};
+
 /// Longer than the editor's 300 ms check delay.
 const PAST_CHECK_MS: u64 = 450;
-
-struct Mounted {
-    root: Element,
-    app: Option<yew::AppHandle<App>>,
-}
-
-impl Mounted {
-    fn remove(mut self) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
-        self.root.remove();
-    }
-}
 
 fn local_storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
 }
 
-/// Mounts a fresh app with nothing stored and the editor open.
+/// A fresh app opened plainly, with the editor open.
 async fn mount() -> Mounted {
-    let window = web_sys::window().unwrap();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&window.location().pathname().unwrap()))
-        .unwrap();
+    open_at("");
     mount_as_is().await
 }
 
+/// A fresh app from the address as it is, with the editor open.
 async fn mount_as_is() -> Mounted {
-    let doc = gloo::utils::document();
-    let root = doc.create_element("div").unwrap();
-    doc.body().unwrap().append_child(&root).unwrap();
-    let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    sleep(60).await;
-    find(&root, "scenario-json").set_attribute("open", "").unwrap();
-    Mounted { root, app: Some(app) }
+    let m = browser::mount_as_is().await;
+    find(&m, "scenario-json").set_attribute("open", "").unwrap();
+    m
 }
 
 fn clear_storage() {
     let s = local_storage();
     s.remove_item("locklab.draft").unwrap();
     s.remove_item("locklab.saved").unwrap();
-}
-
-async fn sleep(ms: u64) {
-    yew::platform::time::sleep(Duration::from_millis(ms)).await;
-}
-
-fn find(root: &Element, testid: &str) -> Element {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
-}
-
-fn exists(root: &Element, testid: &str) -> bool {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]")).unwrap().is_some()
 }
 
 fn json(root: &Element) -> HtmlTextAreaElement {
