@@ -1,7 +1,5 @@
 //! The caption: the current moment in plain words, announced politely to screen readers.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use crate::lab::Run;
@@ -15,7 +13,7 @@ use crate::ui::state::Shared;
 #[derive(Properties, PartialEq)]
 pub struct CaptionProps {
     pub run: Shared<Run>,
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     /// The trace event to caption (None before the first).
     pub event: Option<usize>,
 }

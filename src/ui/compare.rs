@@ -23,7 +23,7 @@ use crate::timeline::{Step, Timeline};
 #[derive(Debug)]
 pub struct Other {
     pub with: Approach,
-    pub run: Option<(Rc<Run>, Rc<Timeline>)>,
+    pub run: Option<(Rc<Run>, Shared<Timeline>)>,
     pub summary: String,
     pub not_applicable: Vec<String>,
     pub notes: Vec<String>,
@@ -46,7 +46,7 @@ pub fn derive(s: &Scenario, left: &Run, with: Approach) -> Other {
             let timeline = Timeline::of_run(&run);
             Other {
                 with,
-                run: Some((Rc::new(run), Rc::new(timeline))),
+                run: Some((Rc::new(run), Shared(Rc::new(timeline)))),
                 summary,
                 not_applicable: c.not_applicable,
                 notes: c.notes,
@@ -180,7 +180,7 @@ fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct SidesProps {
     pub run: Shared<Run>,
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub other: Shared<Other>,
     pub cursor: f64,
     /// The left run's captioned event.

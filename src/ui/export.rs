@@ -4,8 +4,6 @@
 //! diagram's stylesheet (read back from the page, so the bundle holds no copy), a canvas to
 //! rasterise on, and the download itself.
 
-use std::rc::Rc;
-
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -88,7 +86,7 @@ enum Kind {
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub run: Shared<Run>,
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub cursor_ms: i64,
     pub lecture: bool,
 }

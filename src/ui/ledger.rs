@@ -1,18 +1,16 @@
 //! The storage ledger: every write that reached storage, with its token and outcome, telling
 //! stale, after-takeover and unfenced writes apart. A row moves the cursor to its write.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use crate::timeline::draw::hue_class;
 use crate::timeline::draw::words::{secs, token_value};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{Act, Action, Shared};
 
 #[derive(Properties, PartialEq)]
 pub struct LedgerProps {
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     /// How many writes (in time order) the cursor has passed; later rows are dimmed. A count,
     /// not the cursor, so playback re-renders the ledger only when a write is reached.
     pub passed: usize,

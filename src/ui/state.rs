@@ -25,7 +25,7 @@ pub struct Lab {
     /// The scenario as picked, with the user's edits (switches and knobs).
     pub scenario: Rc<Scenario>,
     pub run: Rc<Run>,
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     /// True time in ms; fractional so slow-motion playback moves smoothly.
     pub cursor: f64,
     /// The event a step or a link landed on, so its caption shows even when other events share
@@ -262,10 +262,10 @@ impl Lab {
     }
 }
 
-fn simulate(s: &Scenario) -> (Rc<Run>, Rc<Timeline>) {
+fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>) {
     let run = lab::run(s);
     let timeline = Timeline::of_run(&run);
-    (Rc::new(run), Rc::new(timeline))
+    (Rc::new(run), Shared(Rc::new(timeline)))
 }
 
 impl Reducible for Lab {

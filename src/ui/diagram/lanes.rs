@@ -9,10 +9,11 @@ use yew::prelude::*;
 use crate::sim::Time;
 use crate::timeline::draw::{lanes, Geometry};
 use crate::timeline::Timeline;
+use crate::ui::state::Shared;
 
 #[derive(Properties, PartialEq)]
 pub struct LaneLabelsProps {
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub geo: Rc<Geometry>,
     /// Whole ms: slow-motion frames within one ms re-render nothing here.
     pub at: Time,

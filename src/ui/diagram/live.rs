@@ -11,7 +11,7 @@ use crate::sim::{NodeId, Time};
 use crate::timeline::draw::words::secs;
 use crate::timeline::draw::Geometry;
 use crate::timeline::{KeyKind, Timeline, WriteResult};
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{Act, Action, Shared};
 
 /// A ring where the captioned event happened, so the eye finds it.
 pub fn focus(g: &Geometry, at: Time, node: NodeId) -> Html {
@@ -30,7 +30,7 @@ fn key_class(k: KeyKind) -> &'static str {
 
 #[derive(Properties, PartialEq)]
 pub struct KeyMarkersProps {
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub geo: Rc<Geometry>,
     pub act: Act,
     /// Markers of the comparison's other run (their events index that run's trace).

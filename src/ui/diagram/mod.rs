@@ -7,8 +7,6 @@ mod lanes;
 mod live;
 mod scene;
 
-use std::rc::Rc;
-
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
@@ -19,7 +17,7 @@ use crate::sim::{NodeId, Time};
 use crate::timeline::draw::words::secs;
 use crate::timeline::draw::{self, Geometry};
 use crate::timeline::Timeline;
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{Act, Action, Shared};
 
 /// SVG numbers with one decimal: enough for pixels, short in the DOM.
 pub(crate) fn n(v: f64) -> String {
@@ -34,7 +32,7 @@ fn raw(markup: String) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct DiagramProps {
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub cursor: f64,
     /// The captioned event's place, for the focus ring.
     pub focus: Option<(Time, NodeId)>,

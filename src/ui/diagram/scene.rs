@@ -10,11 +10,12 @@ use yew::prelude::*;
 use super::n;
 use crate::timeline::draw::{self, Drawing, Geometry};
 use crate::timeline::Timeline;
+use crate::ui::state::Shared;
 
 #[derive(Properties, PartialEq)]
 pub struct StaticProps {
     pub drawing: Rc<Drawing>,
-    pub timeline: Rc<Timeline>,
+    pub timeline: Shared<Timeline>,
     pub geo: Rc<Geometry>,
 }
 
