@@ -12,7 +12,7 @@ mod clocks;
 pub mod draw;
 mod leaders;
 mod moments;
-mod pacing;
+pub mod pacing;
 #[cfg(test)]
 mod tests;
 

@@ -35,13 +35,19 @@ impl Timeline {
     /// Where the cursor is after `real_ms` of playback at `speed`× from `cursor` (clamped to
     /// the run).
     pub fn advance(&self, cursor: f64, real_ms: f64, speed: f64) -> f64 {
-        let end = self.duration_ms as f64;
-        let (mut t, mut left) = (cursor, real_ms.max(0.0));
-        while left > 0.0 && t < end {
-            let dt = left.min(SUBSTEP_MS);
-            t += self.rate_at(t) * speed * dt / 1000.0;
-            left -= dt;
-        }
-        t.min(end)
+        advance(|t| self.rate_at(t), self.duration_ms as f64, cursor, real_ms, speed)
     }
+}
+
+/// Playback at a `rate` (simulated ms per real second at 1×, by cursor position) for `real_ms`
+/// at `speed`× from `cursor`, in small steps so the rate can change along the way; clamped to
+/// `end`. Side by side, the rate is the slower of two runs'.
+pub fn advance(rate: impl Fn(f64) -> f64, end: f64, cursor: f64, real_ms: f64, speed: f64) -> f64 {
+    let (mut t, mut left) = (cursor, real_ms.max(0.0));
+    while left > 0.0 && t < end {
+        let dt = left.min(SUBSTEP_MS);
+        t += rate(t) * speed * dt / 1000.0;
+        left -= dt;
+    }
+    t.min(end)
 }

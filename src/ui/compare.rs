@@ -110,14 +110,8 @@ pub fn advance(lab: &Lab, real_ms: f64) -> f64 {
     let Some(other) = lab.other.as_ref().and_then(|o| o.timeline()) else {
         return lab.timeline.advance(lab.cursor, real_ms, lab.speed);
     };
-    let end = lab.timeline.duration_ms as f64;
-    let (mut t, mut left) = (lab.cursor, real_ms.max(0.0));
-    while left > 0.0 && t < end {
-        let dt = left.min(2.0);
-        t += lab.timeline.rate_at(t).min(other.rate_at(t)) * lab.speed * dt / 1000.0;
-        left -= dt;
-    }
-    t.min(end)
+    let rate = |t: f64| lab.timeline.rate_at(t).min(other.rate_at(t));
+    crate::timeline::pacing::advance(rate, lab.timeline.duration_ms as f64, lab.cursor, real_ms, lab.speed)
 }
 
 #[derive(Properties, PartialEq)]
