@@ -44,6 +44,15 @@ impl Display for Short {
     }
 }
 
+/// Whole milliseconds as whole or tenth seconds, with the unit: "10 s", "15.5 s", "0.5 s".
+pub fn seconds(ms: i64) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", secs(ms as f64, 1))
+    }
+}
+
 /// Milliseconds as seconds with `decimals` places: `secs(10_129, 3)` → "10.129".
 pub fn secs(ms: f64, decimals: u32) -> Fixed {
     Fixed(ms / 1000.0, decimals)

@@ -1,16 +1,9 @@
 //! Plain-language captions for trace events, written for a student watching the diagram.
 
+use crate::decimal::seconds as secs;
 use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};
-
-fn secs(ms: i64) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{} s", crate::decimal::secs(ms as f64, 1))
-    }
-}
 
 /// How a message reads on the wire, for the approach in use.
 pub fn message_label(approach: Approach, msg: &Msg) -> String {

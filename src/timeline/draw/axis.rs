@@ -13,14 +13,6 @@ fn tick_ms(g: &Geometry) -> i64 {
         .unwrap_or(600_000)
 }
 
-fn label(ms: i64) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{} s", crate::decimal::secs(ms as f64, 1))
-    }
-}
-
 pub fn axis(s: &mut Svg, g: &Geometry) {
     let step = tick_ms(g);
     let y = g.axis_h - 8.0;
@@ -29,7 +21,7 @@ pub fn axis(s: &mut Svg, g: &Geometry) {
     for k in 0..=(g.duration as i64) / step {
         let x = g.xt(k * step);
         s.line("grid", x, y, x, g.height - 4.0);
-        s.text("axis-lbl", x, y - 5.0, "middle", &label(k * step));
+        s.text("axis-lbl", x, y - 5.0, "middle", &crate::decimal::seconds(k * step));
     }
     s.close();
 }

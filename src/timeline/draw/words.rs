@@ -15,10 +15,8 @@ pub fn secs(ms: f64) -> String {
 pub fn span(ms: i64) -> String {
     if ms.abs() < 1000 {
         format!("{ms} ms")
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
     } else {
-        format!("{} s", decimal::secs(ms as f64, 1))
+        decimal::seconds(ms)
     }
 }
 
