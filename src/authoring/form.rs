@@ -189,7 +189,7 @@ impl Field {
             Field::FaultAtMs(i) => {
                 let v = whole(path, input)?;
                 if let Some(f) = s.faults.get_mut(i) {
-                    *at_ms_mut(f) = v;
+                    *f.at_ms_mut() = v;
                 }
             }
             Field::FaultNode(i) => {
@@ -235,18 +235,6 @@ pub fn node_of(f: &FaultSpec) -> Option<&str> {
         | FaultSpec::ClockDrift { node, .. }
         | FaultSpec::Crash { node, .. } => Some(node),
         _ => None,
-    }
-}
-
-fn at_ms_mut(f: &mut FaultSpec) -> &mut i64 {
-    match f {
-        FaultSpec::Pause { at_ms, .. }
-        | FaultSpec::ClockJump { at_ms, .. }
-        | FaultSpec::ClockDrift { at_ms, .. }
-        | FaultSpec::Crash { at_ms, .. }
-        | FaultSpec::Partition { at_ms, .. }
-        | FaultSpec::Delay { at_ms, .. }
-        | FaultSpec::Drop { at_ms, .. } => at_ms,
     }
 }
 

@@ -213,17 +213,31 @@ pub enum FaultSpec {
     },
 }
 
-impl FaultSpec {
-    pub fn at_ms(&self) -> i64 {
-        match self {
+/// Every fault kind's `at_ms`, by reference or by mutable reference (one list of the kinds for
+/// both accessors).
+macro_rules! fault_at_ms {
+    ($fault:expr) => {
+        match $fault {
             FaultSpec::Pause { at_ms, .. }
             | FaultSpec::ClockJump { at_ms, .. }
             | FaultSpec::ClockDrift { at_ms, .. }
             | FaultSpec::Crash { at_ms, .. }
             | FaultSpec::Partition { at_ms, .. }
             | FaultSpec::Delay { at_ms, .. }
-            | FaultSpec::Drop { at_ms, .. } => *at_ms,
+            | FaultSpec::Drop { at_ms, .. } => at_ms,
         }
+    };
+}
+
+impl FaultSpec {
+    /// When the fault strikes, in true ms.
+    pub fn at_ms(&self) -> i64 {
+        *fault_at_ms!(self)
+    }
+
+    /// The same, to edit (the editor's form).
+    pub fn at_ms_mut(&mut self) -> &mut i64 {
+        fault_at_ms!(self)
     }
 }
 
