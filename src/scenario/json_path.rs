@@ -1,8 +1,7 @@
 //! The field path at a place in a JSON text: `faults[2].node` for the byte where serde_json
-//! stopped with an error. serde_json says where (line and column) but not which field;
-//! `serde_path_to_error` tracks the path while parsing, at the price of a second copy of every
-//! `Deserialize` impl (about 50 KB of the wasm bundle). Scanning the text up to the error's
-//! position gives the same path for a few hundred bytes, and only runs when there is an error.
+//! stopped with a syntax error. serde_json says where (line and column) but not in which field;
+//! scanning the text up to that position tells, for a few hundred bytes of code, and only runs
+//! when there is an error.
 
 /// One open container while scanning.
 enum Frame {
@@ -12,21 +11,12 @@ enum Frame {
     Array { index: usize, started: bool },
 }
 
-/// The path of the field a serde_json error is about.
+/// The path of the value a JSON syntax error is in. Only syntax errors come here: the text is
+/// parsed into a `serde_json::Value` first, and everything about fields and types is the
+/// reader's (`scenario::read`), which knows its paths. A key whose colon was never read is not
+/// yet a field, so the error belongs to its object.
 pub fn of_error(text: &str, e: &serde_json::Error) -> String {
-    // A field's name is read before its colon: a data error there (an unknown field) is about
-    // that field, but a syntax error there (no colon) is about the object.
-    let syntax = matches!(e.classify(), serde_json::error::Category::Syntax | serde_json::error::Category::Eof);
-    let mut path = path_at(text, e.line(), e.column(), !syntax);
-    // An enum written as an object (`{"x": …}`) fails at its key, but the key is the variant
-    // being named, not a field: the error belongs to the enum's own path.
-    let message = e.to_string();
-    if let Some(variant) = message.strip_prefix("unknown variant `").and_then(|m| m.split('`').next()) {
-        if let Some(parent) = path.strip_suffix(variant).filter(|p| p.is_empty() || p.ends_with('.')) {
-            path = parent.trim_end_matches('.').to_string();
-        }
-    }
-    path
+    path_at(text, e.line(), e.column(), false)
 }
 
 /// The byte offset of serde_json's 1-based line and column (the column counts bytes).
