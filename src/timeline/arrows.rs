@@ -64,6 +64,15 @@ pub fn arrows(trace: &Trace, approach: Approach) -> Vec<Arrow> {
     let mut by_id: VecMap<u64, usize> = VecMap::new();
     // (client, server, req) → the acquisition request's arrow.
     let mut requests: VecMap<(NodeId, NodeId, u32), usize> = VecMap::new();
+    // (client, server) → whether the server's last answer to an acquisition was a refusal. A
+    // release sent after a refused acquisition (Redlock unlocks every instance after a failed
+    // round) is part of that retry and as faint; one after a grant keeps its ink.
+    // (client, server) → whether the server's last answer to an acquisition was a refusal. A
+    // release sent after a refused acquisition (Redlock unlocks every instance after a failed
+    // round) belongs to that retry and is as faint, and so is its reply; one after a grant keeps
+    // its ink (a refused safe unlock is part of the story).
+    let mut refused_last: VecMap<(NodeId, NodeId), bool> = VecMap::new();
+    let mut faint_releases: VecMap<(NodeId, NodeId, u32), usize> = VecMap::new();
     for (i, e) in trace.events.iter().enumerate() {
         match &e.kind {
             EventKind::Sent { msg_id, to, msg, arrives_at_ms, lost } => {
@@ -85,6 +94,17 @@ pub fn arrows(trace: &Trace, approach: Approach) -> Vec<Arrow> {
                     label: narrate::message_label(approach, msg),
                     event: i,
                 };
+                match msg {
+                    Msg::AcquireReply { granted, .. } if reply => {
+                        refused_last.insert((to, from), !*granted);
+                    }
+                    Msg::Release { req, .. } if refused_last.get(&(from, to)) == Some(&true) => {
+                        arrow.quiet = true;
+                        faint_releases.insert((from, to, *req), out.len());
+                    }
+                    Msg::ReleaseReply { req, .. } if faint_releases.get(&(to, from, *req)).is_some() => arrow.quiet = true,
+                    _ => {}
+                }
                 if let Some((req, refused)) = refusal(msg) {
                     if !reply {
                         requests.insert((from, to, req), out.len());
