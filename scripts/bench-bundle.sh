@@ -13,7 +13,7 @@ source scripts/env.sh
 
 if [ "${1:-}" = "--build" ] || ! ls dist/*.wasm >/dev/null 2>&1; then
   fetch_crates
-  trunk build --release >&2
+  release_build >&2
 fi
 
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }

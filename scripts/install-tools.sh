@@ -36,6 +36,11 @@ want_wasm_target() {
     log "adding rust target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
   fi
+  # The standard library's source: the release wasm rebuilds std lean (scripts/env.sh).
+  if [ ! -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library/std" ]; then
+    log "adding rust component rust-src"
+    rustup component add rust-src || log "rust-src unavailable: the release wasm will be built without the lean flags"
+  fi
 }
 
 want_trunk() {

@@ -12,5 +12,5 @@ source scripts/env.sh
 
 bash scripts/install-tools.sh build
 fetch_crates
-trunk build --release
+release_build
 exec node scripts/static-server.mjs dist --host 127.0.0.1 --port "${PORT:-8080}"

@@ -69,7 +69,7 @@ wasm_tests() {
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --target wasm32-unknown-unknown "${web_targets[@]}"
 }
-release_build() { rm -rf dist && trunk build --release && ls -l dist; }
+release_dist() { rm -rf dist && release_build && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
 
 if ! suite "install tools (.tools/, apt chromium, npm ci)" install_tools; then
@@ -83,7 +83,7 @@ if [ "${#web_targets[@]}" -gt 0 ]; then
 else
   skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web*.rs yet"
 fi
-if suite "release build (trunk build --release)" release_build; then
+if suite "release build (trunk build --release, lean wasm)" release_dist; then
   suite "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
 else
   fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"

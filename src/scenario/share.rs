@@ -50,7 +50,8 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
             '0'..='9' => c as u32 - '0' as u32 + 52,
             '-' | '+' => 62,
             '_' | '/' => 63,
-            _ => return Err(format!("not base64url: {c:?} at position {}", i + 1)),
+            // Display, not Debug: the lean release build prints no Debug formatting (scripts/env.sh).
+            _ => return Err(format!("not base64url: '{c}' at position {}", i + 1)),
         };
         acc = (acc << 6 | v) & 0xffff;
         bits += 6;
