@@ -23,9 +23,18 @@ fn reference(text: &str) -> Result<Scenario, String> {
 
 /// Errors of the reading stage (the rest come from validation, which serde does not do).
 fn is_read_error(message: &str) -> bool {
-    ["invalid type", "unknown field", "missing field", "unknown variant", "invalid length", "invalid value", "integer too large"]
-        .iter()
-        .any(|m| message.starts_with(m))
+    [
+        "invalid type",
+        "unknown field",
+        "missing field",
+        "duplicate field",
+        "unknown variant",
+        "invalid length",
+        "invalid value",
+        "integer too large",
+    ]
+    .iter()
+    .any(|m| message.starts_with(m))
 }
 
 fn is_syntax_error(message: &str) -> bool {
@@ -33,7 +42,7 @@ fn is_syntax_error(message: &str) -> bool {
 }
 
 /// Every way to break a text that this test tries: for each key, a wrong type, an unknown
-/// sibling, the key misspelt, and the value replaced; plus truncations.
+/// sibling, the key misspelt, the value replaced, and the field written twice; plus truncations.
 fn breakages(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -50,6 +59,12 @@ fn breakages(text: &str) -> Vec<String> {
             if let Some(end) = after.find(",\n").filter(|&e| !after[..e].contains(['{', '[', '\n'])) {
                 out.push(format!("{before}{value}{}", &after[end + 1..]));
             }
+        }
+        // the field written twice, with its own value and with another
+        if let Some(end) = after.find(",\n").filter(|&e| !after[..e].contains(['{', '[', '\n'])) {
+            let field = &text[key_start..colon + 1 + end];
+            out.push(format!("{}{field}, {field}{}", &text[..key_start], &after[end..]));
+            out.push(format!("{}{field}, {} 1{}", &text[..key_start], &text[key_start..colon + 1], &after[end..]));
         }
         at = colon + 1;
     }

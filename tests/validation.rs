@@ -31,6 +31,17 @@ fn unknown_field_names_its_path() {
 }
 
 #[test]
+fn a_field_written_twice_is_refused_naming_its_object() {
+    // Kept silently, the second value would run while the author reads the first.
+    let e = error_of("{\"version\": 1, \"approach\": \"redis\",\n \"lock\": {\"ttl_ms\": 1000, \"ttl_ms\": 30000}}");
+    assert_eq!(e, "lock: duplicate field `ttl_ms` at line 2 column 34");
+    let e = error_of(&with(r#"{"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5, "node": "B"}"#, ""));
+    assert!(e.starts_with("faults[0]: duplicate field `node`"), "{e}");
+    let e = error_of(r#"{"version": 1, "approach": "redis", "version": 1}"#);
+    assert!(e.starts_with("duplicate field `version`"), "{e}");
+}
+
+#[test]
 fn unknown_node_is_named_with_the_nodes_that_exist() {
     let e = error_of(&with(
         r#"{"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5}, {"at_ms": 1, "kind": "pause", "node": "A", "duration_ms": 5}, {"at_ms": 1, "kind": "crash", "node": "redis-9"}"#,

@@ -11,8 +11,8 @@ enum Frame {
     Array { index: usize, started: bool },
 }
 
-/// The path of the value a JSON syntax error is in. Only syntax errors come here: the text is
-/// parsed into a `serde_json::Value` first, and everything about fields and types is the
+/// The path of the value a JSON syntax error is in. Only syntax errors (and keys written twice,
+/// which name their object) come here: the text is parsed into a `serde_json::Value` first, and everything about fields and types is the
 /// reader's (`scenario::read`), which knows its paths. A key whose colon was never read is not
 /// yet a field, so the error belongs to its object.
 pub fn of_error(text: &str, e: &serde_json::Error) -> String {

@@ -8,6 +8,7 @@ mod json_path;
 pub mod limits;
 mod read;
 pub mod share;
+mod strict_json;
 pub mod validate;
 
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};

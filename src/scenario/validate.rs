@@ -47,8 +47,8 @@ pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        // A syntax error: serde_json appends " at line L column C"; keep it, it helps in a big file.
+    let value = super::strict_json::parse(text).map_err(|e| {
+        // A syntax error (or a key written twice): serde_json appends " at line L column C"; keep it, it helps in a big file.
         err(super::json_path::of_error(text, &e), e.to_string())
     })?;
     super::read::scenario(&value)
