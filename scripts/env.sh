@@ -18,8 +18,11 @@ LEAN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=non
 lean_wasm_env() {
   local sysroot
   sysroot="$(rustc --print sysroot)"
+  # Trunk builds offline, so the standard library's own dependencies (dlmalloc, compiler
+  # builtins...) are fetched first, like the app's (fetch_crates).
   if [ -d "$sysroot/lib/rustlib/src/rust/library/std" ] \
-    && RUSTC_BOOTSTRAP=1 rustc $LEAN_RUSTFLAGS --target wasm32-unknown-unknown --print cfg >/dev/null 2>&1; then
+    && RUSTC_BOOTSTRAP=1 rustc $LEAN_RUSTFLAGS --target wasm32-unknown-unknown --print cfg >/dev/null 2>&1 \
+    && RUSTC_BOOTSTRAP=1 cargo fetch --quiet --manifest-path "$sysroot/lib/rustlib/src/rust/library/Cargo.toml"; then
     export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD="std,panic_abort"
     export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$LEAN_RUSTFLAGS"
   else
