@@ -250,6 +250,11 @@ pub fn editor(p: &EditorProps) -> Html {
                 if let Some(s) = &d.form {
                     {form::view(s, d.form_current, error.map(|e| e.path.as_str()), &on_edit)}
                 }
+                // Between the form and the JSON in the markup: one column (a phone) shows it
+                // right under the field it names; two columns place it below both (styles).
+                if let Some(err) = error {
+                    <p class="knob-error draft-error" role="alert" data-testid="scenario-error">{err.to_string()}</p>
+                }
                 <label class="json">
                     <span>{"JSON (every field; the format is in the README)"}</span>
                     <textarea data-testid="scenario-json-input" spellcheck="false" rows="18" value={d.text.clone()} oninput={send(Msg::Type)} />
@@ -257,9 +262,6 @@ pub fn editor(p: &EditorProps) -> Html {
             </div>
             if !d.form_current {
                 <p class="hint">{if d.form.is_some() { "The form shows the last readable version, greyed out: fix the JSON to use it again." } else { "The form appears once the JSON can be read." }}</p>
-            }
-            if let Some(err) = error {
-                <p class="knob-error" role="alert" data-testid="scenario-error">{err.to_string()}</p>
             }
             <div class="scenario-json-actions">
                 <button type="button" data-testid="scenario-json-run" onclick={run} disabled={blocked}>{"Run this scenario"}</button>
