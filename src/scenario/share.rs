@@ -220,6 +220,13 @@ pub struct Named {
     pub too_large: Option<usize>,
 }
 
+impl Named {
+    /// Whether the scenario is not a built-in (as it is, switches and seed aside).
+    pub fn is_custom(&self) -> bool {
+        !self.hash.is_empty() || self.too_large.is_some()
+    }
+}
+
 /// How a link names `s`: by its built-in id when the built-in with that id, given the seed,
 /// fencing and unlock the query can carry, is exactly `s`; else by the scenario itself.
 pub fn name(s: &Scenario, catalog: &[Scenario]) -> Named {

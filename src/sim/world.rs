@@ -254,7 +254,10 @@ impl<M: Clone, N> World<M, N> {
             self.now = at;
             self.handle(item);
         }
-        Trace { nodes: self.info, duration_ms: self.end, events: self.events, truncated: self.truncated }
+        // A run cut at the event limit knows nothing after its last event: its trace ends there,
+        // so the diagram's axis, the open bars and the scrubber stop where the knowledge does.
+        let duration_ms = if self.truncated { self.events.last().map_or(0, |e| e.at_ms).max(1) } else { self.end };
+        Trace { nodes: self.info, duration_ms, events: self.events, truncated: self.truncated }
     }
 
     fn handle(&mut self, item: Item<M>) {

@@ -19,6 +19,14 @@ use super::switches::{Knobs, Switches};
 use super::transport::Transport;
 use super::verdict::Verdict;
 
+/// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
+/// knob or the editor, or one of the user's own.
+fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scenario]) -> AttrValue {
+    let title = if s.title.is_empty() { &s.id } else { &s.title };
+    let edited = catalog.iter().any(|b| b.id == s.id);
+    AttrValue::from(format!("{}{title}", if edited { "Edited: " } else { "Your scenario: " }))
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let lab = use_reducer(|| Lab::new(&super::start::from_page()));
@@ -72,7 +80,8 @@ pub fn app() -> Html {
             }
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
-                <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())} act={act.clone()} />
+                <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())}
+                    custom={named.0.is_custom().then(|| custom_label(s, &lab.catalog))} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
                 // After the switches: Tab from the picker lands on a switch, where the app's keys work.
                 <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />

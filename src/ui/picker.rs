@@ -11,17 +11,23 @@ use crate::ui::state::{Act, Action};
 pub struct PickerProps {
     pub catalog: Rc<Vec<Scenario>>,
     pub selected: AttrValue,
+    /// What to call the scenario on screen when it is not a built-in as shipped (edited, or
+    /// imported, or from a `#s=` link): listed first, so the picker names what is running
+    /// instead of going blank or naming the built-in it started from.
+    pub custom: Option<AttrValue>,
     pub act: Act,
 }
 
 #[function_component(Picker)]
 pub fn picker(p: &PickerProps) -> Html {
     let select = use_node_ref();
+    // The custom entry's value is "", which no built-in has.
+    let selected = if p.custom.is_some() { AttrValue::default() } else { p.selected.clone() };
     // `selected` on an option stops counting once the user has touched the select, so keep
     // the DOM value in step with the state explicitly.
     {
         let select = select.clone();
-        use_effect_with(p.selected.clone(), move |id| {
+        use_effect_with(selected.clone(), move |id| {
             if let Some(s) = select.cast::<web_sys::HtmlSelectElement>() {
                 s.set_value(id);
             }
@@ -40,7 +46,7 @@ pub fn picker(p: &PickerProps) -> Html {
             html! {
                 <optgroup label={a.label()}>
                     { for mine.iter().map(|s| html! {
-                        <option value={s.id.clone()} selected={s.id == p.selected.as_str()}>{s.title.clone()}</option>
+                        <option value={s.id.clone()} selected={s.id == selected.as_str()}>{s.title.clone()}</option>
                     }) }
                 </optgroup>
             }
@@ -49,7 +55,12 @@ pub fn picker(p: &PickerProps) -> Html {
     html! {
         <label class="picker">
             <span class="visually-hidden">{"Scenario"}</span>
-            <select ref={select} data-testid="scenario-picker" {onchange} aria-label="Scenario">{for groups}</select>
+            <select ref={select} data-testid="scenario-picker" {onchange} aria-label="Scenario">
+                if let Some(label) = &p.custom {
+                    <option value="" selected=true disabled=true data-testid="custom-scenario">{label.clone()}</option>
+                }
+                {for groups}
+            </select>
         </label>
     }
 }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::check::{FindingKind, Verdict as Judgement};
 use crate::lab::Run;
-use crate::timeline::draw::words::{and_list, secs, span};
+use crate::timeline::draw::words::{and_list, secs, span, thousands};
 use crate::ui::state::Shared;
 use crate::ui::state::{Act, Action};
 
@@ -89,6 +89,11 @@ pub fn verdict(p: &VerdictProps) -> Html {
             </p>
             if !v.findings.is_empty() {
                 <ul class="findings" aria-label="Findings">{for findings}</ul>
+            }
+            if let Some(t) = v.truncated_at_ms {
+                <p class="cut" data-testid="run-cut">{format!(
+                    "The run was cut at {}: it reached the limit of {} trace events, and everything here is judged up to that moment. A shorter duration or fewer clients shows the rest.",
+                    span(t), thousands(crate::scenario::limits::MAX_TRACE_EVENTS))}</p>
             }
         </section>
     }
