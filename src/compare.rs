@@ -242,12 +242,14 @@ pub fn describe(f: &FaultSpec) -> String {
                 None => format!("{what} {node} at {at}"),
             }
         }
-        FaultSpec::Partition { groups, .. } => {
+        FaultSpec::Partition { groups, duration_ms, .. } => {
             let groups: Vec<String> = groups.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
-            format!("partition {} at {at}", groups.join(" | "))
+            let until = duration_ms.map(|d| format!(" for {}", span(d))).unwrap_or_default();
+            format!("partition {} at {at}{until}", groups.join(" | "))
         }
         FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", span(*by_ms)),
-        FaultSpec::Drop { from, to, .. } => format!("drop {from} → {to} from {at}"),
+        FaultSpec::Drop { from, to, duration_ms: None, .. } => format!("drop {from} → {to} from {at}"),
+        FaultSpec::Drop { from, to, duration_ms: Some(d), .. } => format!("drop {from} → {to} from {at} for {}", span(*d)),
     }
 }
 
@@ -349,7 +351,13 @@ mod tests {
         );
         // A crash of the Redis primary has no counterpart in ZooKeeper either way round.
         let f = counterpart(&builtin("redis-failover"), Approach::Zookeeper).unwrap();
-        assert_eq!(f.not_applicable, ["not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"]);
+        assert_eq!(
+            f.not_applicable,
+            [
+                "not applicable: drop redis → redis-replica from 0 ms for 1 s (no node redis in zookeeper)",
+                "not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"
+            ]
+        );
         assert!(f.notes.iter().any(|n| n.starts_with("lock.replica")));
     }
 

@@ -159,9 +159,12 @@ pub enum Msg {
         epoch: u64,
         granted: bool,
     },
-    /// Redis replication stream: the primary's whole lock state (also its heartbeat).
+    /// Redis replication stream: the primary's whole lock state (also its heartbeat), sent
+    /// after each write and when idle. `seq` orders it: the network may deliver two syncs out
+    /// of order, a replication connection does not.
     ReplicaSync {
         epoch: u64,
+        seq: u64,
         key: Option<RedisKey>,
         counter: u64,
     },

@@ -32,9 +32,8 @@ const FSYNC: u32 = 2;
 const HEARTBEAT: u32 = 3;
 const FAILOVER: u32 = 4;
 const FSYNC_EVERY_MS: i64 = 1000;
-/// The primary flushes its replication stream (which doubles as its heartbeat) this often.
-/// Real Redis flushes within a millisecond; 100 ms makes the window in which an acknowledged
-/// write exists only on the primary wide enough to see and to hit with a crash.
+/// Besides each write, the primary sends its state this often when idle: the heartbeat by
+/// which the replica knows it is alive, and what brings a replica up to date after a cut.
 const HEARTBEAT_EVERY_MS: i64 = 100;
 /// SCENARIO_FORMAT.md: promoted when the primary has been unreachable for 1 s.
 const FAILOVER_AFTER_MS: i64 = 1000;
@@ -58,6 +57,10 @@ pub struct RedisServer {
     issues_tokens: bool,
     replication: Option<Replication>,
     epoch: u64,
+    /// Syncs sent as primary (kept across restarts, like a replication offset), and the
+    /// newest one applied as replica, within `epoch`.
+    sent_seq: u64,
+    applied_seq: u64,
     data: Data,
     /// What the last fsync put on disk (aof-everysec).
     synced: Data,
@@ -73,6 +76,8 @@ impl RedisServer {
             issues_tokens,
             replication,
             epoch: 0,
+            sent_seq: 0,
+            applied_seq: 0,
             data: Data::default(),
             synced: Data::default(),
             expiry: None,
@@ -101,22 +106,27 @@ impl RedisServer {
             if ctx.wall_ms() >= key.expires_wall_ms {
                 self.data.key = None;
                 ctx.note(Note::LockExpired { holder: key.owner });
-                self.wrote();
+                self.wrote(ctx);
             }
         }
     }
 
-    /// After every change: fsync if `aof-always`. The replica hears of it on the next
-    /// replication tick — replication is asynchronous, the client already has its reply.
-    fn wrote(&mut self) {
+    /// After every change: fsync if `aof-always`, and stream the change to the replica at once
+    /// (SCENARIO_FORMAT: writes reach the replica after the network delay). Asynchronous: the
+    /// client's reply does not wait for it, so a crash, a cut or a dropped replication message
+    /// can still leave the replica without an acknowledged write.
+    fn wrote(&mut self, ctx: &mut Ctx) {
         if self.persistence == Persistence::AofAlways {
             self.synced = self.data;
         }
+        self.stream(ctx);
     }
 
-    fn stream(&self, ctx: &mut Ctx) {
+    fn stream(&mut self, ctx: &mut Ctx) {
         if let (true, Some(r)) = (self.is_primary(), &self.replication) {
-            ctx.send(r.peer, Msg::ReplicaSync { epoch: self.epoch, key: self.data.key, counter: self.data.counter });
+            self.sent_seq += 1;
+            let (epoch, seq, key, counter) = (self.epoch, self.sent_seq, self.data.key, self.data.counter);
+            ctx.send(r.peer, Msg::ReplicaSync { epoch, seq, key, counter });
         }
     }
 
@@ -137,7 +147,7 @@ impl RedisServer {
         self.arm_failover(ctx);
     }
 
-    fn on_sync(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, key: Option<RedisKey>, counter: u64) {
+    fn on_sync(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, seq: u64, key: Option<RedisKey>, counter: u64) {
         if epoch < self.epoch {
             return; // an old primary that has not heard the news yet
         }
@@ -146,8 +156,11 @@ impl RedisServer {
                 return;
             }
             ctx.note(Note::Demoted { epoch, primary: from });
+        } else if epoch == self.epoch && seq <= self.applied_seq {
+            return; // overtaken on the way by a newer sync
         }
         self.epoch = epoch;
+        self.applied_seq = seq;
         self.data = Data { key, counter };
         if self.persistence == Persistence::AofAlways {
             self.synced = self.data;
@@ -182,8 +195,8 @@ impl Node<Msg, Note> for RedisServer {
     }
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
-        if let Msg::ReplicaSync { epoch, key, counter } = msg {
-            self.on_sync(ctx, from, epoch, key, counter);
+        if let Msg::ReplicaSync { epoch, seq, key, counter } = msg {
+            self.on_sync(ctx, from, epoch, seq, key, counter);
             return;
         }
         if let (false, Some(r)) = (self.is_primary(), &self.replication) {
@@ -206,7 +219,7 @@ impl Node<Msg, Note> for RedisServer {
                     self.data.counter
                 });
                 ctx.note(Note::LockCommitted { client: from, attempt, token, expires_wall_ms: Some(expires_wall_ms) });
-                self.wrote();
+                self.wrote(ctx);
                 self.arm_expiry(ctx);
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token });
             }
@@ -217,7 +230,7 @@ impl Node<Msg, Note> for RedisServer {
                 if let (true, Some(holder)) = (released, holder) {
                     self.data.key = None;
                     ctx.note(Note::LockReleased { holder, by: from });
-                    self.wrote();
+                    self.wrote(ctx);
                 } else {
                     ctx.note(Note::UnlockRefused { by: from, holder });
                 }
