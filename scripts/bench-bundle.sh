@@ -6,12 +6,24 @@
 #
 #   scripts/bench-bundle.sh           # measures dist/ as it is (builds it when missing)
 #   scripts/bench-bundle.sh --build   # trunk build --release first
+#   scripts/bench-bundle.sh --floor   # also build the bare-Yew counter (scripts/bench/floor/)
+#                                     # the same way and report the ratio to it (like for like:
+#                                     # TOOLCHAIN.md's floor predates the lean build)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/env.sh
 
-if [ "${1:-}" = "--build" ] || ! ls dist/*.wasm >/dev/null 2>&1; then
+build=false floor=false
+for a in "$@"; do
+  case "$a" in
+    --build) build=true ;;
+    --floor) floor=true ;;
+    *) echo "usage: scripts/bench-bundle.sh [--build] [--floor]" >&2; exit 2 ;;
+  esac
+done
+
+if $build || ! ls dist/*.wasm >/dev/null 2>&1; then
   fetch_crates
   release_build >&2
 fi
@@ -41,3 +53,15 @@ awk -v t="$total" -v w="${gz_sum[wasm]}" -v j="${gz_sum[js]}" 'BEGIN {
   printf "  bare-Yew floor (TOOLCHAIN.md): %.1f KB (60.0 wasm + 5.9 js)\n", floor
   printf "  ratio to the floor: %.2fx total; wasm %.2fx, js %.2fx\n", t / 1024 / floor, w / 1024 / 60.0, j / 1024 / 5.9
 }'
+
+# The floor built like the app: same profile, lean flags, Trunk and wasm-opt -Oz.
+if $floor; then
+  (cd scripts/bench/floor && CARGO_TARGET_DIR="$root/target/floor" release_build >&2)
+  fw=0 fj=0
+  for f in target/floor-dist/*.wasm; do fw=$((fw + $(gzip -9 -c "$f" | wc -c))); done
+  for f in target/floor-dist/*.js; do fj=$((fj + $(gzip -9 -c "$f" | wc -c))); done
+  awk -v t="$total" -v fw="$fw" -v fj="$fj" 'BEGIN {
+    printf "  bare-Yew floor built here the same way: %.1f KB (%.1f wasm + %.1f js)\n", (fw + fj) / 1024, fw / 1024, fj / 1024
+    printf "  ratio to that floor: %.2fx\n", t / (fw + fj)
+  }'
+fi
