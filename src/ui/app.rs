@@ -18,6 +18,7 @@ use super::state::{Action, Lab, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
 use super::verdict::Verdict;
+use crate::compare::short_name;
 
 /// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
 /// knob or the editor, or one of the user's own.
@@ -62,9 +63,17 @@ pub fn app() -> Html {
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
-    let passed = lab.timeline.writes.partition_point(|w| w.at <= lab.cursor_ms());
-    // The verdict only changes look when the cursor crosses a finding.
-    let verdict_ms = lab.run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= lab.cursor_ms()).max().unwrap_or(-1);
+    // Compare mode shows both runs' verdicts and ledgers, each under its approach's name.
+    let other_run = lab.other.as_ref().and_then(|o| o.run.clone().map(|(run, timeline)| (o.with, run, timeline)));
+    let panels = |run: &std::rc::Rc<crate::lab::Run>, timeline: &Shared<crate::timeline::Timeline>, other_side: bool| {
+        let cursor = lab.cursor_ms();
+        let passed = timeline.writes.partition_point(|w| w.at <= cursor);
+        // The verdict only changes look when the cursor crosses a finding.
+        let verdict_ms = run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= cursor).max().unwrap_or(-1);
+        let verdict = html! { <Verdict run={Shared(run.clone())} cursor_ms={verdict_ms} {other_side} act={act.clone()} /> };
+        let ledger = html! { <Ledger timeline={timeline.clone()} {passed} {other_side} act={act.clone()} /> };
+        (verdict, ledger)
+    };
     let lecture_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleLecture)
@@ -112,10 +121,21 @@ pub fn app() -> Html {
                 } else {
                     <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
                 }
-                <div class="panels">
-                    <Verdict run={Shared(lab.run.clone())} cursor_ms={verdict_ms} act={act.clone()} />
-                    <Ledger timeline={lab.timeline.clone()} passed={passed} act={act.clone()} />
-                </div>
+                if let Some((with, run, timeline)) = &other_run {
+                    <div class="panels compared">
+                        {{
+                            let (mine, theirs) = (panels(&lab.run, &lab.timeline, false), panels(run, timeline, true));
+                            let named = |approach, part: Html| html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> };
+                            html! { <>
+                                {named(s.approach, mine.0)}{named(*with, theirs.0)}{named(s.approach, mine.1)}{named(*with, theirs.1)}
+                            </> }
+                        }}
+                    </div>
+                } else {
+                    <div class="panels">
+                        {{ let (verdict, ledger) = panels(&lab.run, &lab.timeline, false); html! { <>{verdict}{ledger}</> } }}
+                    </div>
+                }
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
                 <Editor current={(*scenario_json).clone()} act={act.clone()} />
             </main>

@@ -14,6 +14,10 @@ pub struct LedgerProps {
     /// How many writes (in time order) the cursor has passed; later rows are dimmed. A count,
     /// not the cursor, so playback re-renders the ledger only when a write is reached.
     pub passed: usize,
+    /// The comparison's other run (compare mode): rows move the cursor to that run's writes,
+    /// and the test hook is `ledger-other`.
+    #[prop_or_default]
+    pub other_side: bool,
     pub act: Act,
 }
 
@@ -42,7 +46,8 @@ pub fn ledger(p: &LedgerProps) -> Html {
         let act = p.act.clone();
         let event = w.event;
         let later = i >= p.passed;
-        let onclick = move |_| act.dispatch(Action::Focus(event));
+        let focus = if p.other_side { Action::FocusOther } else { Action::Focus };
+        let onclick = move |_| act.dispatch(focus(event));
         html! {
             <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
                 data-after-takeover={w.after_takeover.to_string()} data-unfenced={w.unfenced.to_string()}
@@ -57,7 +62,7 @@ pub fn ledger(p: &LedgerProps) -> Html {
         }
     });
     html! {
-        <section class="ledger" data-testid="ledger" aria-label="Storage ledger">
+        <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label="Storage ledger">
             <h2>{"Storage ledger"}</h2>
             if t.writes.is_empty() {
                 <p class="empty">{"No write reached storage in this run."}</p>

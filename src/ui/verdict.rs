@@ -14,6 +14,10 @@ pub struct VerdictProps {
     pub run: Shared<Run>,
     /// True time the cursor has reached, in whole ms (findings after it are dimmed).
     pub cursor_ms: i64,
+    /// The comparison's other run (compare mode): its links move the cursor to that run's
+    /// events, and its test hook is `verdict-other`.
+    #[prop_or_default]
+    pub other_side: bool,
     pub act: Act,
 }
 
@@ -63,18 +67,19 @@ pub fn verdict(p: &VerdictProps) -> Html {
     let findings = v.findings.iter().map(|f| {
         let act = p.act.clone();
         let event = f.event;
+        let focus = if p.other_side { Action::FocusOther } else { Action::Focus };
         let later = f.at_ms > p.cursor_ms;
         let bad = matches!(f.kind, FindingKind::StaleWriteAccepted | FindingKind::TokenRepeated | FindingKind::TokenRegressed);
         html! {
             <li class={classes!("finding", bad.then_some("bad"), later.then_some("later"))}>
-                <button type="button" class="link" onclick={move |_| act.dispatch(Action::Focus(event))}
+                <button type="button" class="link" onclick={move |_| act.dispatch(focus(event))}
                     title="Move the cursor here">{secs(f.at_ms as f64)}</button>
                 {" "}{f.text.clone()}
             </li>
         }
     });
     html! {
-        <section class={classes!("verdict", if v.safe { "safe" } else { "unsafe" })} data-testid="verdict"
+        <section class={classes!("verdict", if v.safe { "safe" } else { "unsafe" })} data-testid={if p.other_side { "verdict-other" } else { "verdict" }}
             data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label="Verdict">
             <h2>
                 <span class="verdict-badge" aria-hidden="true">{if v.safe { "●" } else { "▲" }}</span>

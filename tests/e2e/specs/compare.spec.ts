@@ -48,14 +48,29 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
   expect(await cursors(page)).toEqual(before);
 
+  // Both runs' verdicts and ledgers are shown, each under its approach's name.
+  const [left, right] = [page.getByTestId('verdict'), page.getByTestId('verdict-other')];
+  await expect(left).toHaveAttribute('data-safe', 'true');
+  await expect(right).toHaveAttribute('data-safe', 'true');
+  await expect(page.locator('.side-panel').filter({ has: right })).toHaveAttribute('data-approach', 'etcd');
+  await expect(page.getByTestId('ledger-other').locator('[data-testid="ledger-row"][data-result="rejected"]')).toHaveCount(1);
+  // A finding of the etcd run moves the one cursor to the etcd run's moment.
+  const finding = right.locator('.finding button').first();
+  const at = Math.round(Number((await finding.innerText()).replace(' s', '')) * 1000);
+  await finding.click();
+  await expect.poll(async () => (await cursors(page))[1]).toBe(at);
+  await shot(page, 'compare-panels.png');
+
   // The address bar carries the comparison once the view rests.
   await expect.poll(() => page.url()).toContain('compare=etcd');
 
   // Leaving compare mode returns to one diagram with the cursor kept.
+  const kept = (await cursors(page))[0];
   await page.getByTestId('compare-with').selectOption('none');
   await expect(diagrams(page)).toHaveCount(1);
-  expect(await cursors(page)).toEqual([before[0]]);
+  expect(await cursors(page)).toEqual([kept]);
   await expect(page.getByTestId('compare-summary')).toHaveCount(0);
+  await expect(page.getByTestId('verdict-other')).toHaveCount(0);
 });
 
 test('a lock-service fault is not applicable on the other side; compare= opens it', async ({ page }) => {
