@@ -162,3 +162,22 @@ fn the_run_json_holds_scenario_verdict_and_trace() {
     let back = locklab::scenario::parse(&v["scenario"].to_string()).expect("re-parses");
     assert_eq!(lab::run(&back).trace.hash(), run.trace.hash());
 }
+
+#[test]
+fn a_dense_run_merges_its_faint_messages_and_keeps_the_story_s() {
+    // 100,000 events of retry storm: tens of thousands of faint messages.
+    let s = locklab::scenario::parse(include_str!("scenarios/event-limit.json")).unwrap();
+    let run = lab::run(&s);
+    let t = Timeline::of_run(&run);
+    let faint = t.arrows.iter().filter(|a| a.quiet || a.client.is_none()).count();
+    let story = t.arrows.len() - faint;
+    assert!(faint > 20_000 && story > 100, "{faint} faint, {story} story messages");
+    let out = figure(&run, &t, run.trace.duration_ms, FIGURE_WIDTH, false, STYLESHEET);
+    let doc = Document::parse(&out).expect("well-formed XML");
+    let msgs: Vec<_> = doc.descendants().filter(|n| has_class(n, "msg")).collect();
+    // Every story message keeps its own group and tooltip; the faint ones share one per style.
+    let titled = msgs.iter().filter(|n| n.children().any(|c| c.has_tag_name("title"))).count();
+    assert_eq!(titled, story);
+    assert!(msgs.len() < story + 100, "{} message groups for {story} story messages", msgs.len());
+    assert!(out.len() < 6_000_000, "{} bytes", out.len());
+}

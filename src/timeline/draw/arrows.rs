@@ -45,7 +45,33 @@ fn stubs(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
 /// Length of a faint message's stubs, in px.
 const STUB_PX: f64 = 7.0;
 
+/// Above this many messages the faint ones are merged: one path per style instead of an
+/// element and a tooltip each. A run that dense (a retry storm, a lossy network) has more
+/// faint messages than the picture has pixels for, and 46,000 separate arrows made its
+/// drawing 9 MB of markup that took the browser seconds to lay out. The messages of the
+/// story (not faint) keep their own element and tooltip at any density.
+const MERGE_FAINT_ABOVE: usize = 2000;
+
+/// The cross at the end of a lost message.
+fn lost_x(x1: f64, y1: f64) -> String {
+    let k = 4.0;
+    format!("M{} {}l{} {}m0 {}l{} {}", N(x1 - k), N(y1 - k), N(2.0 * k), N(2.0 * k), N(-2.0 * k), N(-2.0 * k), N(2.0 * k))
+}
+
+/// Faint messages of one style, merged.
+struct Merged {
+    class: String,
+    shafts: String,
+    lost: String,
+    /// Queue marks, which take their colour from the group.
+    queued: Svg,
+}
+
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
+    let merge = t.arrows.len() > MERGE_FAINT_ABOVE;
+    let mut merged: Vec<Merged> = Vec::new();
+    // The arrows drawn one by one go after the merged ones, so the story's stay on top.
+    let mut single = Svg::default();
     for a in &t.arrows {
         let (x0, y0, x1, y1) = ends(g, a);
         let faint = a.quiet || a.client.is_none();
@@ -55,21 +81,45 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
                 class.push_str(word);
             }
         }
+        if merge && faint {
+            let i = merged.iter().position(|m| m.class == class).unwrap_or_else(|| {
+                merged.push(Merged { class, shafts: String::new(), lost: String::new(), queued: Svg::default() });
+                merged.len() - 1
+            });
+            let m = &mut merged[i];
+            m.shafts += &stubs(x0, y0, x1, y1);
+            if a.loss.is_some() {
+                m.lost += &lost_x(x1, y1);
+            }
+            queued(&mut m.queued, g, a, y1);
+            continue;
+        }
+        let s = &mut single;
         let _ = write!(s.out, r#"<g class="{class}"><title>{} → {}: {}</title>"#, Esc(t.name(a.from)), Esc(t.name(a.to)), Esc(&a.label));
         s.path("shaft", &if faint { stubs(x0, y0, x1, y1) } else { path(x0, y0, x1, y1, 6.0) });
         if a.loss.is_some() {
-            let k = 4.0;
-            s.path(
-                "lost-x",
-                &format!("M{} {}l{} {}m0 {}l{} {}", N(x1 - k), N(y1 - k), N(2.0 * k), N(2.0 * k), N(-2.0 * k), N(-2.0 * k), N(2.0 * k)),
-            );
+            s.path("lost-x", &lost_x(x1, y1));
         }
-        // Arrived while the receiver was paused: it waits, unhandled, until the receiver wakes.
-        if let (Some(at), Some(h)) = (a.arrive, a.handled) {
-            if g.xt(h) - g.xt(at) > 2.0 {
-                s.line("queued", g.xt(at), y1 + 2.0, g.xt(h), y1 + 2.0);
-            }
-        }
+        queued(s, g, a, y1);
         s.close();
+    }
+    for m in &merged {
+        s.open(&m.class);
+        s.path("shaft", &m.shafts);
+        if !m.lost.is_empty() {
+            s.path("lost-x", &m.lost);
+        }
+        s.out.push_str(&m.queued.out);
+        s.close();
+    }
+    s.out.push_str(&single.out);
+}
+
+/// Arrived while the receiver was paused: it waits, unhandled, until the receiver wakes.
+fn queued(s: &mut Svg, g: &Geometry, a: &Arrow, y1: f64) {
+    if let (Some(at), Some(h)) = (a.arrive, a.handled) {
+        if g.xt(h) - g.xt(at) > 2.0 {
+            s.line("queued", g.xt(at), y1 + 2.0, g.xt(h), y1 + 2.0);
+        }
     }
 }
