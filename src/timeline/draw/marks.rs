@@ -46,9 +46,10 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let Some(lane) = g.lane(m.node) else { continue };
         let (class, word) = describe(t, m);
         // Beside the flag, above the lane line (on a narrow server lane the top plus one line of
-        // text would put it on the line, through the messages' stubs).
+        // text would put it on the line, through the messages' stubs), on a plate: there it
+        // often sits on the top edge of a lease bar.
         let y = (lane.top + g.font + 1.0).min(lane.mid() - 4.0);
-        p.place(
+        p.place_on_plate(
             g,
             Label {
                 at: m.at,

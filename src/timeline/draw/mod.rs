@@ -77,20 +77,34 @@ impl Placer {
         self.boxes.iter().all(|o| b[2] <= o[0] || o[2] <= b[0] || b[3] <= o[1] || o[3] <= b[1])
     }
 
-    fn push(&mut self, b: [f64; 4], l: &Label) {
+    /// `plate`: a light backing under the text, for labels that sit on a lane's busy top edge
+    /// (a bar's border would otherwise run between the letters like a strike-through).
+    fn push(&mut self, b: [f64; 4], l: &Label, plate: bool) {
         self.boxes.push(b);
         let mut s = Svg::default();
+        if plate {
+            s.rect("lbl-plate", b[0] + 1.0, b[1], b[2] - b[0] - 2.0, b[3] - b[1]);
+        }
         s.text(l.class, l.x, l.y, l.anchor, l.text);
         self.labels.push((l.at, s.out));
     }
 
     /// Places the label if it collides with nothing placed before; true if it did.
     pub fn place(&mut self, g: &Geometry, l: Label) -> bool {
+        self.place_on(g, l, false)
+    }
+
+    /// `place`, on a plate (see `push`).
+    pub fn place_on_plate(&mut self, g: &Geometry, l: Label) -> bool {
+        self.place_on(g, l, true)
+    }
+
+    fn place_on(&mut self, g: &Geometry, l: Label, plate: bool) -> bool {
         let b = Self::bounds(g, &l);
         if b[0] < g.x0 - 4.0 || b[2] > g.width || !self.free(&b) {
             return false;
         }
-        self.push(b, &l);
+        self.push(b, &l, plate);
         true
     }
 
@@ -102,7 +116,7 @@ impl Placer {
     /// Places the label regardless (it must be read) and reserves its place.
     pub fn force(&mut self, g: &Geometry, l: Label) {
         let b = Self::bounds(g, &l);
-        self.push(b, &l);
+        self.push(b, &l, false);
     }
 }
 
