@@ -18,8 +18,9 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::AcquireReply { granted: false, .. } if db => "no row: busy".into(),
         Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", approach.token_label(*token)),
         Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
-        Msg::Release { safe: true, .. } if db => "release: expires_at = now() WHERE token matches".into(),
-        Msg::Release { safe: false, .. } if db => "release: expires_at = now() (no token check)".into(),
+        // Short: a label in flight sits beside its dot, often over other labels.
+        Msg::Release { safe: true, .. } if db => "release: expire row if token matches".into(),
+        Msg::Release { safe: false, .. } if db => "release: expire row, no token check".into(),
         Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
         Msg::Release { safe: false, .. } => "DEL lock".into(),
         Msg::ReleaseReply { released, .. } => (if *released { "released" } else { "not yours: nothing deleted" }).into(),
