@@ -77,22 +77,20 @@ fn pick(a: Option<Step>, b: Option<Step>, forward: bool) -> (Option<Step>, Optio
     }
 }
 
-/// One step through the events of both runs, in time order. None: no step left that way.
+/// One step through the events of the run on screen, or of both runs of a comparison in time
+/// order (a comparison whose other side could not be run steps through this one). None: no
+/// step left that way.
 pub fn step(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
-    let other = lab.other.as_ref()?.timeline()?;
-    let (a, b) = if forward {
-        (lab.timeline.next_step(lab.cursor, lab.focus), other.next_step(lab.cursor, lab.other_focus))
-    } else {
-        (lab.timeline.prev_step(lab.cursor, lab.focus), other.prev_step(lab.cursor, lab.other_focus))
-    };
-    let (a, b) = pick(a, b, forward);
+    let get = |t: &Timeline, focus| if forward { t.next_step(lab.cursor, focus) } else { t.prev_step(lab.cursor, focus) };
+    let other = lab.other.as_ref().and_then(|o| o.timeline());
+    let (a, b) = pick(get(&lab.timeline, lab.focus), other.and_then(|o| get(o, lab.other_focus)), forward);
     let at = a.or(b)?.at;
     Some((at, a.map(|s| s.event), b.map(|s| s.event)))
 }
 
-/// The next (or previous) key moment of either run.
+/// The next (or previous) key moment of the run on screen, or of either run of a comparison.
 pub fn key(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
-    let other = lab.other.as_ref()?.timeline()?;
+    let other = lab.other.as_ref().and_then(|o| o.timeline());
     let get = |t: &Timeline| {
         if forward {
             t.next_key(lab.cursor).map(|k| Step { at: k.at, event: k.event })
@@ -100,7 +98,7 @@ pub fn key(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usiz
             t.prev_key(lab.cursor).map(|k| Step { at: k.at, event: k.event })
         }
     };
-    let (a, b) = pick(get(&lab.timeline), get(other), forward);
+    let (a, b) = pick(get(&lab.timeline), other.and_then(get), forward);
     let at = a.or(b)?.at;
     Some((at, a.map(|s| s.event), b.map(|s| s.event)))
 }

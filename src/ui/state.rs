@@ -242,8 +242,9 @@ impl Lab {
                 return self;
             }
             self.slide_ms = 0.0;
-            return match self.timeline.next_step(self.cursor, self.focus) {
-                Some(s) => self.seek(s.at as f64, Some(s.event)),
+            // Through both runs of a comparison, as the step button goes.
+            return match super::compare::step(&self, true) {
+                Some(to) => self.seek_both(Some(to), 0.0),
                 None => self.stop_at_end(),
             };
         }
@@ -302,46 +303,25 @@ impl Reducible for Lab {
                 Some(at) => lab.seek(at as f64, Some(event)),
                 None => lab,
             },
-            Action::Step if lab.other.is_some() => {
+            // Steps and key moments go through both runs of a comparison (one run otherwise).
+            Action::Step => {
                 let to = super::compare::step(&lab, true);
                 let end = lab.timeline.duration_ms as f64;
                 lab.seek_both(to, end)
             }
-            Action::StepBack if lab.other.is_some() => {
+            Action::StepBack => {
                 let to = super::compare::step(&lab, false);
                 lab.seek_both(to, 0.0)
             }
-            Action::NextKey if lab.other.is_some() => {
+            Action::NextKey => {
                 let to = super::compare::key(&lab, true);
                 let end = lab.timeline.duration_ms as f64;
                 lab.seek_both(to, end)
             }
-            Action::PrevKey if lab.other.is_some() => {
+            Action::PrevKey => {
                 let to = super::compare::key(&lab, false);
                 lab.seek_both(to, 0.0)
             }
-            Action::Step => match lab.timeline.next_step(lab.cursor, lab.focus) {
-                Some(s) => lab.seek(s.at as f64, Some(s.event)),
-                None => {
-                    let end = lab.timeline.duration_ms as f64;
-                    lab.seek(end, None)
-                }
-            },
-            Action::StepBack => match lab.timeline.prev_step(lab.cursor, lab.focus) {
-                Some(s) => lab.seek(s.at as f64, Some(s.event)),
-                None => lab.seek(0.0, None),
-            },
-            Action::NextKey => match lab.timeline.next_key(lab.cursor).map(|k| (k.at, k.event)) {
-                Some((at, event)) => lab.seek(at as f64, Some(event)),
-                None => {
-                    let end = lab.timeline.duration_ms as f64;
-                    lab.seek(end, None)
-                }
-            },
-            Action::PrevKey => match lab.timeline.prev_key(lab.cursor).map(|k| (k.at, k.event)) {
-                Some((at, event)) => lab.seek(at as f64, Some(event)),
-                None => lab.seek(0.0, None),
-            },
             Action::TogglePlay => {
                 lab.playing = !lab.playing;
                 if lab.playing && lab.cursor >= lab.timeline.duration_ms as f64 {
