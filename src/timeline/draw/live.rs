@@ -32,9 +32,21 @@ pub fn cursor(g: &Geometry, cursor: f64) -> String {
     )
 }
 
+/// Messages in flight at a moment, as two layers of markup.
+#[derive(Default)]
+pub struct InFlight {
+    /// A dot on each arrow: under the static labels and write marks (a reply leaving storage
+    /// must not hide the outcome it answers).
+    pub dots: String,
+    /// The first few messages' words, each on a plate: over the static labels, whose letters
+    /// would otherwise show through them.
+    pub labels: String,
+}
+
 /// Messages in flight at `cursor`: a dot on each arrow, the first few labelled.
-pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> String {
-    let mut out = String::new();
+pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> InFlight {
+    let mut layers = InFlight::default();
+    let InFlight { dots: out, labels } = &mut layers;
     let mut labelled = 0;
     for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
         let (x0, y0, x1, y1) = ends(g, a);
@@ -54,13 +66,26 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> String {
         if !faint && labelled < LABELLED {
             labelled += 1;
             // Near the right edge the label goes to the left of the dot.
-            let flip = x + 10.0 + g.text_width(&a.label, g.font) > g.x1;
+            let w = g.text_width(&a.label, g.font);
+            let flip = x + 10.0 + w > g.x1;
             let (lx, anchor) = if flip { (x - 10.0, r#" text-anchor="end""#) } else { (x + 10.0, "") };
-            let _ = write!(out, r#"<text class="lbl flight-lbl" x="{}" y="{}"{anchor}>{}</text>"#, N(lx), N(y - 8.0), Esc(&a.label));
+            let left = if flip { lx - w } else { lx };
+            let (top, h) = (y - 8.0 - g.font * 0.9, g.font * 1.2);
+            let _ = write!(
+                labels,
+                r#"<g class="flight-label"><rect class="lbl-plate" x="{}" y="{}" width="{}" height="{}"/><text class="lbl flight-lbl" x="{}" y="{}"{anchor}>{}</text></g>"#,
+                N(left - 3.0),
+                N(top),
+                N(w + 6.0),
+                N(h),
+                N(lx),
+                N(y - 8.0),
+                Esc(&a.label)
+            );
         }
         out.push_str("</g>");
     }
-    out
+    layers
 }
 
 /// A banner beside the cursor while two or more clients believe they hold the lock.

@@ -136,6 +136,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let names: Vec<&str> = t.lanes.iter().map(|l| l.name.as_str()).collect();
     let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), secs(t.duration_ms as f64));
     let x_cursor = g.x(p.cursor);
+    let flying = draw::live::in_flight(t, g, p.cursor);
     let focus = p.focus.filter(|(at, _)| *at == p.cursor.floor() as Time).map(|(at, node)| live::focus(g, at, node));
     // The future is veiled by a plain box that only moves (a compositor transform), so playing
     // and seeking never repaint the static drawing underneath.
@@ -152,10 +153,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
-                // Messages in flight under the labels and write marks: a reply leaving storage
-                // must not hide the outcome it answers.
-                {raw(draw::live::in_flight(t, g, p.cursor))}
+                // Messages in flight: dots under the labels and write marks, words over them.
+                {raw(flying.dots)}
                 <Labels drawing={drawing.clone()} count={shown} />
+                {raw(flying.labels)}
                 {focus.unwrap_or_default()}
                 {raw(draw::live::overlap_banner(t, g, p.cursor))}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
