@@ -53,6 +53,9 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   await expect(left).toHaveAttribute('data-safe', 'true');
   await expect(right).toHaveAttribute('data-safe', 'true');
   await expect(page.locator('.side-panel').filter({ has: right })).toHaveAttribute('data-approach', 'etcd');
+  // The scenario's `expect` was written for Redis: only the Redis side is checked against it.
+  await expect(left.locator('.expect')).toHaveCount(1);
+  await expect(right.locator('.expect')).toHaveCount(0);
   await expect(page.getByTestId('ledger-other').locator('[data-testid="ledger-row"][data-result="rejected"]')).toHaveCount(1);
   // A finding of the etcd run moves the one cursor to the etcd run's moment.
   const finding = right.locator('.finding button').first();
