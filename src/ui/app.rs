@@ -119,7 +119,17 @@ pub fn app() -> Html {
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
                 } else {
-                    <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
+                    if let Some((with, run, timeline)) = &other_run {
+                        // Compare mode: a row of exports per side, each named.
+                        <div class="exports">
+                            <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()}
+                                lecture={lab.lecture} side={AttrValue::from(short_name(s.approach))} />
+                            <super::export::Export run={Shared(run.clone())} timeline={timeline.clone()} cursor_ms={lab.cursor_ms()}
+                                lecture={lab.lecture} side={AttrValue::from(short_name(*with))} other_side=true />
+                        </div>
+                    } else {
+                        <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
+                    }
                 }
                 if let Some((with, run, timeline)) = &other_run {
                     <div class="panels compared">

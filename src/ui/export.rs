@@ -89,6 +89,12 @@ pub struct ExportProps {
     pub timeline: Shared<Timeline>,
     pub cursor_ms: i64,
     pub lecture: bool,
+    /// Compare mode: the approach whose run these buttons export (one row per side).
+    #[prop_or_default]
+    pub side: Option<AttrValue>,
+    /// The comparison's other run: its buttons' test hooks end in `-other`.
+    #[prop_or_default]
+    pub other_side: bool,
 }
 
 /// What happened to the last export: (it worked, the words).
@@ -137,12 +143,21 @@ pub fn export(p: &ExportProps) -> Html {
     let status: Status = use_state(|| None);
     let button = |kind: Kind, testid: &'static str, label: &'static str, title: &'static str| {
         let status = status.clone();
-        let props = ExportProps { run: p.run.clone(), timeline: p.timeline.clone(), cursor_ms: p.cursor_ms, lecture: p.lecture };
+        let props = ExportProps {
+            run: p.run.clone(),
+            timeline: p.timeline.clone(),
+            cursor_ms: p.cursor_ms,
+            lecture: p.lecture,
+            side: None,
+            other_side: false,
+        };
+        let testid = if p.other_side { format!("{testid}-other") } else { testid.to_string() };
         html! { <button type="button" class="small" data-testid={testid} {title} onclick={move |_| save(kind, &props, &status)}>{label}</button> }
     };
+    let what = p.side.as_ref().map_or_else(|| AttrValue::from("Export"), |side| AttrValue::from(format!("Export {side}")));
     html! {
-        <div class="export" role="group" aria-label="Export">
-            <span class="export-label">{"Export"}</span>
+        <div class="export" role="group" aria-label={what.clone()}>
+            <span class="export-label">{what}</span>
             {button(Kind::Svg, "export-svg", "SVG", "The diagram at the cursor as an SVG file")}
             {button(Kind::Png, "export-png", "PNG", "The diagram at the cursor as a PNG image")}
             {button(Kind::Json, "export-json", "JSON", "The run as JSON: scenario, verdict and trace")}

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { chooseScenario, openApp, setSwitch, shot } from './helpers';
 
@@ -63,6 +64,14 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   await finding.click();
   await expect.poll(async () => (await cursors(page))[1]).toBe(at);
   await shot(page, 'compare-panels.png');
+
+  // Each side exports its own run: the etcd figure has the etcd lanes and says it is etcd.
+  await expect(page.getByTestId('export-svg')).toHaveCount(1);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg-other').click()]);
+  expect(download.suggestedFilename()).toMatch(/^redis-gc-pause-on-etcd-fencing-on-t\d+\.svg$/);
+  const figure = readFileSync((await download.path())!, 'utf8');
+  expect(figure).toContain('etcd-1');
+  expect(figure).not.toContain('>redis<');
 
   // The address bar carries the comparison once the view rests.
   await expect.poll(() => page.url()).toContain('compare=etcd');
