@@ -17,6 +17,7 @@ mod playback;
 mod share;
 pub mod start;
 pub mod state;
+mod stepping;
 mod switches;
 mod transport;
 mod verdict;

@@ -243,12 +243,12 @@ impl Lab {
             }
             self.slide_ms = 0.0;
             // Through both runs of a comparison, as the step button goes.
-            return match super::compare::step(&self, true) {
+            return match super::stepping::step(&self, true) {
                 Some(to) => self.seek_both(Some(to), 0.0),
                 None => self.stop_at_end(),
             };
         }
-        self.cursor = super::compare::advance(&self, dt);
+        self.cursor = super::stepping::advance(&self, dt);
         self.focus = None;
         if self.cursor >= self.timeline.duration_ms as f64 {
             self = self.stop_at_end();
@@ -305,21 +305,21 @@ impl Reducible for Lab {
             },
             // Steps and key moments go through both runs of a comparison (one run otherwise).
             Action::Step => {
-                let to = super::compare::step(&lab, true);
+                let to = super::stepping::step(&lab, true);
                 let end = lab.timeline.duration_ms as f64;
                 lab.seek_both(to, end)
             }
             Action::StepBack => {
-                let to = super::compare::step(&lab, false);
+                let to = super::stepping::step(&lab, false);
                 lab.seek_both(to, 0.0)
             }
             Action::NextKey => {
-                let to = super::compare::key(&lab, true);
+                let to = super::stepping::key(&lab, true);
                 let end = lab.timeline.duration_ms as f64;
                 lab.seek_both(to, end)
             }
             Action::PrevKey => {
-                let to = super::compare::key(&lab, false);
+                let to = super::stepping::key(&lab, false);
                 lab.seek_both(to, 0.0)
             }
             Action::TogglePlay => {
