@@ -65,9 +65,12 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> InFlight {
         );
         if !faint && labelled < LABELLED {
             labelled += 1;
-            // Near the right edge the label goes to the left of the dot.
-            let w = g.text_width(&a.label, g.font);
-            let flip = x + 10.0 + w > g.x1;
+            // Near the right edge the label goes to the left of the dot, on the side with more
+            // room; where neither side has room for all of it (a phone), it is cut short.
+            let (right_room, left_room) = (g.x1 - x - 10.0, x - 10.0 - g.x0);
+            let flip = bold_width(g, &a.label) > right_room && left_room > right_room;
+            let text = fit(&a.label, if flip { left_room } else { right_room }, g);
+            let w = bold_width(g, &text);
             let (lx, anchor) = if flip { (x - 10.0, r#" text-anchor="end""#) } else { (x + 10.0, "") };
             let left = if flip { lx - w } else { lx };
             let (top, h) = (y - 8.0 - g.font * 0.9, g.font * 1.2);
@@ -80,12 +83,28 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> InFlight {
                 N(h),
                 N(lx),
                 N(y - 8.0),
-                Esc(&a.label)
+                Esc(&text)
             );
         }
         out.push_str("</g>");
     }
     layers
+}
+
+/// The estimated width of a flight label: set semi-bold, wider than the estimate for plain text.
+fn bold_width(g: &Geometry, text: &str) -> f64 {
+    g.text_width(text, g.font) * 1.12
+}
+
+/// `text`, or as much of it as fits in `px` followed by "…".
+fn fit(text: &str, px: f64, g: &Geometry) -> String {
+    if bold_width(g, text) <= px {
+        return text.to_string();
+    }
+    let room = (px / bold_width(g, "m")).floor().max(1.0) as usize;
+    let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
 }
 
 /// A banner beside the cursor while two or more clients believe they hold the lock.
@@ -114,4 +133,49 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64) -> String {
         N(top + g.font + 3.5),
         Esc(&text)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab;
+    use crate::scenario::catalog;
+
+    /// The x and width of every plate under an in-flight label.
+    fn plates(markup: &str) -> Vec<(f64, f64)> {
+        let attr = |tag: &str, name: &str| -> f64 {
+            let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+        };
+        markup.split(r#"<rect class="lbl-plate""#).skip(1).map(|tag| (attr(tag, "x"), attr(tag, "width"))).collect()
+    }
+
+    #[test]
+    fn in_flight_words_stay_inside_the_diagram_even_on_a_phone() {
+        for s in catalog::all() {
+            let t = Timeline::of_run(&lab::run(&s));
+            for width in [360.0, 1280.0] {
+                let g = Geometry::new(&t, width, false);
+                let mut seen = 0;
+                for a in t.arrows.iter().filter(|a| !a.quiet && a.client.is_some()) {
+                    let at = (a.sent + a.end()) as f64 / 2.0;
+                    for (x, w) in plates(&in_flight(&t, &g, at).labels) {
+                        seen += 1;
+                        assert!(x >= g.x0 - 4.0 && x + w <= g.x1 + 4.0, "{} at {width}px, {at} ms: plate {x}..{}", s.id, x + w);
+                    }
+                }
+                assert!(seen > 0, "{}: no label in flight", s.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_label_with_no_room_is_cut_short() {
+        let s = catalog::get("redis-gc-pause").unwrap();
+        let t = Timeline::of_run(&lab::run(&s));
+        let g = Geometry::new(&t, 360.0, false);
+        assert_eq!(fit("write OK", 200.0, &g), "write OK");
+        let cut = fit("EVAL compare-and-delete 0185…", 60.0, &g);
+        assert!(cut.ends_with('…') && bold_width(&g, &cut) <= 60.0, "{cut}");
+    }
 }
