@@ -39,11 +39,16 @@ pub fn app() -> Html {
     let (copied, copy_field) = use_copied();
 
     // The link to this view: the scenario's part made once per scenario (encoding a custom
-    // one is not free), the cursor and modes added per render.
+    // one is not free), the cursor and modes added per render. The picker's name for a custom
+    // scenario is made here too (App renders every frame while playing).
     // (The page's base address rides along: it never changes, and one memo is less wasm.)
     let named = {
         let catalog = lab.catalog.clone();
-        use_memo(Shared(lab.scenario.clone()), move |s| (crate::scenario::share::name(s, &catalog), super::start::page_base()))
+        use_memo(Shared(lab.scenario.clone()), move |s| {
+            let named = crate::scenario::share::name(s, &catalog);
+            let custom = named.is_custom().then(|| custom_label(s, &catalog));
+            (named, super::start::page_base(), custom)
+        })
     };
     // Copied or opened from an embed, a link leads to the full app.
     let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), lab.lecture, false, lab.compared_with());
@@ -63,17 +68,34 @@ pub fn app() -> Html {
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
-    // Compare mode shows both runs' verdicts and ledgers, each under its approach's name.
-    let other_run = lab.other.as_ref().and_then(|o| o.run.clone().map(|(run, timeline)| (o.with, run, timeline)));
-    let panels = |run: &std::rc::Rc<crate::lab::Run>, timeline: &Shared<crate::timeline::Timeline>, other_side: bool| {
-        let cursor = lab.cursor_ms();
-        let passed = timeline.writes.partition_point(|w| w.at <= cursor);
+    // The runs on screen: this one and, comparing, the other. Each gets its exports, verdict
+    // and ledger; compared, each under its approach's name.
+    let mut runs = vec![(s.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
+    if let Some((with, (run, timeline))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
+        runs.push((with, Shared(run), timeline, true));
+    }
+    let compared = runs.len() > 1;
+    let named_side = |approach, part: Html| {
+        if compared {
+            html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> }
+        } else {
+            part
+        }
+    };
+    let cursor = lab.cursor_ms();
+    let exports = runs.iter().map(|(approach, run, timeline, other_side)| {
+        let side = compared.then(|| AttrValue::from(short_name(*approach)));
+        html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
+    });
+    let verdicts = runs.iter().map(|(approach, run, _, other_side)| {
         // The verdict only changes look when the cursor crosses a finding.
         let verdict_ms = run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= cursor).max().unwrap_or(-1);
-        let verdict = html! { <Verdict run={Shared(run.clone())} cursor_ms={verdict_ms} {other_side} act={act.clone()} /> };
-        let ledger = html! { <Ledger timeline={timeline.clone()} {passed} {other_side} act={act.clone()} /> };
-        (verdict, ledger)
-    };
+        named_side(*approach, html! { <Verdict run={run.clone()} cursor_ms={verdict_ms} other_side={*other_side} act={act.clone()} /> })
+    });
+    let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
+        let passed = timeline.writes.partition_point(|w| w.at <= cursor);
+        named_side(*approach, html! { <Ledger timeline={timeline.clone()} {passed} other_side={*other_side} act={act.clone()} /> })
+    });
     let lecture_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleLecture)
@@ -90,7 +112,7 @@ pub fn app() -> Html {
             <header class="top">
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())}
-                    custom={named.0.is_custom().then(|| custom_label(s, &lab.catalog))} act={act.clone()} />
+                    custom={named.2.clone()} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
                 // After the switches: Tab from the picker lands on a switch, where the app's keys work.
                 <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
@@ -119,33 +141,10 @@ pub fn app() -> Html {
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
                 } else {
-                    if let Some((with, run, timeline)) = &other_run {
-                        // Compare mode: a row of exports per side, each named.
-                        <div class="exports">
-                            <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()}
-                                lecture={lab.lecture} side={AttrValue::from(short_name(s.approach))} />
-                            <super::export::Export run={Shared(run.clone())} timeline={timeline.clone()} cursor_ms={lab.cursor_ms()}
-                                lecture={lab.lecture} side={AttrValue::from(short_name(*with))} other_side=true />
-                        </div>
-                    } else {
-                        <super::export::Export run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} cursor_ms={lab.cursor_ms()} lecture={lab.lecture} />
-                    }
+                    <div class="exports">{for exports}</div>
                 }
-                if let Some((with, run, timeline)) = &other_run {
-                    <div class="panels compared">
-                        {{
-                            let (mine, theirs) = (panels(&lab.run, &lab.timeline, false), panels(run, timeline, true));
-                            let named = |approach, part: Html| html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> };
-                            html! { <>
-                                {named(s.approach, mine.0)}{named(*with, theirs.0)}{named(s.approach, mine.1)}{named(*with, theirs.1)}
-                            </> }
-                        }}
-                    </div>
-                } else {
-                    <div class="panels">
-                        {{ let (verdict, ledger) = panels(&lab.run, &lab.timeline, false); html! { <>{verdict}{ledger}</> } }}
-                    </div>
-                }
+                // Verdicts, then ledgers: compared, the two of each side by side.
+                <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div>
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
                 <Editor current={(*scenario_json).clone()} act={act.clone()} />
             </main>

@@ -83,7 +83,7 @@ enum Kind {
     Json,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct ExportProps {
     pub run: Shared<Run>,
     pub timeline: Shared<Timeline>,
@@ -143,14 +143,7 @@ pub fn export(p: &ExportProps) -> Html {
     let status: Status = use_state(|| None);
     let button = |kind: Kind, testid: &'static str, label: &'static str, title: &'static str| {
         let status = status.clone();
-        let props = ExportProps {
-            run: p.run.clone(),
-            timeline: p.timeline.clone(),
-            cursor_ms: p.cursor_ms,
-            lecture: p.lecture,
-            side: None,
-            other_side: false,
-        };
+        let props = p.clone();
         let testid = if p.other_side { format!("{testid}-other") } else { testid.to_string() };
         html! { <button type="button" class="small" data-testid={testid} {title} onclick={move |_| save(kind, &props, &status)}>{label}</button> }
     };
