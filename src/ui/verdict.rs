@@ -41,6 +41,10 @@ fn sentence(v: &Judgement) -> String {
     if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
         return f.text.clone();
     }
+    if v.grants.is_empty() {
+        // Safe, but not fine: a liveness failure (retry storms, a lost majority).
+        return "No client ever got the lock, so nothing was written under it.".into();
+    }
     "Nothing went wrong: one holder at a time, and every write in order.".into()
 }
 
