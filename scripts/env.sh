@@ -9,7 +9,7 @@ fetch_crates() { (cd "$root" && cargo fetch --quiet); }
 # The release wasm, built lean: the standard library is rebuilt with the app (cargo's
 # build-std) so that a panic aborts on the spot (-Cpanic=immediate-abort: no panic messages,
 # no formatting machinery kept for them), file/line strings and Debug formatting are left
-# out. -14 KB gzip of a ~230 KB wasm (issue 4's 170 KB transfer budget). These flags are
+# out. -20 KB of the gzip transfer size (issue 4's 170 KB budget). These flags are
 # unstable rustc options; RUSTC_BOOTSTRAP=1 lets the machine's stable 1.95 accept them for
 # this one build only (tests and native builds never see them). The probe falls back to the
 # plain release build when the compiler or its `rust-src` component does not take them, so
