@@ -82,21 +82,19 @@ pub fn app() -> Html {
             part
         }
     };
-    // Compared, each side's exports and landmarks carry its approach's name.
-    let side_name = |approach| compared.then(|| AttrValue::from(short_name(approach)));
     let cursor = lab.cursor_ms();
     let exports = runs.iter().map(|(approach, run, timeline, other_side)| {
-        let side = side_name(*approach);
+        let side = compared.then(|| AttrValue::from(short_name(*approach)));
         html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
     });
     let verdicts = runs.iter().map(|(approach, run, _, other_side)| {
         // The verdict only changes look when the cursor crosses a finding.
         let verdict_ms = run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= cursor).max().unwrap_or(-1);
-        named_side(*approach, html! { <Verdict run={run.clone()} cursor_ms={verdict_ms} other_side={*other_side} side={side_name(*approach)} act={act.clone()} /> })
+        named_side(*approach, html! { <Verdict run={run.clone()} cursor_ms={verdict_ms} other_side={*other_side} act={act.clone()} /> })
     });
     let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
         let passed = timeline.writes.partition_point(|w| w.at <= cursor);
-        named_side(*approach, html! { <Ledger timeline={timeline.clone()} {passed} other_side={*other_side} side={side_name(*approach)} act={act.clone()} /> })
+        named_side(*approach, html! { <Ledger timeline={timeline.clone()} {passed} other_side={*other_side} act={act.clone()} /> })
     });
     let lecture_btn = {
         let act = act.clone();
@@ -147,7 +145,7 @@ pub fn app() -> Html {
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} side={embed_name.clone()} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {

@@ -2,8 +2,6 @@
 
 use yew::prelude::*;
 
-use crate::ui::compare::landmark;
-
 use crate::lab::Run;
 use crate::narrate;
 use crate::sim::Role;
@@ -18,10 +16,6 @@ pub struct CaptionProps {
     pub timeline: Shared<Timeline>,
     /// The trace event to caption (None before the first).
     pub event: Option<usize>,
-    /// What tells this caption's landmark apart from others a screen reader lists with it: in
-    /// compare mode the side's approach, embedded what the embed shows.
-    #[prop_or_default]
-    pub side: Option<AttrValue>,
 }
 
 #[function_component(Caption)]
@@ -53,7 +47,7 @@ pub fn caption(p: &CaptionProps) -> Html {
         },
     };
     html! {
-        <section class="caption" data-testid="caption" aria-live="polite" aria-atomic="true" aria-label={landmark("What is happening", &p.side)}>
+        <section class="caption" data-testid="caption" role="status" aria-live="polite" aria-atomic="true" aria-label="What is happening">
             {body}
         </section>
     }

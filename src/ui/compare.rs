@@ -154,7 +154,7 @@ pub fn sides(p: &SidesProps) -> Html {
         </section>
     };
     let left_caption = html! {
-        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} event={p.event} side={AttrValue::from(short_name(p.run.scenario.approach))} /></div>
+        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} event={p.event} /></div>
     };
     let Some((run, timeline)) = &o.run else {
         return html! {
@@ -188,17 +188,8 @@ pub fn sides(p: &SidesProps) -> Html {
             }
             <div class="side-captions">
                 {left_caption}
-                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} event={event} side={AttrValue::from(short_name(o.with))} /></div>
+                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} event={event} /></div>
             </div>
         </div>
-    }
-}
-
-/// A landmark's name: `what`, and in compare mode which side's, so the two sides' regions are
-/// told apart ("Verdict: etcd").
-pub fn landmark(what: &'static str, side: &Option<AttrValue>) -> AttrValue {
-    match side {
-        Some(side) => AttrValue::from(format!("{what}: {side}")),
-        None => AttrValue::Static(what),
     }
 }

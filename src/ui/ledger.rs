@@ -3,8 +3,6 @@
 
 use yew::prelude::*;
 
-use crate::ui::compare::landmark;
-
 use crate::timeline::draw::hue_class;
 use crate::timeline::draw::words::{secs, token_value};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
@@ -20,10 +18,6 @@ pub struct LedgerProps {
     /// and the test hook is `ledger-other`.
     #[prop_or_default]
     pub other_side: bool,
-    /// Compare mode: the approach of this side's run, which names its landmark apart from the
-    /// other side's (screen readers list both).
-    #[prop_or_default]
-    pub side: Option<AttrValue>,
     pub act: Act,
 }
 
@@ -68,7 +62,7 @@ pub fn ledger(p: &LedgerProps) -> Html {
         }
     });
     html! {
-        <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label={landmark("Storage ledger", &p.side)}>
+        <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label={if p.other_side { "Storage ledger, the compared approach" } else { "Storage ledger" }}>
             <h2>{"Storage ledger"}</h2>
             if t.writes.is_empty() {
                 <p class="empty">{"No write reached storage in this run."}</p>

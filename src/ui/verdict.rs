@@ -3,8 +3,6 @@
 
 use yew::prelude::*;
 
-use crate::ui::compare::landmark;
-
 use crate::check::{FindingKind, Verdict as Judgement};
 use crate::lab::Run;
 use crate::timeline::draw::words::{and_list, secs, span, thousands};
@@ -20,10 +18,6 @@ pub struct VerdictProps {
     /// events, and its test hook is `verdict-other`.
     #[prop_or_default]
     pub other_side: bool,
-    /// Compare mode: the approach of this side's run, which names its landmark apart from the
-    /// other side's (screen readers list both).
-    #[prop_or_default]
-    pub side: Option<AttrValue>,
     pub act: Act,
 }
 
@@ -90,7 +84,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
     });
     html! {
         <section class={classes!("verdict", if v.safe { "safe" } else { "unsafe" })} data-testid={if p.other_side { "verdict-other" } else { "verdict" }}
-            data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label={landmark("Verdict", &p.side)}>
+            data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label={if p.other_side { "Verdict, the compared approach" } else { "Verdict" }}>
             <h2>
                 <span class="verdict-badge" aria-hidden="true">{if v.safe { "●" } else { "▲" }}</span>
                 {if v.safe { "Safe" } else { "Unsafe" }}
