@@ -12,9 +12,9 @@
 
 use crate::check::{FindingKind, Verdict};
 use crate::lab::{self, Run};
-use crate::protocols::ensemble::Flavour;
+use crate::protocols::registry::LeaseKind;
 use crate::scenario::validate::{self, ScenarioError};
-use crate::scenario::{Approach, FaultSpec, Persistence, Scenario};
+use crate::scenario::{Approach, FaultSpec, LockConfig, Persistence, Scenario};
 use crate::timeline::draw::words::span;
 
 /// The other side of a comparison, before it is run.
@@ -39,47 +39,34 @@ pub struct Comparison {
 
 /// The short name a lecturer says out loud.
 pub fn short_name(a: Approach) -> &'static str {
-    match a {
-        Approach::DbLease => "Database lease",
-        Approach::Redis => "Redis",
-        Approach::Redlock => "Redlock",
-        Approach::Zookeeper => "ZooKeeper",
-        Approach::Etcd => "etcd",
-    }
+    a.short_name()
 }
 
 /// The approach with this scenario-format id (`"etcd"`), if any.
 pub fn approach_by_id(id: &str) -> Option<Approach> {
-    Approach::ALL.into_iter().find(|a| a.id() == id)
+    Approach::by_id(id)
 }
 
 /// Whether the lock lives as long as heartbeats keep a session or lease alive (ZooKeeper,
 /// etcd) rather than a fixed time from the request (db-lease, Redis, Redlock).
 fn kept_alive(a: Approach) -> bool {
-    matches!(a, Approach::Zookeeper | Approach::Etcd)
+    a.spec().lease == LeaseKind::KeptAlive
 }
 
 /// Whether `lock.servers` means anything for the approach (Redlock instances, ensemble size).
 fn multi_server(a: Approach) -> bool {
-    matches!(a, Approach::Redlock | Approach::Zookeeper | Approach::Etcd)
+    a.spec().default_servers.is_some()
 }
 
-/// The lock lifetime an approach actually grants for a requested `ttl_ms`.
-fn granted_ttl(a: Approach, ttl_ms: i64) -> i64 {
-    match a {
-        Approach::Zookeeper => Flavour::ZooKeeper.granted_ttl(ttl_ms),
-        Approach::Etcd => Flavour::Etcd.granted_ttl(ttl_ms),
-        _ => ttl_ms,
-    }
+/// The lock lifetime an approach actually grants for a requested `ttl_ms` (the rest of the
+/// lock settings as in `lock`).
+fn granted_ttl(a: Approach, lock: &LockConfig, ttl_ms: i64) -> i64 {
+    (a.spec().granted_ttl)(&LockConfig { ttl_ms, ..lock.clone() })
 }
 
 /// What `lock.ttl_ms` is called on this approach (SCENARIO_FORMAT.md, the field table).
 fn ttl_name(a: Approach) -> &'static str {
-    if a == Approach::Zookeeper {
-        "session timeout"
-    } else {
-        "lease TTL"
-    }
+    a.spec().words.ttl
 }
 
 /// Derives the scenario that tells the same story against `with`.
@@ -107,7 +94,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
 
     // Lock lifetime. Carry what the source really granted (ZooKeeper negotiates, etcd rounds),
     // so both sides hold the lock for the same time when nothing goes wrong.
-    let had = granted_ttl(from, s.lock.ttl_ms);
+    let had = granted_ttl(from, &s.lock, s.lock.ttl_ms);
     if had != s.lock.ttl_ms {
         notes.push(format!(
             "lock.ttl_ms: {src} granted {} for the {} asked for; {dst} is asked for {}.",
@@ -133,16 +120,12 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         )),
         _ => {}
     }
-    let gets = granted_ttl(with, had);
+    let gets = granted_ttl(with, &s.lock, had);
     if gets != had {
-        let why = if with == Approach::Zookeeper {
-            "negotiates session timeouts into 4–40 s"
-        } else {
-            "grants whole-second lease TTLs of at least 2 s"
-        };
+        let why = with.spec().grant_rule.map_or_else(|| "grants another lifetime".to_string(), |rule| rule(&s.lock));
         notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", span(had), span(gets)));
     }
-    if with == Approach::Redlock {
+    if with.spec().drift_factor && !from.spec().drift_factor {
         notes.push(format!(
             "lock.drift_factor: a Redlock client holds the lock only while ttl − elapsed − (drift_factor·ttl + 2 ms) > 0, measured on its own clock; {src} has no such allowance."
         ));
@@ -154,7 +137,8 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     let n = validate::servers(s);
     c.lock.servers = match (multi_server(from), multi_server(with)) {
         (true, true) => {
-            if from == Approach::Redlock || with == Approach::Redlock {
+            // Independent instances and a replicated ensemble share a number, not a meaning.
+            if from.spec().holding != with.spec().holding {
                 notes.push(format!(
                     "lock.servers: {n} {src} servers become {n} {dst} servers (a majority of {n} either way), but Redlock's instances are independent while an ensemble replicates one log."
                 ));
@@ -162,7 +146,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             Some(n)
         }
         (false, true) => {
-            let c_n = if with == Approach::Redlock { 5 } else { 3 };
+            let c_n = with.spec().default_servers.unwrap_or(1);
             notes.push(format!("lock.servers: {dst} runs its default {c_n} servers; {src} has one."));
             None
         }
@@ -172,16 +156,16 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         }
         (false, false) => None,
     };
-    if s.lock.replica {
+    if s.lock.replica && !with.spec().replica {
         notes.push(format!("lock.replica: {dst} has no Redis replica; the asynchronous replica is left out."));
         c.lock.replica = false;
     }
-    let uses_persistence = |a: Approach| matches!(a, Approach::Redis | Approach::Redlock);
+    let uses_persistence = |a: Approach| a.spec().persistence;
     if uses_persistence(from) && !uses_persistence(with) && s.lock.persistence != Persistence::default() {
         notes.push(format!("lock.persistence: {dst} keeps every acknowledged change durably; the {src} setting does not apply."));
     }
-    if from == Approach::Redlock && s.lock.drift_factor != crate::scenario::format::LockConfig::default().drift_factor {
-        notes.push(format!("lock.drift_factor: only Redlock uses it; {dst} ignores it."));
+    if from.spec().drift_factor && !with.spec().drift_factor && s.lock.drift_factor != LockConfig::default().drift_factor {
+        notes.push(format!("lock.drift_factor: only {src} uses it here; {dst} ignores it."));
     }
     if !s.lock.safe_unlock {
         if kept_alive(with) {

@@ -2,7 +2,7 @@
 
 use crate::check::{self, Mismatch, Verdict};
 use crate::protocols::Trace;
-use crate::scenario::{build, Approach, Outcome, Scenario};
+use crate::scenario::{build, Outcome, Scenario};
 
 /// A finished run.
 #[derive(Clone, Debug)]
@@ -48,10 +48,7 @@ impl Run {
 /// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.
 pub fn run(scenario: &Scenario) -> Run {
     let trace = build::world(scenario).run();
-    let quorum = match scenario.approach {
-        Approach::Redlock => crate::scenario::validate::servers(scenario) as usize / 2 + 1,
-        _ => 1,
-    };
+    let quorum = crate::scenario::validate::quorum(scenario);
     let verdict = check::verdict(&trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum);
     Run { scenario: scenario.clone(), trace, verdict }
 }

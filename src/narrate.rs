@@ -1,59 +1,45 @@
 //! Plain-language captions for trace events, written for a student watching the diagram.
 
 use crate::decimal::seconds as secs;
+use crate::protocols::registry::LeaseKind;
 use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};
 
-/// How a message reads on the wire, for the approach in use.
+/// How a message reads on the wire, for the approach in use: the approach's own words
+/// (`Spec::words`) where it has them, else the common ones below.
 pub fn message_label(approach: Approach, msg: &Msg) -> String {
-    let db = approach == Approach::DbLease;
-    let zk = approach == Approach::Zookeeper;
+    if let Some(words) = (approach.spec().words.message)(msg) {
+        return words;
+    }
     match msg {
-        Msg::Acquire { ttl_ms, value, .. } if db => {
-            format!("upsert lease row, expires now()+{} (owner {:04x})", secs(*ttl_ms), value & 0xffff)
-        }
-        Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
-        Msg::AcquireReply { granted: true, token, .. } if db => format!("row returned, {}", approach.token_label(*token)),
-        Msg::AcquireReply { granted: false, .. } if db => "no row: busy".into(),
-        Msg::AcquireReply { granted: true, token, .. } => format!("OK, {}", approach.token_label(*token)),
-        Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
-        // Short: a label in flight sits beside its dot, often over other labels.
-        Msg::Release { safe: true, .. } if db => "release: expire row if token matches".into(),
-        Msg::Release { safe: false, .. } if db => "release: expire row, no token check".into(),
-        Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
-        Msg::Release { safe: false, .. } => "DEL lock".into(),
+        Msg::Acquire { ttl_ms, .. } => format!("acquire, TTL {}", secs(*ttl_ms)),
+        Msg::AcquireReply { granted: true, token, .. } => format!("granted, {}", approach.token_label(*token)),
+        Msg::AcquireReply { granted: false, .. } => "busy".into(),
+        Msg::Release { .. } => "release".into(),
         Msg::ReleaseReply { released, .. } => (if *released { "released" } else { "not yours: nothing deleted" }).into(),
         Msg::Write { token, .. } => format!("write ({})", approach.token_label(*token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
-        Msg::OpenSession { ttl_ms, .. } if zk => format!("connect: new session, timeout {}", secs(*ttl_ms)),
-        Msg::OpenSession { ttl_ms, .. } => format!("LeaseGrant TTL {}", secs(*ttl_ms)),
-        Msg::SessionReply { session, ttl_ms, .. } if zk => format!("session 0x{session:x} ({} negotiated)", secs(*ttl_ms)),
-        Msg::SessionReply { session, ttl_ms, .. } => format!("lease {session:x}, TTL {}", secs(*ttl_ms)),
-        Msg::CreateLockNode { .. } if zk => "create /lock/guid-lock- EPHEMERAL_SEQUENTIAL".into(),
-        Msg::CreateLockNode { session, .. } => format!("Txn: if CreateRevision(lock/{session:x}) == 0 then Put"),
+        Msg::OpenSession { ttl_ms, .. } => format!("open session, timeout {}", secs(*ttl_ms)),
+        Msg::SessionReply { session, ttl_ms, .. } => format!("session {session:x}, timeout {}", secs(*ttl_ms)),
+        Msg::CreateLockNode { .. } => "create lock node".into(),
         Msg::CreateReply { token, .. } => format!("created, {}", approach.token_label(Some(*token))),
-        Msg::ListLockNodes { .. } if zk => "getChildren /lock".into(),
-        Msg::ListLockNodes { .. } => "Get lock/ --prefix, sort by create revision".into(),
+        Msg::ListLockNodes { .. } => "list lock nodes".into(),
         Msg::ListReply { predecessor: None, mine: Some(_), .. } => "yours is lowest: you hold the lock".into(),
         Msg::ListReply { predecessor: Some(p), .. } => format!("queued behind {}", approach.token_label(Some(*p))),
         Msg::ListReply { mine: None, .. } => "your node is gone".into(),
-        Msg::WatchNode { token, .. } if zk => format!("exists({}, watch)", approach.token_label(Some(*token))),
-        Msg::WatchNode { token, .. } => format!("Watch DELETE of {}", approach.token_label(Some(*token))),
+        Msg::WatchNode { token, .. } => format!("watch {}", approach.token_label(Some(*token))),
         Msg::WatchReply { exists: true, .. } => "watch set".into(),
         Msg::WatchReply { exists: false, .. } => "already gone".into(),
         Msg::WatchFired { token } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
         Msg::DeleteLockNode { .. } => "delete own lock node".into(),
         Msg::DeleteReply { .. } => "deleted".into(),
-        Msg::CloseSession { .. } if zk => "close session".into(),
-        Msg::CloseSession { .. } => "LeaseRevoke".into(),
+        Msg::CloseSession { .. } => "close session".into(),
         Msg::CloseReply { .. } => "closed".into(),
-        Msg::KeepAlive { .. } if zk => "ping".into(),
-        Msg::KeepAlive { .. } => "LeaseKeepAlive".into(),
+        Msg::KeepAlive { .. } => "keepalive".into(),
         Msg::KeepAliveReply { alive: true, .. } => "alive".into(),
-        Msg::KeepAliveReply { alive: false, .. } if zk => "SESSION EXPIRED".into(),
-        Msg::KeepAliveReply { alive: false, .. } => "lease not found (TTL 0)".into(),
+        Msg::KeepAliveReply { alive: false, .. } => "session gone".into(),
         Msg::NotLeader { leader: Some(_), .. } => "not the leader; try the leader".into(),
         Msg::NotLeader { leader: None, .. } => "not the leader; no leader known".into(),
         Msg::Append { entries, .. } if entries.is_empty() => "heartbeat".into(),
@@ -76,11 +62,7 @@ pub fn caption(trace: &Trace, approach: Approach, event: &Event) -> String {
     let name = |n: NodeId| trace.name(n).to_string();
     let me = if event.node < trace.nodes.len() { name(event.node) } else { String::new() };
     let servers: Vec<&str> = trace.nodes.iter().filter(|n| n.role == Role::LockServer).map(|n| n.name.as_str()).collect();
-    let service = match servers.as_slice() {
-        [one] => one.to_string(),
-        _ if approach == Approach::Redlock => "every instance".to_string(),
-        _ => "the leader".to_string(),
-    };
+    let service = approach.spec().service_phrase(&servers);
     match &event.kind {
         EventKind::Sent { to, msg, lost: None, .. } => format!("{me} → {}: {}", name(*to), message_label(approach, msg)),
         EventKind::Sent { to, msg, lost: Some(reason), .. } => {
@@ -128,7 +110,8 @@ fn loss(reason: LossReason) -> &'static str {
 }
 
 fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approach: Approach, note: &Note) -> String {
-    let lease = if approach == Approach::DbLease { "lease row" } else { "key" };
+    let words = &approach.spec().words;
+    let lease = words.lease;
     match note {
         Note::AcquireStarted { attempt: 1 } => format!("{me} asks {service} for the lock."),
         Note::AcquireStarted { attempt } => format!("{me} tries again for the lock (attempt {attempt})."),
@@ -161,8 +144,8 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::Finished => format!("{me} is finished with the lock."),
         Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), approach.token_label(*token)),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
-        Note::LockExpired { holder } if matches!(approach, Approach::Zookeeper | Approach::Etcd) => {
-            format!("{}'s lock node is gone with its {}: the lock is free for the next in line. {} may not know yet.", name(*holder), if approach == Approach::Zookeeper { "session" } else { "lease" }, name(*holder))
+        Note::LockExpired { holder } if approach.spec().lease == LeaseKind::KeptAlive => {
+            format!("{}'s lock node is gone with its {lease}: the lock is free for the next in line. {} may not know yet.", name(*holder), name(*holder))
         }
         Note::LockExpired { holder } => format!("{}'s {lease} expired at {me} (by {me}'s clock). {} may not know yet.", name(*holder), name(*holder)),
         Note::LockReleased { holder, by } if holder == by => format!("{me} released {}'s lock.", name(*holder)),
@@ -173,14 +156,17 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::SteppedDown { .. } => {
             format!("{me} is no longer the leader: it lost touch with a majority, or heard of a newer epoch.")
         }
-        Note::SessionOpened { client, ttl_ms, .. } if approach == Approach::Zookeeper => {
-            format!("{}'s session is open (timeout {}); pings every third of it keep it alive.", name(*client), secs(*ttl_ms))
-        }
-        Note::SessionOpened { client, ttl_ms, .. } => format!("{}'s lease is granted (TTL {}); keepalives every third of it renew it.", name(*client), secs(*ttl_ms)),
+        Note::SessionOpened { client, ttl_ms, .. } => format!(
+            "{}'s {lease} is open ({} {}); {} every third of it keep it alive.",
+            name(*client),
+            words.ttl,
+            secs(*ttl_ms),
+            words.keepalive
+        ),
         Note::SessionExpired { client, .. } => format!(
             "The leader has not heard from {} for a whole timeout and expires its {}: its lock node is deleted and watchers are told. {} does not know.",
             name(*client),
-            if approach == Approach::Zookeeper { "session" } else { "lease" },
+            lease,
             name(*client)
         ),
         Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), approach.token_label(Some(*token))),

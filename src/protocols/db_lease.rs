@@ -3,7 +3,10 @@
 //! increments the token; release sets `expires_at = now()` (never DELETE, or the token would
 //! restart at 1). The database is durable: a crash keeps the row.
 
+use super::registry::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::single_server::SingleServerAgent;
 use super::{Ctx, Msg, Note};
+use crate::decimal::seconds;
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
 #[derive(Clone, Copy, Debug)]
@@ -89,4 +92,48 @@ impl Node<Msg, Note> for DbServer {
             None => {}
         }
     }
+}
+
+/// The database lease row in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "db-lease",
+    label: "Database lease row",
+    short: "Database lease",
+    nodes: |_, _| vec!["db".into()],
+    default_servers: None,
+    holding: Holding::One,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::Counter,
+    safe_unlock: true,
+    persistence: false,
+    replica: false,
+    drift_factor: false,
+    words: Words {
+        lease: "lease row",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: words,
+    },
+    build: Build {
+        agent: |p| Box::new(SingleServerAgent::new(p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock)),
+        server: |_, _| Box::new(DbServer::new()),
+    },
+};
+
+/// The SQL a message stands for, shortened: a label in flight sits beside its dot.
+fn words(msg: &Msg) -> Option<String> {
+    Some(match msg {
+        Msg::Acquire { ttl_ms, value, .. } => {
+            format!("upsert lease row, expires now()+{} (owner {:04x})", seconds(*ttl_ms), value & 0xffff)
+        }
+        Msg::AcquireReply { granted: true, token, .. } => format!("row returned, {}", SPEC.token.label(*token)),
+        Msg::AcquireReply { granted: false, .. } => "no row: busy".into(),
+        Msg::Release { safe: true, .. } => "release: expire row if token matches".into(),
+        Msg::Release { safe: false, .. } => "release: DELETE row, any owner".into(),
+        _ => return None,
+    })
 }

@@ -3,13 +3,20 @@
 //! vocabulary so the checker, the narrator and the UI treat them alike.
 
 pub mod client;
+pub mod config;
 pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;
+pub mod etcd;
 pub mod redis;
 pub mod redlock;
+pub mod registry;
 pub mod single_server;
 pub mod storage;
+pub mod zookeeper;
+
+pub use config::LockConfig;
+pub use registry::{Approach, Spec};
 
 use serde::Serialize;
 

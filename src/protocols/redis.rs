@@ -9,6 +9,8 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+use super::registry::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::single_server::SingleServerAgent;
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
@@ -286,4 +288,45 @@ impl Node<Msg, Note> for RedisServer {
         self.arm_expiry(ctx);
         self.on_start(ctx);
     }
+}
+
+/// Single-instance Redis (optionally with a replica) in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "redis",
+    label: "Redis SET NX PX",
+    short: "Redis",
+    nodes: |l, _| if l.replica { vec!["redis".into(), "redis-replica".into()] } else { vec!["redis".into()] },
+    default_servers: None,
+    holding: Holding::One,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::Counter,
+    safe_unlock: true,
+    persistence: true,
+    replica: true,
+    drift_factor: false,
+    words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
+    build: Build {
+        agent: |p| Box::new(SingleServerAgent::new(p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock)),
+        server: |p, rank| {
+            // With a replica, server 0 is the primary and server 1 its replica.
+            let replication =
+                p.lock.replica.then(|| Replication { peer: p.servers[1 - rank], clients: p.clients.clone(), primary: rank == 0 });
+            Box::new(RedisServer::new(p.lock.persistence, true, replication))
+        },
+    },
+};
+
+/// The Redis commands a lock message stands for (Redlock's instances speak the same).
+pub(super) fn words(msg: &Msg) -> Option<String> {
+    Some(match msg {
+        Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
+        Msg::AcquireReply { granted: true, token: Some(t), .. } => format!("OK, {}", SPEC.token.label(Some(*t))),
+        Msg::AcquireReply { granted: true, token: None, .. } => "OK".into(),
+        Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
+        Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
+        Msg::Release { safe: false, .. } => "DEL lock".into(),
+        _ => return None,
+    })
 }

@@ -5,6 +5,8 @@
 //! and the client retries after a random delay. The value is random: there is no fencing token.
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
+use super::redis::{self, RedisServer};
+use super::registry::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -142,3 +144,37 @@ impl LockAgent for RedlockAgent {
         self.settle(ctx)
     }
 }
+
+/// Redlock in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "redlock",
+    label: "Redlock",
+    short: "Redlock",
+    nodes: |_, n| numbered("redis", n),
+    default_servers: Some(5),
+    holding: Holding::Majority,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::None,
+    safe_unlock: true,
+    persistence: true,
+    replica: false,
+    drift_factor: true,
+    words: Words {
+        lease: "key",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: redis::words,
+    },
+    build: Build {
+        agent: |p| {
+            let l = p.lock;
+            Box::new(RedlockAgent::new(p.servers.clone(), l.ttl_ms, l.drift_factor, l.request_timeout_ms, l.safe_unlock))
+        },
+        // Redlock's instances are plain Redis servers with no token counter.
+        server: |p, _| Box::new(RedisServer::new(p.lock.persistence, false, None)),
+    },
+};

@@ -11,5 +11,5 @@ pub mod share;
 mod strict_json;
 pub mod validate;
 
-pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};
+pub use format::{Approach, ClientSpec, Expect, FaultSpec, LockConfig, Outcome, Persistence, Scenario};
 pub use validate::{parse, ScenarioError};

@@ -150,7 +150,7 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
                 Some(on) => embed = on,
                 None => bad(k, v, "expected 1 or 0"),
             },
-            "compare" => match Approach::ALL.into_iter().find(|a| a.id() == v) {
+            "compare" => match Approach::by_id(v) {
                 Some(a) => compare = Some(a),
                 None if v == "none" => {}
                 None => bad(k, v, "expected an approach id (db-lease, redis, redlock, zookeeper, etcd)"),

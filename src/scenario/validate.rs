@@ -98,24 +98,17 @@ pub fn node_names(s: &Scenario) -> Vec<String> {
 
 /// The lock service's nodes.
 pub fn service_names(s: &Scenario) -> Vec<String> {
-    let n = servers(s);
-    match s.approach {
-        Approach::DbLease => vec!["db".into()],
-        Approach::Redis if s.lock.replica => vec!["redis".into(), "redis-replica".into()],
-        Approach::Redis => vec!["redis".into()],
-        Approach::Redlock => (1..=n).map(|i| format!("redis-{i}")).collect(),
-        Approach::Zookeeper => (1..=n).map(|i| format!("zk-{i}")).collect(),
-        Approach::Etcd => (1..=n).map(|i| format!("etcd-{i}")).collect(),
-    }
+    (s.approach.spec().nodes)(&s.lock, servers(s))
 }
 
-/// `lock.servers` with its per-approach default.
+/// `lock.servers` with its per-approach default (1 where the approach has a fixed shape).
 pub fn servers(s: &Scenario) -> u32 {
-    s.lock.servers.unwrap_or(match s.approach {
-        Approach::Redlock => 5,
-        Approach::Zookeeper | Approach::Etcd => 3,
-        Approach::DbLease | Approach::Redis => 1,
-    })
+    s.lock.servers.or(s.approach.spec().default_servers).unwrap_or(1)
+}
+
+/// How many lock servers must hold a client's lease for the service to hold it.
+pub fn quorum(s: &Scenario) -> usize {
+    s.approach.spec().quorum(servers(s))
 }
 
 fn describe_nodes(s: &Scenario) -> String {
@@ -138,8 +131,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
     range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
-    if l.replica && s.approach != Approach::Redis {
-        return Err(err("lock.replica", format!("only the redis approach has a replica (this scenario is {})", s.approach.id())));
+    if l.replica && !s.approach.spec().replica {
+        let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().replica).map(|a| a.id()).collect();
+        return Err(err(
+            "lock.replica",
+            format!("only the {} approach has a replica (this scenario is {})", with.join(", "), s.approach.id()),
+        ));
     }
     let net = &s.network;
     range("network.latency_ms[0]", net.latency_ms[0], 0, MAX_LATENCY_MS, " ms")?;

@@ -5,7 +5,7 @@ use super::bars::{LeaseBar, LeaseEnd};
 use super::{Timeline, WriteMark, WriteResult};
 use crate::check::Verdict;
 use crate::narrate;
-use crate::protocols::{AcquireFailure, BeliefEnd, EventKind, Note, Trace};
+use crate::protocols::{AcquireFailure, Approach, BeliefEnd, EventKind, Note, Trace};
 use crate::sim::{NodeId, Time};
 
 /// An event a step lands on (one with its own caption).
@@ -45,10 +45,6 @@ pub struct KeyMoment {
     pub text: String,
 }
 
-fn tok(t: Option<u64>) -> String {
-    t.map_or("no token".into(), |t| format!("token {t}"))
-}
-
 /// Captioned events, except the repeats of a retry loop: a client refused while another holds
 /// the lock retries every few hundred ms, and a lecturer should not press → forty times to get
 /// through it. The first refusal stays a step; its repeats are skipped until the client holds
@@ -86,7 +82,8 @@ fn mark(set: &mut Vec<NodeId>, n: NodeId) -> bool {
     new
 }
 
-pub fn key_moments(trace: &Trace, verdict: &Verdict, leases: &[LeaseBar], writes: &[WriteMark]) -> Vec<KeyMoment> {
+pub fn key_moments(trace: &Trace, verdict: &Verdict, approach: Approach, leases: &[LeaseBar], writes: &[WriteMark]) -> Vec<KeyMoment> {
+    let tok = |t: Option<u64>| approach.token_label(t);
     let name = |n: NodeId| trace.nodes.get(n).map_or("?", |i| i.name.as_str());
     let mut out: Vec<KeyMoment> = Vec::new();
     let mut push = |at: Time, event: usize, node: NodeId, kind: KeyKind, text: String| out.push(KeyMoment { at, event, node, kind, text });

@@ -146,7 +146,7 @@ impl Lab {
 
     /// Whether the safe-unlock switch means anything for this approach.
     pub fn safe_unlock_applies(&self) -> bool {
-        let applies = |a: Approach| !matches!(a, Approach::Zookeeper | Approach::Etcd);
+        let applies = |a: Approach| a.spec().safe_unlock;
         // Side by side, the switch edits both scenarios: it counts if either side has it.
         applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
     }

@@ -7,7 +7,6 @@ use super::svg::Svg;
 use super::words::{token, token_value};
 use super::{Label, Placer};
 use crate::protocols::BeliefEnd;
-use crate::scenario::Approach;
 use crate::timeline::{LeaseEnd, Timeline};
 
 /// Belief bar: top and height relative to the lane's middle line.
@@ -23,14 +22,7 @@ fn lease_h(lane_h: f64) -> f64 {
 
 fn end_word(t: &Timeline, end: LeaseEnd) -> Option<String> {
     match end {
-        LeaseEnd::Expired => Some(
-            match t.approach {
-                Approach::Zookeeper => "session expired",
-                Approach::Etcd => "lease expired",
-                _ => "TTL expired",
-            }
-            .into(),
-        ),
+        LeaseEnd::Expired => Some(t.approach.spec().words.expired.into()),
         LeaseEnd::Released => Some("released".into()),
         LeaseEnd::DeletedBy(by) => Some(format!("deleted by {}", t.name(by))),
         LeaseEnd::StateLost => Some("lost in restart".into()),

@@ -7,7 +7,6 @@ use std::fmt::Write;
 use super::geometry::{hue_class, Geometry, LaneBox};
 use super::svg::{Esc, N};
 use super::words::{span, token, token_value};
-use crate::scenario::Approach;
 use crate::sim::{Role, Time};
 use crate::timeline::{Timeline, WriteResult};
 
@@ -30,12 +29,8 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             (false, None) => ("no lock".into(), "quiet"),
         },
         Role::LockServer => {
-            let lead = t.leader_at(lane.node, at).map(|l| match (t.approach, l) {
-                (Approach::Redis, true) => "primary",
-                (Approach::Redis, false) => "replica",
-                (_, true) => "leader",
-                (_, false) => "follower",
-            });
+            let roles = t.approach.spec().words.roles;
+            let lead = t.leader_at(lane.node, at).map(|leads| if leads { roles[0] } else { roles[1] });
             let lock = match s.holders.as_slice() {
                 [] => "free".to_string(),
                 // The bar beside it shows the token; the column has room for names only.
@@ -43,7 +38,7 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             };
             let paused = if s.paused { "paused · " } else { "" };
             match lead {
-                Some(l) if narrow => (format!("{paused}{l}"), if l == "leader" || l == "primary" { "holds" } else { "quiet" }),
+                Some(l) if narrow => (format!("{paused}{l}"), if l == roles[0] { "holds" } else { "quiet" }),
                 Some(l) => (format!("{paused}{l} · lock: {lock}"), "quiet"),
                 None => (format!("{paused}lock: {lock}"), "quiet"),
             }

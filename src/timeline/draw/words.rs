@@ -30,11 +30,7 @@ pub fn token(approach: Approach, t: Option<u64>) -> String {
 
 /// The bare value for tight spots: "2", "0x1_00000003", "—".
 pub fn token_value(approach: Approach, t: Option<u64>) -> String {
-    match (approach, t) {
-        (_, None) => "—".into(),
-        (Approach::Zookeeper, Some(t)) => format!("0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
-        (_, Some(t)) => t.to_string(),
-    }
+    approach.token_value(t)
 }
 
 /// "100,000": digits grouped in threes, as the README's limits are written.
