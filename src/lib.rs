@@ -12,6 +12,7 @@ pub mod lab;
 pub mod narrate;
 pub mod protocols;
 pub mod scenario;
+pub mod session;
 pub mod sim;
 pub mod sort;
 pub mod timeline;

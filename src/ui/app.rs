@@ -14,7 +14,7 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
-use super::state::{Action, Lab, Shared};
+use super::state::{Action, Session, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
 use super::verdict::Verdict;
@@ -30,7 +30,7 @@ fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scena
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let lab = use_reducer(|| Lab::new(&super::start::from_page()));
+    let lab = use_reducer(|| Session::new(&super::start::from_page()));
     let act = lab.dispatcher();
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);

@@ -2,7 +2,7 @@
 //! a step, a key moment, and the playback clock (which runs at the slower of the two runs'
 //! rates). One path for one run and for two, so single and compare mode cannot drift apart.
 
-use super::state::Lab;
+use super::Session;
 use crate::sim::Time;
 use crate::timeline::{Step, Timeline};
 
@@ -20,7 +20,7 @@ fn pick(a: Option<Step>, b: Option<Step>, forward: bool) -> (Option<Step>, Optio
 /// One step through the events of the run on screen, or of both runs of a comparison in time
 /// order (a comparison whose other side could not be run steps through this one). None: no
 /// step left that way.
-pub fn step(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
+pub fn step(lab: &Session, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
     let get = |t: &Timeline, focus| if forward { t.next_step(lab.cursor, focus) } else { t.prev_step(lab.cursor, focus) };
     let other = lab.other.as_ref().and_then(|o| o.timeline());
     let (a, b) = pick(get(&lab.timeline, lab.focus), other.and_then(|o| get(o, lab.other_focus)), forward);
@@ -29,7 +29,7 @@ pub fn step(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usi
 }
 
 /// The next (or previous) key moment of the run on screen, or of either run of a comparison.
-pub fn key(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
+pub fn key(lab: &Session, forward: bool) -> Option<(Time, Option<usize>, Option<usize>)> {
     let other = lab.other.as_ref().and_then(|o| o.timeline());
     let get = |t: &Timeline| {
         if forward {
@@ -44,7 +44,7 @@ pub fn key(lab: &Lab, forward: bool) -> Option<(Time, Option<usize>, Option<usiz
 }
 
 /// Playback from `cursor` for `real_ms`: as slow as either run needs near its key moments.
-pub fn advance(lab: &Lab, real_ms: f64) -> f64 {
+pub fn advance(lab: &Session, real_ms: f64) -> f64 {
     let Some(other) = lab.other.as_ref().and_then(|o| o.timeline()) else {
         return lab.timeline.advance(lab.cursor, real_ms, lab.speed);
     };

@@ -1,0 +1,383 @@
+//! What the screen shows and every way it changes, in plain Rust (DESIGN.md: the UI renders
+//! a pure function of trace and cursor). A `Session` owns no simulation: it holds the
+//! finished run, its timeline and a cursor; `Session::apply` maps each `Action` to the next
+//! session. Toggles edit the scenario and re-simulate; the cursor stays. The browser wraps it
+//! in a Yew reducer (`ui::state`) and feeds it animation-frame timestamps; tests drive it
+//! directly, frame by frame, with no browser and no sleeps.
+
+mod comparison;
+mod shared;
+mod stepping;
+#[cfg(test)]
+mod tests;
+
+use std::rc::Rc;
+
+pub use comparison::Other;
+pub use shared::Shared;
+
+use crate::lab::{self, Run};
+use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
+use crate::timeline::Timeline;
+
+/// Playback speeds offered (multiples of the paced base rate), with their text: the select
+/// reads its value back by text, so no float is ever parsed or printed (the bundle budget).
+pub const SPEEDS: [(f64, &str); 5] = [(0.25, "0.25"), (0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
+
+/// Real ms between steps when reduced motion turns playback into a slideshow (at 1×).
+const SLIDE_MS: f64 = 1600.0;
+/// Longest frame gap honoured: after a hidden tab or a stall the cursor must not leap.
+const MAX_FRAME_MS: f64 = 100.0;
+
+#[derive(Clone)]
+pub struct Session {
+    pub catalog: Rc<Vec<Scenario>>,
+    /// The scenario as picked, with the user's edits (switches and knobs).
+    pub scenario: Rc<Scenario>,
+    pub run: Rc<Run>,
+    pub timeline: Shared<Timeline>,
+    /// True time in ms; fractional so slow-motion playback moves smoothly.
+    pub cursor: f64,
+    /// The event a step or a link landed on, so its caption shows even when other events share
+    /// its millisecond.
+    pub focus: Option<usize>,
+    pub playing: bool,
+    pub speed: f64,
+    pub lecture: bool,
+    pub help: bool,
+    /// Embedded in a page: the diagram, transport and caption alone.
+    pub embed: bool,
+    pub reduced_motion: bool,
+    /// Counts animation frames while playing; the frame loop re-arms when it changes.
+    pub frame: u64,
+    last_frame_ts: Option<f64>,
+    slide_ms: f64,
+    /// Why the last edit was refused (the previous run stays on screen).
+    pub error: Option<String>,
+    /// Why the last scenario JSON was refused (the previous run stays on screen).
+    pub load_error: Option<String>,
+    /// Compare mode: the same story on another approach (None: the single view).
+    pub other: Option<Rc<comparison::Other>>,
+    /// The other run's event a step landed on (as `focus` is for this run).
+    pub other_focus: Option<usize>,
+    /// What was wrong with the link the page was opened with (a banner until dismissed).
+    pub link_error: Option<String>,
+}
+
+pub enum Action {
+    Pick(String),
+    /// Run a scenario given as JSON in the public format (validated first).
+    Load(String),
+    SetFencing(bool),
+    ToggleFencing,
+    SetSafeUnlock(bool),
+    ToggleSafeUnlock,
+    SetTtl(i64),
+    SetPause(i64),
+    SetSeed(u64),
+    Seek(f64),
+    /// Move the cursor to a trace event and caption it.
+    Focus(usize),
+    Step,
+    StepBack,
+    NextKey,
+    PrevKey,
+    TogglePlay,
+    Stop,
+    /// An animation frame at this `performance.now()` timestamp.
+    Tick(f64),
+    SetSpeed(f64),
+    ToggleLecture,
+    ToggleHelp,
+    CloseHelp,
+    /// Show the same story on another approach beside this one (None: back to one diagram).
+    CompareWith(Option<Approach>),
+    /// Move the cursor to an event of the comparison's other run.
+    FocusOther(usize),
+    DismissLinkError,
+}
+
+/// Where the app starts: the page's address, read by `scenario::share::open`
+/// (`?scenario=…&fencing=on&t=…&lecture=1` or `#s=…`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    pub search: String,
+    pub hash: String,
+    pub reduced_motion: bool,
+}
+
+impl Session {
+    pub fn new(start: &Start) -> Session {
+        let catalog = Rc::new(catalog::all());
+        let opened = share::open(&start.search, &start.hash, &catalog);
+        let link_error = opened.banner();
+        let scenario = opened.scenario;
+        let (run, timeline) = simulate(&scenario);
+        let cursor = opened.cursor_ms.unwrap_or(0).clamp(0, timeline.duration_ms) as f64;
+        let mut lab = Session {
+            catalog,
+            scenario: Rc::new(scenario),
+            run,
+            timeline,
+            cursor,
+            focus: None,
+            playing: false,
+            speed: 1.0,
+            lecture: opened.lecture,
+            help: false,
+            embed: opened.embed,
+            reduced_motion: start.reduced_motion,
+            frame: 0,
+            last_frame_ts: None,
+            slide_ms: 0.0,
+            error: None,
+            load_error: None,
+            other: None,
+            other_focus: None,
+            link_error,
+        };
+        lab.other = comparison::refresh(&lab, opened.compare);
+        lab
+    }
+
+    /// The cursor as the whole milliseconds shown in `data-cursor-ms` and the scrub.
+    pub fn cursor_ms(&self) -> i64 {
+        self.cursor.floor() as i64
+    }
+
+    /// The event whose caption shows at the cursor.
+    pub fn caption_event(&self) -> Option<usize> {
+        let ms = self.cursor_ms();
+        match self.focus {
+            Some(f) if self.run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
+            _ => crate::narrate::current_event(&self.run.trace, ms),
+        }
+    }
+
+    /// Whether the safe-unlock switch means anything for this approach.
+    pub fn safe_unlock_applies(&self) -> bool {
+        let applies = |a: Approach| a.spec().safe_unlock;
+        // Side by side, the switch edits both scenarios: it counts if either side has it.
+        applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
+    }
+
+    /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
+    /// scenario's part; this is for one-off use.
+    pub fn permalink(&self) -> String {
+        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), self.lecture, self.embed, self.compared_with())
+    }
+
+    /// The approach shown side by side, if any (for the link).
+    pub fn compared_with(&self) -> Option<Approach> {
+        self.other.as_ref().map(|o| o.with)
+    }
+
+    /// The first pause fault's length, for the pause knob.
+    pub fn pause_ms(&self) -> Option<i64> {
+        self.scenario.faults.iter().find_map(|f| match f {
+            FaultSpec::Pause { duration_ms, .. } => Some(*duration_ms),
+            _ => None,
+        })
+    }
+
+    fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
+        self.cursor = crate::decimal::clamp(t, 0.0, self.timeline.duration_ms as f64);
+        self.focus = focus;
+        self.other_focus = None;
+        self
+    }
+
+    /// Lands a step or key jump through both runs of a comparison (None: `end` that way).
+    fn seek_both(self, to: Option<(i64, Option<usize>, Option<usize>)>, end: f64) -> Self {
+        match to {
+            Some((at, focus, other_focus)) => {
+                let mut lab = self.seek(at as f64, focus);
+                lab.other_focus = other_focus;
+                lab
+            }
+            None => self.seek(end, None),
+        }
+    }
+
+    /// Re-derives the comparison's other side after this side changed.
+    fn recompare(mut self) -> Self {
+        self.other = comparison::refresh(&self, self.other.as_ref().map(|o| o.with));
+        self
+    }
+
+    /// Re-simulates an edited scenario in place; the cursor (and the focused event, whose
+    /// index is the same in the common prefix of the two deterministic runs) stays.
+    fn edit(mut self, change: impl FnOnce(&mut Scenario)) -> Self {
+        let mut s = (*self.scenario).clone();
+        change(&mut s);
+        if let Err(e) = validate::validate(&s) {
+            self.error = Some(e.to_string());
+            return self;
+        }
+        let (run, timeline) = simulate(&s);
+        self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
+        self.cursor = self.cursor.min(timeline.duration_ms as f64);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.error = None;
+        self.recompare()
+    }
+
+    /// Puts another scenario on screen, from its start.
+    fn show(mut self, s: Scenario) -> Self {
+        let (run, timeline) = simulate(&s);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.error = None;
+        self.load_error = None;
+        // Another scenario on screen: what was wrong with the opening link no longer applies.
+        self.link_error = None;
+        self.playing = false;
+        self.seek(0.0, None).recompare()
+    }
+
+    fn tick(mut self, ts: f64) -> Self {
+        if !self.playing {
+            return self;
+        }
+        let dt = self.last_frame_ts.map_or(0.0, |prev| crate::decimal::clamp(ts - prev, 0.0, MAX_FRAME_MS));
+        self.last_frame_ts = Some(ts);
+        self.frame += 1;
+        if self.reduced_motion {
+            // No motion: hold each caption, then jump to the next step.
+            self.slide_ms += dt * self.speed;
+            if self.slide_ms < SLIDE_MS {
+                return self;
+            }
+            self.slide_ms = 0.0;
+            // Through both runs of a comparison, as the step button goes.
+            return match stepping::step(&self, true) {
+                Some(to) => self.seek_both(Some(to), 0.0),
+                None => self.stop_at_end(),
+            };
+        }
+        self.cursor = stepping::advance(&self, dt);
+        self.focus = None;
+        if self.cursor >= self.timeline.duration_ms as f64 {
+            self = self.stop_at_end();
+        }
+        self
+    }
+
+    fn stop_at_end(mut self) -> Self {
+        self.cursor = self.timeline.duration_ms as f64;
+        self.playing = false;
+        self
+    }
+}
+
+fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>) {
+    let run = lab::run(s);
+    let timeline = Timeline::of_run(&run);
+    (Rc::new(run), Shared(Rc::new(timeline)))
+}
+
+impl Session {
+    /// The session after `action`.
+    pub fn apply(self, action: Action) -> Session {
+        let mut lab = self;
+        match action {
+            Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
+                Some(s) => lab.show(s),
+                None => lab,
+            },
+            Action::Load(text) => match crate::scenario::parse(&text) {
+                Ok(s) => lab.show(s),
+                Err(e) => {
+                    lab.load_error = Some(e.to_string());
+                    lab
+                }
+            },
+            Action::SetFencing(on) => lab.edit(|s| s.storage.fencing = on),
+            Action::ToggleFencing => lab.edit(|s| s.storage.fencing = !s.storage.fencing),
+            Action::SetSafeUnlock(on) if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = on),
+            Action::ToggleSafeUnlock if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
+            Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab,
+            Action::SetTtl(ms) => lab.edit(|s| s.lock.ttl_ms = ms),
+            Action::SetPause(ms) => lab.edit(|s| {
+                if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
+                    *duration_ms = ms;
+                }
+            }),
+            Action::SetSeed(seed) => lab.edit(|s| s.seed = seed),
+            Action::Seek(t) => lab.seek(t, None),
+            Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
+                Some(at) => lab.seek(at as f64, Some(event)),
+                None => lab,
+            },
+            // Steps and key moments go through both runs of a comparison (one run otherwise).
+            Action::Step => {
+                let to = stepping::step(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::StepBack => {
+                let to = stepping::step(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
+            Action::NextKey => {
+                let to = stepping::key(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::PrevKey => {
+                let to = stepping::key(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
+            Action::TogglePlay => {
+                lab.playing = !lab.playing;
+                if lab.playing && lab.cursor >= lab.timeline.duration_ms as f64 {
+                    lab.cursor = 0.0; // play at the end starts over
+                }
+                lab.last_frame_ts = None;
+                lab.slide_ms = 0.0;
+                lab
+            }
+            Action::Stop => {
+                lab.playing = false;
+                lab
+            }
+            Action::Tick(ts) => lab.tick(ts),
+            Action::SetSpeed(x) => {
+                lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
+                lab
+            }
+            Action::ToggleLecture => {
+                lab.lecture = !lab.lecture;
+                lab
+            }
+            Action::ToggleHelp => {
+                lab.help = !lab.help;
+                lab
+            }
+            Action::CloseHelp => {
+                lab.help = false;
+                lab
+            }
+            Action::CompareWith(with) => {
+                // The cursor stays; only the other side appears or goes.
+                lab.other = comparison::refresh(&lab, with);
+                lab.other_focus = None;
+                lab
+            }
+            Action::FocusOther(event) => {
+                let at = lab.other.as_ref().and_then(|o| o.run.as_ref()).and_then(|(r, _)| r.trace.events.get(event)).map(|e| e.at_ms);
+                match at {
+                    Some(at) => lab.seek_both(Some((at, None, Some(event))), 0.0),
+                    None => lab,
+                }
+            }
+            Action::DismissLinkError => {
+                lab.link_error = None;
+                lab
+            }
+        }
+    }
+}

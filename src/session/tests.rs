@@ -1,0 +1,175 @@
+//! The session model, driven as the browser drives it (actions and frame timestamps), with no
+//! browser and no sleeps.
+
+use super::*;
+
+fn open(search: &str) -> Session {
+    Session::new(&Start { search: search.into(), hash: String::new(), reduced_motion: false })
+}
+
+fn apply_all(mut s: Session, actions: impl IntoIterator<Item = Action>) -> Session {
+    for a in actions {
+        s = s.apply(a);
+    }
+    s
+}
+
+/// Plays for `frames` animation frames of `frame_ms` each, from timestamp 0.
+fn play(s: Session, frames: usize, frame_ms: f64) -> Session {
+    let s = s.apply(Action::TogglePlay);
+    apply_all(s, (0..=frames).map(|i| Action::Tick(i as f64 * frame_ms)))
+}
+
+#[test]
+fn a_link_opens_its_scenario_switches_and_cursor() {
+    let s = open("?scenario=redis-gc-pause&fencing=on&t=15502&lecture=1");
+    assert_eq!(s.scenario.id, "redis-gc-pause");
+    assert!(s.scenario.storage.fencing);
+    assert_eq!(s.cursor_ms(), 15502);
+    assert!(s.lecture);
+    assert!(s.run.verdict.safe);
+}
+
+#[test]
+fn a_switch_re_simulates_in_place() {
+    let s = open("?scenario=redis-gc-pause&t=15502");
+    assert!(!s.run.verdict.safe);
+    let s = s.apply(Action::ToggleFencing);
+    assert!(s.scenario.storage.fencing);
+    assert!(s.run.verdict.safe, "fencing rejects A's stale write");
+    assert_eq!(s.cursor_ms(), 15502, "the cursor stays where it was");
+}
+
+#[test]
+fn safe_unlock_is_left_alone_where_it_does_not_apply() {
+    let s = open("?scenario=zookeeper-session-expiry");
+    assert!(!s.safe_unlock_applies());
+    let before = s.run.trace.hash();
+    let s = s.apply(Action::ToggleSafeUnlock);
+    assert!(s.scenario.lock.safe_unlock, "unchanged");
+    assert_eq!(s.run.trace.hash(), before);
+}
+
+#[test]
+fn steps_visit_every_step_forwards_and_back() {
+    let mut s = open("?scenario=redis-gc-pause");
+    let steps = s.timeline.steps.clone();
+    // At 0 the caption of the last step at 0 already shows: the first step goes past it.
+    let shown = steps.partition_point(|st| st.at <= 0);
+    for step in &steps[shown..] {
+        s = s.apply(Action::Step);
+        assert_eq!((s.cursor_ms(), s.caption_event()), (step.at, Some(step.event)));
+    }
+    s = s.apply(Action::Step);
+    assert_eq!(s.cursor_ms(), s.timeline.duration_ms, "past the last step: the end");
+    for step in steps[shown - 1..].iter().rev().skip(1) {
+        s = s.apply(Action::StepBack);
+        assert_eq!((s.cursor_ms(), s.caption_event()), (step.at, Some(step.event)));
+    }
+}
+
+#[test]
+fn key_moments_are_visited_in_order() {
+    let mut s = open("?scenario=redis-gc-pause");
+    let mut keys: Vec<i64> = s.timeline.key_moments.iter().map(|k| k.at).filter(|&at| at > 0).collect();
+    keys.dedup();
+    let mut seen = Vec::new();
+    for _ in 0..keys.len() {
+        s = s.apply(Action::NextKey);
+        seen.push(s.cursor_ms());
+    }
+    assert_eq!(seen, keys);
+    let end = s.clone().apply(Action::NextKey);
+    assert_eq!(end.cursor_ms(), end.timeline.duration_ms, "after the last key moment: the end");
+    let back = s.apply(Action::PrevKey);
+    assert_eq!(back.cursor_ms(), keys[keys.len() - 2]);
+}
+
+#[test]
+fn playback_moves_the_cursor_and_stops_at_the_end() {
+    let s = play(open("?scenario=happy-path-redis"), 60, 16.0);
+    assert!(s.playing);
+    assert!(s.cursor > 0.0, "a second of frames moves the cursor");
+    let moved = s.cursor;
+    let s = apply_all(s, (61..20_000).map(|i| Action::Tick(i as f64 * 16.0)));
+    assert!(!s.playing, "playback stops at the end");
+    assert_eq!(s.cursor_ms(), s.timeline.duration_ms);
+    assert!(s.cursor > moved);
+    let again = s.apply(Action::TogglePlay);
+    assert_eq!(again.cursor_ms(), 0, "play at the end starts over");
+}
+
+#[test]
+fn a_long_frame_gap_does_not_leap() {
+    let s = open("?scenario=redis-gc-pause").apply(Action::TogglePlay);
+    let one = s.clone().apply(Action::Tick(0.0)).apply(Action::Tick(100.0));
+    let gap = s.apply(Action::Tick(0.0)).apply(Action::Tick(60_000.0));
+    assert!(one.cursor > 0.0);
+    assert_eq!(gap.cursor, one.cursor, "a minute away (hidden tab) counts as one 100 ms frame");
+}
+
+#[test]
+fn reduced_motion_plays_as_a_slideshow_of_steps() {
+    let s = Session::new(&Start { search: "?scenario=redis-gc-pause".into(), hash: String::new(), reduced_motion: true });
+    let first = s.timeline.steps[s.timeline.steps.partition_point(|st| st.at <= 0)];
+    let s = s.apply(Action::TogglePlay).apply(Action::Tick(0.0));
+    let s = apply_all(s, (1..=15).map(|i| Action::Tick(i as f64 * 100.0)));
+    assert_eq!(s.cursor_ms(), 0, "holds the caption for the slide time");
+    let s = apply_all(s, (16..=17).map(|i| Action::Tick(i as f64 * 100.0)));
+    assert_eq!((s.cursor_ms(), s.caption_event()), (first.at, Some(first.event)));
+}
+
+#[test]
+fn a_refused_edit_keeps_the_run_and_says_why() {
+    let s = open("?scenario=redis-gc-pause");
+    let before = s.run.trace.hash();
+    let s = s.apply(Action::SetTtl(0));
+    assert_eq!(s.error.as_deref(), Some("lock.ttl_ms: 0 ms is out of range: must be 1..=600000 ms"));
+    assert_eq!(s.run.trace.hash(), before);
+    assert_eq!(s.scenario.lock.ttl_ms, 10_000);
+    let s = s.apply(Action::SetTtl(20_000));
+    assert_eq!(s.error, None);
+    assert!(s.run.verdict.safe, "a TTL longer than the pause keeps A's lease");
+}
+
+#[test]
+fn loading_json_validates_first() {
+    let s = open("?scenario=redis-gc-pause");
+    let s = s.apply(Action::Load("{\"version\": 1, \"approach\": \"paxos\"}".into()));
+    assert!(s.load_error.as_deref().is_some_and(|e| e.starts_with("approach: unknown variant `paxos`")), "{:?}", s.load_error);
+    assert_eq!(s.scenario.id, "redis-gc-pause");
+    let s = s.apply(Action::Load("{\"version\": 1, \"title\": \"Mine\", \"approach\": \"etcd\"}".into()));
+    assert_eq!((s.scenario.id.as_str(), s.load_error.as_deref()), ("mine", None));
+}
+
+#[test]
+fn side_by_side_steps_through_both_runs_under_one_cursor() {
+    let s = open("?scenario=redis-gc-pause").apply(Action::CompareWith(Some(Approach::Etcd)));
+    let other = s.other.clone().expect("compare mode");
+    let right = other.timeline().expect("the etcd side runs");
+    let mut all: Vec<i64> = s.timeline.steps.iter().chain(&right.steps).map(|st| st.at).filter(|&at| at > 0).collect();
+    all.sort();
+    all.dedup();
+    let mut s = s;
+    let mut visited = Vec::new();
+    for _ in 0..20 {
+        s = s.apply(Action::Step);
+        visited.push(s.cursor_ms());
+    }
+    assert!(visited.windows(2).all(|w| w[0] <= w[1]), "forward in time: {visited:?}");
+    visited.dedup();
+    assert_eq!(visited, all[..visited.len()], "every step of either run, in time order");
+    let s = s.apply(Action::ToggleFencing);
+    assert!(s.other.as_ref().is_some_and(|o| o.run.as_ref().is_some_and(|(r, _)| r.scenario.storage.fencing)), "switches edit both sides");
+    let s = s.apply(Action::CompareWith(None));
+    assert!(s.other.is_none());
+    assert_eq!(s.cursor_ms(), *visited.last().unwrap(), "the cursor stays");
+}
+
+#[test]
+fn picking_shows_another_scenario_from_its_start() {
+    let s = open("?scenario=redis-gc-pause&t=9000").apply(Action::Pick("etcd-gc-pause".into()));
+    assert_eq!((s.scenario.id.as_str(), s.cursor_ms()), ("etcd-gc-pause", 0));
+    let s = s.apply(Action::Pick("no-such-id".into()));
+    assert_eq!(s.scenario.id, "etcd-gc-pause");
+}
