@@ -12,7 +12,7 @@
 
 use crate::check::{FindingKind, Verdict};
 use crate::lab::{self, Run};
-use crate::protocols::registry::LeaseKind;
+use crate::protocols::spec::LeaseKind;
 use crate::scenario::validate::{self, ScenarioError};
 use crate::scenario::{Approach, FaultSpec, LockConfig, Persistence, Scenario};
 use crate::timeline::draw::words::span;

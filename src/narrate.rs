@@ -1,7 +1,7 @@
 //! Plain-language captions for trace events, written for a student watching the diagram.
 
 use crate::decimal::seconds as secs;
-use crate::protocols::registry::LeaseKind;
+use crate::protocols::spec::LeaseKind;
 use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};

@@ -6,8 +6,6 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-pub use super::redis::Persistence;
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
 #[serde(deny_unknown_fields)]
@@ -60,4 +58,19 @@ fn default_retry() -> [i64; 2] {
 }
 fn default_request_timeout() -> i64 {
     50
+}
+
+/// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
+#[serde(rename_all = "kebab-case")]
+pub enum Persistence {
+    /// Nothing survives a restart.
+    None,
+    /// AOF, fsync once a second: a process crash keeps everything acknowledged, a machine
+    /// crash loses what was written since the last fsync.
+    #[default]
+    AofEverysec,
+    /// AOF, fsync before every reply: everything survives.
+    AofAlways,
 }

@@ -3,8 +3,8 @@
 //! increments the token; release sets `expires_at = now()` (never DELETE, or the token would
 //! restart at 1). The database is durable: a crash keeps the row.
 
-use super::registry::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::single_server::SingleServerAgent;
+use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, Node, NodeId, TimerId};

@@ -4,7 +4,7 @@
 
 use super::ensemble::{EnsembleServer, Flavour};
 use super::ensemble_client::EnsembleAgent;
-use super::registry::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::Msg;
 use crate::decimal::seconds;
 

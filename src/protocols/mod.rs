@@ -12,11 +12,13 @@ pub mod redis;
 pub mod redlock;
 pub mod registry;
 pub mod single_server;
+pub mod spec;
 pub mod storage;
 pub mod zookeeper;
 
 pub use config::LockConfig;
-pub use registry::{Approach, Spec};
+pub use registry::Approach;
+pub use spec::Spec;
 
 use serde::Serialize;
 

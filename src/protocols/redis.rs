@@ -5,29 +5,11 @@
 //! before it is replicated) that promotes itself when the primary has been silent for 1 s. Redlock's instances are the same
 //! server without the token counter.
 
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Deserialize;
-use serde::Serialize;
-
-use super::registry::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
+use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
-
-/// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
-#[serde(rename_all = "kebab-case")]
-pub enum Persistence {
-    /// Nothing survives a restart.
-    None,
-    /// AOF, fsync once a second: a process crash keeps everything acknowledged, a machine
-    /// crash loses what was written since the last fsync.
-    #[default]
-    AofEverysec,
-    /// AOF, fsync before every reply: everything survives.
-    AofAlways,
-}
 
 const EXPIRY: u32 = 1;
 const FSYNC: u32 = 2;

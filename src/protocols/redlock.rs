@@ -6,7 +6,7 @@
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::registry::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 

@@ -5,7 +5,7 @@ use super::format::{FaultSpec, Scenario};
 use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan};
-use crate::protocols::registry::Plan;
+use crate::protocols::spec::Plan;
 use crate::protocols::storage::Storage;
 use crate::protocols::{BoxedNode, Msg, Note};
 use crate::sim::{Fault, NodeInfo, Role, World, WorldConfig};

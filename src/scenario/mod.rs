@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod catalog;
+mod error;
 pub mod format;
 mod json_path;
 pub mod limits;

@@ -10,8 +10,8 @@
 
 use serde_json::{Map, Value};
 
+use super::error::ScenarioError;
 use super::format::*;
-use super::validate::ScenarioError;
 
 type Read<T> = Result<T, ScenarioError>;
 

@@ -2,29 +2,10 @@
 //! `faults[2].node: no node named "redis-9" (redis has A, B, redis, storage)`. A scenario that
 //! fails here is never run.
 
-use std::fmt;
-
 use super::format::{Approach, FaultSpec, Scenario};
 use super::limits::*;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The field path, e.g. `faults[2].node`; empty for the document as a whole.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+pub use super::error::ScenarioError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { path: path.into(), message: message.into() }
