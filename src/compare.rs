@@ -11,11 +11,11 @@
 //! Plain Rust on purpose: the CLI and the browser share it, and it is tested natively.
 
 use crate::check::{FindingKind, Verdict};
+use crate::decimal::seconds;
 use crate::lab::{self, Run};
 use crate::protocols::spec::LeaseKind;
 use crate::scenario::validate::{self, ScenarioError};
 use crate::scenario::{Approach, FaultSpec, LockConfig, Persistence, Scenario};
-use crate::timeline::draw::words::span;
 
 /// The other side of a comparison, before it is run.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,32 +98,32 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     if had != s.lock.ttl_ms {
         notes.push(format!(
             "lock.ttl_ms: {src} granted {} for the {} asked for; {dst} is asked for {}.",
-            span(had),
-            span(s.lock.ttl_ms),
-            span(had)
+            seconds(had),
+            seconds(s.lock.ttl_ms),
+            seconds(had)
         ));
     }
     c.lock.ttl_ms = had;
     match (kept_alive(from), kept_alive(with)) {
         (false, true) => notes.push(format!(
             "lock.ttl_ms: {src}'s {} lease TTL becomes {dst}'s {}, renewed by heartbeats: the lock ends when a holder stops heartbeating for {}, not {} after it was taken.",
-            span(had),
+            seconds(had),
             ttl_name(with),
-            span(had),
-            span(had)
+            seconds(had),
+            seconds(had)
         )),
         (true, false) => notes.push(format!(
             "lock.ttl_ms: {src}'s {} {} (renewed by heartbeats) becomes a fixed {} lease TTL: clients do not extend it, so a holder whose work outlasts it loses the lock even with no fault.",
-            span(had),
+            seconds(had),
             ttl_name(from),
-            span(had)
+            seconds(had)
         )),
         _ => {}
     }
     let gets = granted_ttl(with, &s.lock, had);
     if gets != had {
         let why = with.spec().grant_rule.map_or_else(|| "grants another lifetime".to_string(), |rule| rule(&s.lock));
-        notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", span(had), span(gets)));
+        notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", seconds(had), seconds(gets)));
     }
     if with.spec().drift_factor && !from.spec().drift_factor {
         notes.push(format!(
@@ -212,28 +212,28 @@ fn named(f: &FaultSpec) -> Vec<&str> {
 
 /// A fault in a few words: "clock jump redis-3 by +10 s at 1.5 s".
 pub fn describe(f: &FaultSpec) -> String {
-    let at = span(f.at_ms());
+    let at = seconds(f.at_ms());
     match f {
-        FaultSpec::Pause { node, duration_ms, .. } => format!("pause {node} for {} at {at}", span(*duration_ms)),
+        FaultSpec::Pause { node, duration_ms, .. } => format!("pause {node} for {} at {at}", seconds(*duration_ms)),
         FaultSpec::ClockJump { node, by_ms, .. } => {
-            format!("clock jump {node} by {}{} at {at}", if *by_ms >= 0 { "+" } else { "" }, span(*by_ms))
+            format!("clock jump {node} by {}{} at {at}", if *by_ms >= 0 { "+" } else { "" }, seconds(*by_ms))
         }
         FaultSpec::ClockDrift { node, ppm, .. } => format!("clock drift {node} {ppm:+} ppm at {at}"),
         FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
             let what = if *machine { "machine crash" } else { "crash" };
             match restart_after_ms {
-                Some(r) => format!("{what} {node} at {at}, restart after {}", span(*r)),
+                Some(r) => format!("{what} {node} at {at}, restart after {}", seconds(*r)),
                 None => format!("{what} {node} at {at}"),
             }
         }
         FaultSpec::Partition { groups, duration_ms, .. } => {
             let groups: Vec<String> = groups.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
-            let until = duration_ms.map(|d| format!(" for {}", span(d))).unwrap_or_default();
+            let until = duration_ms.map(|d| format!(" for {}", seconds(d))).unwrap_or_default();
             format!("partition {} at {at}{until}", groups.join(" | "))
         }
-        FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", span(*by_ms)),
+        FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", seconds(*by_ms)),
         FaultSpec::Drop { from, to, duration_ms: None, .. } => format!("drop {from} → {to} from {at}"),
-        FaultSpec::Drop { from, to, duration_ms: Some(d), .. } => format!("drop {from} → {to} from {at} for {}", span(*d)),
+        FaultSpec::Drop { from, to, duration_ms: Some(d), .. } => format!("drop {from} → {to} from {at} for {}", seconds(*d)),
     }
 }
 
@@ -243,18 +243,18 @@ pub fn side(v: &Verdict) -> String {
     let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
     let mut parts: Vec<String> = Vec::new();
     if let Some(o) = v.overlaps.first() {
-        parts.push(format!("{} holders at {}", o.clients.len(), span(o.from_ms)));
+        parts.push(format!("{} holders at {}", o.clients.len(), seconds(o.from_ms)));
     }
     if let Some(f) = first(FindingKind::TokenRepeated) {
-        parts.push(format!("token repeated at {}", span(f.at_ms)));
+        parts.push(format!("token repeated at {}", seconds(f.at_ms)));
     } else if let Some(f) = first(FindingKind::TokenRegressed) {
-        parts.push(format!("token went back at {}", span(f.at_ms)));
+        parts.push(format!("token went back at {}", seconds(f.at_ms)));
     }
     if let Some(f) = first(FindingKind::StaleWriteAccepted) {
         let unfenced = v.fencing && v.writes.iter().any(|w| w.event == f.event && w.unfenced);
-        parts.push(format!("stale write accepted at {}{}", span(f.at_ms), if unfenced { " (no token to check)" } else { "" }));
+        parts.push(format!("stale write accepted at {}{}", seconds(f.at_ms), if unfenced { " (no token to check)" } else { "" }));
     } else if let Some(f) = first(FindingKind::StaleWriteRejected) {
-        parts.push(format!("stale write rejected at {}", span(f.at_ms)));
+        parts.push(format!("stale write rejected at {}", seconds(f.at_ms)));
     } else if !parts.is_empty() {
         parts.push("no update lost".into());
     }
@@ -262,7 +262,7 @@ pub fn side(v: &Verdict) -> String {
         parts.push("one holder at a time".into());
     }
     if let Some(t) = v.truncated_at_ms {
-        parts.push(format!("run cut at {}", span(t)));
+        parts.push(format!("run cut at {}", seconds(t)));
     }
     format!("{}{}: {}", short_name(v.approach), if v.fencing { " + fencing" } else { "" }, parts.join(", "))
 }
@@ -328,8 +328,8 @@ mod tests {
         assert_eq!(
             c.not_applicable,
             [
-                "not applicable: drop A → redis-4 from 0 ms (no node redis-4 in etcd)",
-                "not applicable: drop A → redis-5 from 0 ms (no node redis-5 in etcd)",
+                "not applicable: drop A → redis-4 from 0 s (no node redis-4 in etcd)",
+                "not applicable: drop A → redis-5 from 0 s (no node redis-5 in etcd)",
                 "not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)",
             ]
         );
@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(
             f.not_applicable,
             [
-                "not applicable: drop redis → redis-replica from 0 ms for 1 s (no node redis in zookeeper)",
+                "not applicable: drop redis → redis-replica from 0 s for 1 s (no node redis in zookeeper)",
                 "not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"
             ]
         );
@@ -406,14 +406,14 @@ mod tests {
         // while A is paused, just as Redis expires its key); with fencing on both reject it.
         let s = builtin("redis-gc-pause");
         let off = compare(&s, Approach::Etcd).unwrap().summary;
-        assert!(off.starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: 2 holders at "), "{off}");
-        assert!(off.ends_with(", stale write accepted at 15.5 s"), "{off}");
+        assert!(off.starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: 2 holders at "), "{off}");
+        assert!(off.ends_with(", stale write accepted at 15.503 s"), "{off}");
         let on = compare(&lab::with_fencing(&s, true), Approach::Etcd).unwrap().summary;
         assert!(
-            on.starts_with("Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s; etcd + fencing: 2 holders at "),
+            on.starts_with("Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s; etcd + fencing: 2 holders at "),
             "{on}"
         );
-        assert!(on.ends_with(", stale write rejected at 15.5 s"), "{on}");
+        assert!(on.ends_with(", stale write rejected at 15.503 s"), "{on}");
         // Redlock's clock jump does not exist on etcd: one holder at a time there.
         let r = compare(&lab::with_fencing(&builtin("redlock-clock-jump"), true), Approach::Etcd).unwrap().summary;
         assert!(r.starts_with("Redlock + fencing: 2 holders at "), "{r}");

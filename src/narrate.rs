@@ -1,6 +1,6 @@
 //! Plain-language captions for trace events, written for a student watching the diagram.
 
-use crate::decimal::seconds as secs;
+use crate::decimal::seconds;
 use crate::protocols::spec::LeaseKind;
 use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, Trace};
 use crate::scenario::Approach;
@@ -13,7 +13,7 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         return words;
     }
     match msg {
-        Msg::Acquire { ttl_ms, .. } => format!("acquire, TTL {}", secs(*ttl_ms)),
+        Msg::Acquire { ttl_ms, .. } => format!("acquire, TTL {}", seconds(*ttl_ms)),
         Msg::AcquireReply { granted: true, token, .. } => format!("granted, {}", approach.token_label(*token)),
         Msg::AcquireReply { granted: false, .. } => "busy".into(),
         Msg::Release { .. } => "release".into(),
@@ -21,8 +21,8 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::Write { token, .. } => format!("write ({})", approach.token_label(*token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
-        Msg::OpenSession { ttl_ms, .. } => format!("open session, timeout {}", secs(*ttl_ms)),
-        Msg::SessionReply { session, ttl_ms, .. } => format!("session {session:x}, timeout {}", secs(*ttl_ms)),
+        Msg::OpenSession { ttl_ms, .. } => format!("open session, timeout {}", seconds(*ttl_ms)),
+        Msg::SessionReply { session, ttl_ms, .. } => format!("session {session:x}, timeout {}", seconds(*ttl_ms)),
         Msg::CreateLockNode { .. } => "create lock node".into(),
         Msg::CreateReply { token, .. } => format!("created, {}", approach.token_label(Some(*token))),
         Msg::ListLockNodes { .. } => "list lock nodes".into(),
@@ -72,18 +72,18 @@ pub fn caption(trace: &Trace, approach: Approach, event: &Event) -> String {
             "{me} finally handles {}'s \"{}\", which arrived at {} while it was paused.",
             name(*from),
             message_label(approach, msg),
-            secs(*arrived_at_ms)
+            seconds(*arrived_at_ms)
         ),
         EventKind::Received { from, msg, .. } => format!("{me} receives {}'s \"{}\".", name(*from), message_label(approach, msg)),
         EventKind::Lost { from, .. } => format!("A message from {} reached {me} while it was down and was lost.", name(*from)),
         EventKind::Paused { until_ms } => format!(
             "{me} freezes (a stop-the-world GC pause or VM stall) until {}. It does not notice: to {me}, no time passes.",
-            secs(*until_ms)
+            seconds(*until_ms)
         ),
         EventKind::Resumed => format!("{me} wakes up. It still believes everything it believed before the pause; overdue timers and queued messages are handled now, in order."),
         EventKind::ClockJumped { by_ms } => {
             let dir = if *by_ms >= 0 { "ahead" } else { "back" };
-            format!("{me}'s wall clock jumped {} {dir} (an NTP step). True time did not move; anything that expires by {me}'s wall clock now expires {}.", secs(by_ms.abs()), if *by_ms >= 0 { "early" } else { "late" })
+            format!("{me}'s wall clock jumped {} {dir} (an NTP step). True time did not move; anything that expires by {me}'s wall clock now expires {}.", seconds(by_ms.abs()), if *by_ms >= 0 { "early" } else { "late" })
         }
         EventKind::ClockDrift { ppm } => format!("{me}'s clock now runs {} by {} ppm.", if *ppm >= 0 { "fast" } else { "slow" }, ppm.abs()),
         EventKind::Crashed { machine: true } => format!("{me}'s machine loses power: the process dies and whatever was not yet on disk is gone."),
@@ -95,7 +95,7 @@ pub fn caption(trace: &Trace, approach: Approach, event: &Event) -> String {
         }
         EventKind::PartitionHealed => "The partition heals; every node can talk again.".into(),
         EventKind::LinkCut { to, .. } => format!("Messages from {me} to {} are now dropped.", name(*to)),
-        EventKind::LinkDelayed { to, by_ms, .. } => format!("Messages from {me} to {} are now delayed by an extra {}.", name(*to), secs(*by_ms)),
+        EventKind::LinkDelayed { to, by_ms, .. } => format!("Messages from {me} to {} are now delayed by an extra {}.", name(*to), seconds(*by_ms)),
         EventKind::Note(note) => note_caption(&name, &me, &service, approach, note),
     }
 }
@@ -127,7 +127,7 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
             "{me} got a majority, but so slowly that no validity was left ({validity_ms} ms). It unlocks everything and retries in {retry_in_ms} ms."
         ),
         Note::BeliefStarted { token, validity_ms: Some(v), .. } => {
-            format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", approach.token_label(*token), secs(*v))
+            format!("{me} now holds the lock ({}) and believes it for the next {} by its own clock.", approach.token_label(*token), seconds(*v))
         }
         Note::BeliefStarted { token, validity_ms: None, .. } => {
             format!("{me} now holds the lock ({}) and will believe it until the ensemble tells it its session is gone.", approach.token_label(*token))
@@ -160,7 +160,7 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
             "{}'s {lease} is open ({} {}); {} every third of it keep it alive.",
             name(*client),
             words.ttl,
-            secs(*ttl_ms),
+            seconds(*ttl_ms),
             words.keepalive
         ),
         Note::SessionExpired { client, .. } => format!(

@@ -2,11 +2,11 @@
 
 use yew::prelude::*;
 
+use crate::decimal::seconds;
 use crate::lab::Run;
 use crate::narrate;
 use crate::sim::Role;
 use crate::timeline::draw::hue_class;
-use crate::timeline::draw::words::secs;
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
 
@@ -29,7 +29,7 @@ pub fn caption(p: &CaptionProps) -> Html {
             html! {
                 <>
                     <div class="caption-meta">
-                        <span class="caption-time">{secs(e.at_ms as f64)}</span>
+                        <span class="caption-time">{seconds(e.at_ms)}</span>
                         if let Some((name, role)) = who {
                             <span class={classes!("caption-node", hue_class(if role == Role::Client { p.timeline.hue(e.node) } else { None }))}>{name}</span>
                         }

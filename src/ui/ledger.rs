@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::decimal::seconds;
 use crate::timeline::draw::hue_class;
-use crate::timeline::draw::words::{secs, token_value};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 use crate::ui::state::{Act, Action, Shared};
 
@@ -52,9 +52,9 @@ pub fn ledger(p: &LedgerProps) -> Html {
             <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
                 data-after-takeover={w.after_takeover.to_string()} data-unfenced={w.unfenced.to_string()}
                 class={classes!(w.result.id(), later.then_some("later"), w.after_takeover.then_some("after-takeover"), w.unfenced.then_some("unfenced"))}>
-                <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{secs(w.at as f64)}</button></td>
+                <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{seconds(w.at)}</button></td>
                 <td class={classes!("who", hue_class(t.hue(w.client)))}>{t.name(w.client).to_string()}</td>
-                <td class="num">{token_value(t.approach, w.token)}</td>
+                <td class="num">{t.approach.token_value(w.token)}</td>
                 <td class="result"><span class="result-shape" aria-hidden="true">{match w.result {
                     WriteResult::Accepted => "●", WriteResult::Rejected => "■", WriteResult::StaleAccepted => "▲" }}</span>{" "}{result_word(w.result)}</td>
                 <td class="note">{note(w)}</td>

@@ -4,8 +4,9 @@
 use yew::prelude::*;
 
 use crate::check::{FindingKind, Verdict as Judgement};
+use crate::decimal::seconds;
 use crate::lab::Run;
-use crate::timeline::draw::words::{and_list, secs, span, thousands};
+use crate::timeline::draw::words::{and_list, thousands};
 use crate::ui::state::Shared;
 use crate::ui::state::{Act, Action};
 
@@ -35,7 +36,7 @@ fn sentence(v: &Judgement) -> String {
         return format!(
             "No update was lost, but {} believed they held the lock at the same time for {}.",
             and_list(&names),
-            span(o.to_ms - o.from_ms)
+            seconds(o.to_ms - o.from_ms)
         );
     }
     if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
@@ -77,7 +78,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
         html! {
             <li class={classes!("finding", bad.then_some("bad"), later.then_some("later"))}>
                 <button type="button" class="link" onclick={move |_| act.dispatch(focus(event))}
-                    title="Move the cursor here">{secs(f.at_ms as f64)}</button>
+                    title="Move the cursor here">{seconds(f.at_ms)}</button>
                 {" "}{f.text.clone()}
             </li>
         }
@@ -106,7 +107,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
             if let Some(t) = v.truncated_at_ms {
                 <p class="cut" data-testid="run-cut">{format!(
                     "The run was cut at {}: it reached the limit of {} trace events, and everything here is judged up to that moment. A shorter duration or fewer clients shows the rest.",
-                    span(t), thousands(crate::scenario::limits::MAX_TRACE_EVENTS))}</p>
+                    seconds(t), thousands(crate::scenario::limits::MAX_TRACE_EVENTS))}</p>
             }
         </section>
     }

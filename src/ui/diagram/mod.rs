@@ -13,8 +13,8 @@ use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
 use self::scene::{Labels, StaticLayer};
+use crate::decimal::seconds;
 use crate::sim::{NodeId, Time};
-use crate::timeline::draw::words::secs;
 use crate::timeline::draw::{self, Geometry};
 use crate::timeline::Timeline;
 use crate::ui::state::{Act, Action, Shared};
@@ -134,7 +134,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
         })
     };
     let names: Vec<&str> = t.lanes.iter().map(|l| l.name.as_str()).collect();
-    let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), secs(t.duration_ms as f64));
+    let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), seconds(t.duration_ms));
     let x_cursor = g.x(p.cursor);
     let flying = draw::live::in_flight(t, g, p.cursor);
     let focus = p.focus.filter(|(at, _)| *at == p.cursor.floor() as Time).map(|(at, node)| live::focus(g, at, node));

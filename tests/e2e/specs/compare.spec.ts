@@ -33,7 +33,7 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
 
   // The summary names both approaches and what happened to each.
   const summary = page.getByTestId('compare-summary');
-  await expect(summary).toContainText('Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s');
+  await expect(summary).toContainText('Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s');
   await expect(summary).toContainText('; etcd: 2 holders at');
   await expect(page.getByTestId('compare-left')).toHaveAttribute('data-safe', 'false');
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'false');
@@ -43,7 +43,7 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   // Fencing applies to both sides: both now reject the stale write, and the cursor stays.
   const before = await cursors(page);
   await setSwitch(page, 'fencing-toggle', true);
-  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s');
+  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s');
   await expect(summary).toContainText('; etcd + fencing: ');
   await expect(summary).toContainText(/etcd \+ fencing: .*stale write rejected/);
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
