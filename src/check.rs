@@ -48,6 +48,9 @@ pub enum FindingKind {
     TokenRepeated,
     TokenRegressed,
     UnfencedWrite,
+    /// A write that was not stale, rejected because storage had seen a higher token from an
+    /// earlier holder (the token went back): fencing blocked the rightful holder.
+    HolderWriteRejected,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -197,6 +200,21 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 )
             };
             findings.push(Finding { kind, at_ms: e.at_ms, event: i, text });
+        } else if !*accepted {
+            let highest = match &e.kind {
+                EventKind::Note(Note::WriteApplied { highest_before, .. }) => *highest_before,
+                _ => None,
+            };
+            findings.push(Finding {
+                kind: FindingKind::HolderWriteRejected,
+                at_ms: e.at_ms,
+                event: i,
+                text: format!(
+                    "{name}'s write with {} was rejected though it was not stale: storage had accepted {} from an earlier holder, so fencing blocked the rightful holder.",
+                    tok(token),
+                    tok(&highest)
+                ),
+            });
         } else if let Some((_, g)) = takeover_by {
             findings.push(Finding {
                 kind: FindingKind::WriteAfterTakeover,
@@ -232,16 +250,16 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 std::cmp::Ordering::Greater => None,
             };
             if let Some(kind) = kind {
-                let how = if kind == FindingKind::TokenRepeated { "the same token" } else { "a lower token" };
-                findings.push(Finding {
-                    kind,
-                    at_ms: b.at_ms,
-                    event: b.event,
-                    text: format!(
-                        "{} was granted {how} ({tb}) as {} before it ({ta}): fencing cannot tell them apart.",
+                let (new, old) = (approach.token_label(Some(tb)), approach.token_label(Some(ta)));
+                let text = if kind == FindingKind::TokenRepeated {
+                    format!(
+                        "{} was granted {new}, the same token {} was granted before it: fencing cannot tell their writes apart.",
                         b.client, a.client
-                    ),
-                });
+                    )
+                } else {
+                    format!("{} was granted {new}, lower than the {old} {} was granted before it: fencing will take the older holder's writes over the newer one's.", b.client, a.client)
+                };
+                findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text });
             }
         }
     }

@@ -238,7 +238,7 @@ pub fn describe(f: &FaultSpec) -> String {
 }
 
 /// One side in a few words: the approach, fencing, then the first unsafe thing with its time
-/// or what protected the write. "Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s".
+/// or what protected the write. "Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s".
 pub fn side(v: &Verdict) -> String {
     let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
     let mut parts: Vec<String> = Vec::new();

@@ -1,7 +1,7 @@
 //! Lock Lab: distributed locks, simulated deterministically and explained.
 //!
 //! Layers (see ../shared/DESIGN.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
-//! `narrate` / `timeline` → `ui` (browser only).
+//! `timeline` → `text` → `session` → `ui` (browser only).
 
 pub mod authoring;
 pub mod bench;
@@ -9,12 +9,12 @@ pub mod check;
 pub mod compare;
 pub mod decimal;
 pub mod lab;
-pub mod narrate;
 pub mod protocols;
 pub mod scenario;
 pub mod session;
 pub mod sim;
 pub mod sort;
+pub mod text;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -20,7 +20,7 @@ pub use arrows::Arrow;
 pub use bars::{Band, BandKind, BeliefBar, HeldBar, LeaseBar, LeaseEnd, Mark, MarkKind, OverlapBand, PartitionBand};
 pub use clocks::{ClockReading, Clocks};
 pub use leaders::Leadership;
-pub use moments::{KeyKind, KeyMoment, Step};
+pub use moments::{current_event, is_captioned, KeyKind, KeyMoment, Step};
 
 use crate::check::Verdict;
 use crate::lab::Run;

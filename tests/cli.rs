@@ -135,7 +135,7 @@ fn compare_prints_both_sides_the_not_applicable_list_and_the_one_liner() {
     assert_eq!((v["left"]["approach"].as_str(), v["right"]["approach"].as_str()), (Some("redis"), Some("etcd")));
     assert_eq!(v["right"]["seed"], 42);
     assert_eq!(v["not_applicable"].as_array().map(Vec::len), Some(0), "a client pause applies to both");
-    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: "));
+    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: "));
 }
 
 #[test]

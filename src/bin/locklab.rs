@@ -242,11 +242,12 @@ fn compare(args: &[String]) -> Result<String, String> {
 /// Every event with its caption, one a line: the whole story in words.
 fn story(run: &lab::Run) -> String {
     let approach = run.scenario.approach;
+    let story = locklab::text::Story::of_run(run);
     run.trace
         .events
         .iter()
         .enumerate()
-        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::narrate::caption(&run.trace, approach, e)))
+        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::text::caption(&run.trace, approach, &story, i)))
         .collect()
 }
 
@@ -271,6 +272,7 @@ fn summary(run: &lab::Run) -> String {
         "verdict: {}\n",
         if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
     );
+    out += &format!("  {}\n", locklab::text::verdict::sentence(v));
     for g in &v.grants {
         out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
     }

@@ -110,6 +110,7 @@ pub const SPEC: Spec = Spec {
     persistence: false,
     replica: false,
     drift_factor: false,
+    expiry_clock: ClockKind::Wall,
     words: Words {
         lease: "lease row",
         ttl: "lease TTL",

@@ -7,6 +7,7 @@ use super::ensemble_client::EnsembleAgent;
 use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::Msg;
 use crate::decimal::seconds;
+use crate::sim::ClockKind;
 
 pub const SPEC: Spec = Spec {
     id: "etcd",
@@ -23,6 +24,7 @@ pub const SPEC: Spec = Spec {
     persistence: false,
     replica: false,
     drift_factor: false,
+    expiry_clock: ClockKind::Mono,
     words: Words {
         lease: "lease",
         ttl: "lease TTL",

@@ -14,6 +14,7 @@ pub mod registry;
 pub mod single_server;
 pub mod spec;
 pub mod storage;
+pub mod words;
 pub mod zookeeper;
 
 pub use config::LockConfig;

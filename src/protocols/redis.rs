@@ -288,6 +288,7 @@ pub const SPEC: Spec = Spec {
     persistence: true,
     replica: true,
     drift_factor: false,
+    expiry_clock: ClockKind::Wall,
     words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
     build: Build {
         agent: |p| Box::new(SingleServerAgent::new(p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock)),

@@ -161,6 +161,7 @@ pub const SPEC: Spec = Spec {
     persistence: true,
     replica: false,
     drift_factor: true,
+    expiry_clock: ClockKind::Wall,
     words: Words {
         lease: "key",
         ttl: "lease TTL",

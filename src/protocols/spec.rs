@@ -4,7 +4,7 @@
 use super::client::LockAgent;
 use super::config::LockConfig;
 use super::{BoxedNode, Msg};
-use crate::sim::NodeId;
+use crate::sim::{ClockKind, NodeId};
 
 /// What an approach is, in data. See the module doc.
 pub struct Spec {
@@ -33,6 +33,9 @@ pub struct Spec {
     pub replica: bool,
     /// `lock.drift_factor` applies (Redlock's validity formula).
     pub drift_factor: bool,
+    /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
+    /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
+    pub expiry_clock: ClockKind,
     pub words: Words,
     pub build: Build,
 }

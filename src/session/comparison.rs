@@ -8,13 +8,14 @@ use super::{Session, Shared};
 use crate::compare;
 use crate::lab::Run;
 use crate::scenario::{Approach, Scenario};
+use crate::text::Story;
 use crate::timeline::Timeline;
 
 /// The comparison's other side: its run, or why it could not be built.
 #[derive(Debug)]
 pub struct Other {
     pub with: Approach,
-    pub run: Option<(Rc<Run>, Shared<Timeline>)>,
+    pub run: Option<(Rc<Run>, Shared<Timeline>, Shared<Story>)>,
     pub summary: String,
     pub not_applicable: Vec<String>,
     pub notes: Vec<String>,
@@ -24,7 +25,7 @@ pub struct Other {
 
 impl Other {
     pub fn timeline(&self) -> Option<&Timeline> {
-        self.run.as_ref().map(|(_, t)| &**t)
+        self.run.as_ref().map(|(_, t, _)| &**t)
     }
 }
 
@@ -32,17 +33,9 @@ impl Other {
 pub fn derive(s: &Scenario, left: &Run, with: Approach) -> Other {
     match compare::counterpart(s, with) {
         Ok(c) => {
-            let run = crate::lab::run(&c.scenario);
-            let summary = compare::difference(&left.verdict, &run.verdict);
-            let timeline = Timeline::of_run(&run);
-            Other {
-                with,
-                run: Some((Rc::new(run), Shared(Rc::new(timeline)))),
-                summary,
-                not_applicable: c.not_applicable,
-                notes: c.notes,
-                error: None,
-            }
+            let run = super::simulate(&c.scenario);
+            let summary = compare::difference(&left.verdict, &run.0.verdict);
+            Other { with, run: Some(run), summary, not_applicable: c.not_applicable, notes: c.notes, error: None }
         }
         Err(e) => {
             Other { with, run: None, summary: String::new(), not_applicable: Vec::new(), notes: Vec::new(), error: Some(e.to_string()) }

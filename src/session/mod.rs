@@ -18,6 +18,7 @@ pub use shared::Shared;
 
 use crate::lab::{self, Run};
 use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
+use crate::text::Story;
 use crate::timeline::Timeline;
 
 /// Playback speeds offered (multiples of the paced base rate), with their text: the select
@@ -36,6 +37,8 @@ pub struct Session {
     pub scenario: Rc<Scenario>,
     pub run: Rc<Run>,
     pub timeline: Shared<Timeline>,
+    /// The causes behind its captions' claims.
+    pub story: Shared<Story>,
     /// True time in ms; fractional so slow-motion playback moves smoothly.
     pub cursor: f64,
     /// The event a step or a link landed on, so its caption shows even when other events share
@@ -112,13 +115,14 @@ impl Session {
         let opened = share::open(&start.search, &start.hash, &catalog);
         let link_error = opened.banner();
         let scenario = opened.scenario;
-        let (run, timeline) = simulate(&scenario);
+        let (run, timeline, story) = simulate(&scenario);
         let cursor = opened.cursor_ms.unwrap_or(0).clamp(0, timeline.duration_ms) as f64;
         let mut lab = Session {
             catalog,
             scenario: Rc::new(scenario),
             run,
             timeline,
+            story,
             cursor,
             focus: None,
             playing: false,
@@ -150,7 +154,7 @@ impl Session {
         let ms = self.cursor_ms();
         match self.focus {
             Some(f) if self.run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
-            _ => crate::narrate::current_event(&self.run.trace, ms),
+            _ => crate::timeline::current_event(&self.run.trace, ms),
         }
     }
 
@@ -214,22 +218,24 @@ impl Session {
             self.error = Some(e.to_string());
             return self;
         }
-        let (run, timeline) = simulate(&s);
+        let (run, timeline, story) = simulate(&s);
         self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
         self.cursor = self.cursor.min(timeline.duration_ms as f64);
         self.scenario = Rc::new(s);
         self.run = run;
         self.timeline = timeline;
+        self.story = story;
         self.error = None;
         self.recompare()
     }
 
     /// Puts another scenario on screen, from its start.
     fn show(mut self, s: Scenario) -> Self {
-        let (run, timeline) = simulate(&s);
+        let (run, timeline, story) = simulate(&s);
         self.scenario = Rc::new(s);
         self.run = run;
         self.timeline = timeline;
+        self.story = story;
         self.error = None;
         self.load_error = None;
         // Another scenario on screen: what was wrong with the opening link no longer applies.
@@ -273,10 +279,12 @@ impl Session {
     }
 }
 
-fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>) {
+/// A scenario run, drawn and narrated: everything the screen shows of it.
+pub fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>, Shared<Story>) {
     let run = lab::run(s);
     let timeline = Timeline::of_run(&run);
-    (Rc::new(run), Shared(Rc::new(timeline)))
+    let story = Story::new(&run.trace, &run.verdict, &timeline);
+    (Rc::new(run), Shared(Rc::new(timeline)), Shared(Rc::new(story)))
 }
 
 impl Session {
@@ -368,7 +376,7 @@ impl Session {
                 lab
             }
             Action::FocusOther(event) => {
-                let at = lab.other.as_ref().and_then(|o| o.run.as_ref()).and_then(|(r, _)| r.trace.events.get(event)).map(|e| e.at_ms);
+                let at = lab.other.as_ref().and_then(|o| o.run.as_ref()).and_then(|(r, _, _)| r.trace.events.get(event)).map(|e| e.at_ms);
                 match at {
                     Some(at) => lab.seek_both(Some((at, None, Some(event))), 0.0),
                     None => lab,

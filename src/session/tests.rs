@@ -160,7 +160,10 @@ fn side_by_side_steps_through_both_runs_under_one_cursor() {
     visited.dedup();
     assert_eq!(visited, all[..visited.len()], "every step of either run, in time order");
     let s = s.apply(Action::ToggleFencing);
-    assert!(s.other.as_ref().is_some_and(|o| o.run.as_ref().is_some_and(|(r, _)| r.scenario.storage.fencing)), "switches edit both sides");
+    assert!(
+        s.other.as_ref().is_some_and(|o| o.run.as_ref().is_some_and(|(r, _, _)| r.scenario.storage.fencing)),
+        "switches edit both sides"
+    );
     let s = s.apply(Action::CompareWith(None));
     assert!(s.other.is_none());
     assert_eq!(s.cursor_ms(), *visited.last().unwrap(), "the cursor stays");

@@ -4,8 +4,7 @@
 use super::bars::{LeaseBar, LeaseEnd};
 use super::{Timeline, WriteMark, WriteResult};
 use crate::check::Verdict;
-use crate::narrate;
-use crate::protocols::{AcquireFailure, Approach, BeliefEnd, EventKind, Note, Trace};
+use crate::protocols::{AcquireFailure, Approach, BeliefEnd, Event, EventKind, Note, Trace};
 use crate::sim::{NodeId, Time};
 
 /// An event a step lands on (one with its own caption).
@@ -53,7 +52,7 @@ pub fn steps(trace: &Trace) -> Vec<Step> {
     let mut retrying: Vec<NodeId> = Vec::new();
     let mut out = Vec::new();
     for (event, e) in trace.events.iter().enumerate() {
-        if !narrate::is_captioned(e) {
+        if !is_captioned(e) {
             continue;
         }
         let routine = match &e.kind {
@@ -186,5 +185,21 @@ impl Timeline {
     /// The last key moment strictly before the cursor.
     pub fn prev_key(&self, cursor: f64) -> Option<&KeyMoment> {
         self.key_moments.iter().rev().find(|k| (k.at as f64) < cursor.floor())
+    }
+}
+
+/// Index of the last event at or before `cursor_ms` worth a caption (message receipts are
+/// skipped: the send and the effect tell the story), or None before the first.
+pub fn current_event(trace: &Trace, cursor_ms: i64) -> Option<usize> {
+    let end = trace.events.partition_point(|e| e.at_ms <= cursor_ms);
+    (0..end).rev().find(|&i| is_captioned(&trace.events[i]))
+}
+
+/// Whether an event gets its own caption when stepping.
+pub fn is_captioned(e: &Event) -> bool {
+    match &e.kind {
+        EventKind::Received { arrived_at_ms, .. } => *arrived_at_ms < e.at_ms,
+        EventKind::Sent { .. } => false,
+        _ => true,
     }
 }

@@ -71,7 +71,7 @@ pub fn app() -> Html {
     // The runs on screen: this one and, comparing, the other. Each gets its exports, verdict
     // and ledger; compared, each under its approach's name.
     let mut runs = vec![(s.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
-    if let Some((with, (run, timeline))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
+    if let Some((with, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
         runs.push((with, Shared(run), timeline, true));
     }
     let compared = runs.len() > 1;
@@ -130,12 +130,12 @@ pub fn app() -> Html {
             </p>
             <main>
                 if let Some(other) = lab.other.clone() {
-                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} other={Shared(other)} cursor={lab.cursor}
+                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
                         event={caption_event} other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} event={caption_event} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {

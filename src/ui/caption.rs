@@ -4,8 +4,8 @@ use yew::prelude::*;
 
 use crate::decimal::seconds;
 use crate::lab::Run;
-use crate::narrate;
 use crate::sim::Role;
+use crate::text::{self, Story};
 use crate::timeline::draw::hue_class;
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
@@ -14,6 +14,7 @@ use crate::ui::state::Shared;
 pub struct CaptionProps {
     pub run: Shared<Run>,
     pub timeline: Shared<Timeline>,
+    pub story: Shared<Story>,
     /// The trace event to caption (None before the first).
     pub event: Option<usize>,
 }
@@ -23,7 +24,7 @@ pub fn caption(p: &CaptionProps) -> Html {
     let trace = &p.run.trace;
     let body = match p.event.and_then(|i| trace.events.get(i).map(|e| (i, e))) {
         Some((i, e)) => {
-            let text = narrate::caption(trace, p.run.scenario.approach, e);
+            let text = text::caption(trace, p.run.scenario.approach, &p.story, i);
             let who = trace.nodes.get(e.node).map(|info| (info.name.clone(), info.role));
             let key = p.timeline.key_moments.iter().find(|k| k.event == i);
             html! {

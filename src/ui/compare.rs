@@ -16,6 +16,7 @@ use crate::lab::Run;
 use crate::scenario::Approach;
 use crate::session::Other;
 use crate::sim::{NodeId, Time};
+use crate::text::Story;
 use crate::timeline::Timeline;
 
 #[derive(Properties, PartialEq)]
@@ -79,6 +80,7 @@ fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
 pub struct SidesProps {
     pub run: Shared<Run>,
     pub timeline: Shared<Timeline>,
+    pub story: Shared<Story>,
     pub other: Shared<Other>,
     pub cursor: f64,
     /// The left run's captioned event.
@@ -106,9 +108,9 @@ pub fn sides(p: &SidesProps) -> Html {
         </section>
     };
     let left_caption = html! {
-        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} event={p.event} /></div>
+        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} story={p.story.clone()} event={p.event} /></div>
     };
-    let Some((run, timeline)) = &o.run else {
+    let Some((run, timeline, story)) = &o.run else {
         return html! {
             <div class="compare" data-testid="compare">
                 {left}
@@ -119,7 +121,7 @@ pub fn sides(p: &SidesProps) -> Html {
     };
     let event = match p.other_focus {
         Some(f) if run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
-        _ => crate::narrate::current_event(&run.trace, ms),
+        _ => crate::timeline::current_event(&run.trace, ms),
     };
     html! {
         <div class="compare" data-testid="compare">
@@ -140,7 +142,7 @@ pub fn sides(p: &SidesProps) -> Html {
             }
             <div class="side-captions">
                 {left_caption}
-                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} event={event} /></div>
+                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} story={story.clone()} event={event} /></div>
             </div>
         </div>
     }

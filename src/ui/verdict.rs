@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-use crate::check::{FindingKind, Verdict as Judgement};
+use crate::check::FindingKind;
 use crate::decimal::seconds;
 use crate::lab::Run;
-use crate::timeline::draw::words::{and_list, thousands};
+use crate::timeline::draw::words::thousands;
 use crate::ui::state::Shared;
 use crate::ui::state::{Act, Action};
 
@@ -20,33 +20,6 @@ pub struct VerdictProps {
     #[prop_or_default]
     pub other_side: bool,
     pub act: Act,
-}
-
-/// One sentence: the worst thing that happened, or that nothing did.
-fn sentence(v: &Judgement) -> String {
-    let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
-    if let Some(f) = first(FindingKind::StaleWriteAccepted) {
-        return format!("Lost update: {}", f.text);
-    }
-    if let Some(f) = first(FindingKind::StaleWriteRejected) {
-        return format!("Fencing saved it: {}", f.text);
-    }
-    if let Some(o) = v.overlaps.first() {
-        let names: Vec<&str> = o.clients.iter().map(String::as_str).collect();
-        return format!(
-            "No update was lost, but {} believed they held the lock at the same time for {}.",
-            and_list(&names),
-            seconds(o.to_ms - o.from_ms)
-        );
-    }
-    if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
-        return f.text.clone();
-    }
-    if v.grants.is_empty() {
-        // Safe, but not fine: a liveness failure (retry storms, a lost majority).
-        return "No client ever got the lock, so nothing was written under it.".into();
-    }
-    "Nothing went wrong: one holder at a time, and every write in order.".into()
 }
 
 fn expectation(run: &Run) -> Html {
@@ -91,7 +64,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
                 {if v.safe { "Safe" } else { "Unsafe" }}
                 <span class="verdict-sub">{if v.safe { " — no update was lost" } else { " — a stale write was accepted" }}</span>
             </h2>
-            <p class="sentence">{sentence(v)}</p>
+            <p class="sentence">{crate::text::verdict::sentence(v)}</p>
             // A comparison's other side runs a derived scenario: the author's `expect` was
             // written for the original approach and is not carried over (compare.rs).
             if !p.other_side {
