@@ -6,6 +6,7 @@
 //! directly, frame by frame, with no browser and no sleeps.
 
 mod comparison;
+mod playback;
 mod shared;
 mod stepping;
 #[cfg(test)]
@@ -14,6 +15,7 @@ mod tests;
 use std::rc::Rc;
 
 pub use comparison::Other;
+pub use playback::{CaptionView, DWELL_MS};
 pub use shared::Shared;
 
 use crate::lab::{self, Run};
@@ -24,11 +26,6 @@ use crate::timeline::Timeline;
 /// Playback speeds offered (multiples of the paced base rate), with their text: the select
 /// reads its value back by text, so no float is ever parsed or printed (the bundle budget).
 pub const SPEEDS: [(f64, &str); 5] = [(0.25, "0.25"), (0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
-
-/// Real ms between steps when reduced motion turns playback into a slideshow (at 1×).
-const SLIDE_MS: f64 = 1600.0;
-/// Longest frame gap honoured: after a hidden tab or a stall the cursor must not leap.
-const MAX_FRAME_MS: f64 = 100.0;
 
 #[derive(Clone)]
 pub struct Session {
@@ -55,6 +52,10 @@ pub struct Session {
     pub frame: u64,
     last_frame_ts: Option<f64>,
     slide_ms: f64,
+    /// Real ms left to hold the cursor at the key moment playback just reached.
+    dwell_ms: f64,
+    /// Lecture mode: playback stops at each key moment until Space (the presenter's pace).
+    pub stop_at_keys: bool,
     /// Why the last edit was refused (the previous run stays on screen).
     pub error: Option<String>,
     /// Why the last scenario JSON was refused (the previous run stays on screen).
@@ -91,6 +92,8 @@ pub enum Action {
     Tick(f64),
     SetSpeed(f64),
     ToggleLecture,
+    /// Lecture mode: whether playback stops at each key moment.
+    ToggleStopAtKeys,
     ToggleHelp,
     CloseHelp,
     /// Show the same story on another approach beside this one (None: back to one diagram).
@@ -134,6 +137,8 @@ impl Session {
             frame: 0,
             last_frame_ts: None,
             slide_ms: 0.0,
+            dwell_ms: 0.0,
+            stop_at_keys: true,
             error: None,
             load_error: None,
             other: None,
@@ -188,11 +193,12 @@ impl Session {
         self.cursor = crate::decimal::clamp(t, 0.0, self.timeline.duration_ms as f64);
         self.focus = focus;
         self.other_focus = None;
+        self.dwell_ms = 0.0;
         self
     }
 
     /// Lands a step or key jump through both runs of a comparison (None: `end` that way).
-    fn seek_both(self, to: Option<(i64, Option<usize>, Option<usize>)>, end: f64) -> Self {
+    pub(crate) fn seek_both(self, to: Option<(i64, Option<usize>, Option<usize>)>, end: f64) -> Self {
         match to {
             Some((at, focus, other_focus)) => {
                 let mut lab = self.seek(at as f64, focus);
@@ -244,35 +250,7 @@ impl Session {
         self.seek(0.0, None).recompare()
     }
 
-    fn tick(mut self, ts: f64) -> Self {
-        if !self.playing {
-            return self;
-        }
-        let dt = self.last_frame_ts.map_or(0.0, |prev| crate::decimal::clamp(ts - prev, 0.0, MAX_FRAME_MS));
-        self.last_frame_ts = Some(ts);
-        self.frame += 1;
-        if self.reduced_motion {
-            // No motion: hold each caption, then jump to the next step.
-            self.slide_ms += dt * self.speed;
-            if self.slide_ms < SLIDE_MS {
-                return self;
-            }
-            self.slide_ms = 0.0;
-            // Through both runs of a comparison, as the step button goes.
-            return match stepping::step(&self, true) {
-                Some(to) => self.seek_both(Some(to), 0.0),
-                None => self.stop_at_end(),
-            };
-        }
-        self.cursor = stepping::advance(&self, dt);
-        self.focus = None;
-        if self.cursor >= self.timeline.duration_ms as f64 {
-            self = self.stop_at_end();
-        }
-        self
-    }
-
-    fn stop_at_end(mut self) -> Self {
+    pub(crate) fn stop_at_end(mut self) -> Self {
         self.cursor = self.timeline.duration_ms as f64;
         self.playing = false;
         self
@@ -346,6 +324,7 @@ impl Session {
                 }
                 lab.last_frame_ts = None;
                 lab.slide_ms = 0.0;
+                lab.dwell_ms = 0.0;
                 lab
             }
             Action::Stop => {
@@ -359,6 +338,10 @@ impl Session {
             }
             Action::ToggleLecture => {
                 lab.lecture = !lab.lecture;
+                lab
+            }
+            Action::ToggleStopAtKeys => {
+                lab.stop_at_keys = !lab.stop_at_keys;
                 lab
             }
             Action::ToggleHelp => {

@@ -71,8 +71,8 @@ fn steps_visit_every_step_forwards_and_back() {
 #[test]
 fn key_moments_are_visited_in_order() {
     let mut s = open("?scenario=redis-gc-pause");
-    let mut keys: Vec<i64> = s.timeline.key_moments.iter().map(|k| k.at).filter(|&at| at > 0).collect();
-    keys.dedup();
+    // Every key moment, those sharing a millisecond too (an expiry and the takeover it allows).
+    let keys: Vec<i64> = s.timeline.key_moments.iter().map(|k| k.at).filter(|&at| at > 0).collect();
     let mut seen = Vec::new();
     for _ in 0..keys.len() {
         s = s.apply(Action::NextKey);
@@ -175,4 +175,93 @@ fn picking_shows_another_scenario_from_its_start() {
     assert_eq!((s.scenario.id.as_str(), s.cursor_ms()), ("etcd-gc-pause", 0));
     let s = s.apply(Action::Pick("no-such-id".into()));
     assert_eq!(s.scenario.id, "etcd-gc-pause");
+}
+
+/// Plays `s` to the end in 16 ms frames at `speed`, pressing Space whenever lecture mode
+/// stopped it at a key moment; returns each frame's caption with its real start time.
+fn watch(s: Session, speed: f64) -> (Session, Vec<(f64, CaptionView)>) {
+    let mut s = s.apply(Action::SetSpeed(speed)).apply(Action::TogglePlay);
+    let mut shown = Vec::new();
+    let mut now = 0.0;
+    for _ in 0..200_000 {
+        if !s.playing {
+            if s.cursor_ms() >= s.timeline.duration_ms {
+                break;
+            }
+            s = s.apply(Action::TogglePlay);
+        }
+        s = s.apply(Action::Tick(now));
+        shown.push((now, s.caption_view()));
+        now += 16.0;
+    }
+    (s, shown)
+}
+
+/// Real ms each caption was on screen, in the order they appeared.
+fn dwell(shown: &[(f64, CaptionView)]) -> Vec<(CaptionView, f64)> {
+    let mut out: Vec<(CaptionView, f64)> = Vec::new();
+    for w in shown.windows(2) {
+        match out.last_mut() {
+            Some((c, ms)) if *c == w[0].1 => *ms += w[1].0 - w[0].0,
+            _ => out.push((w[0].1.clone(), w[1].0 - w[0].0)),
+        }
+    }
+    out
+}
+
+#[test]
+fn every_key_moment_is_readable_for_its_dwell_and_the_run_ends_on_its_outcome() {
+    for id in ["redis-gc-pause", "zookeeper-session-expiry", "redlock-clock-jump", "redis-failover", "db-lease-gc-pause", "etcd-gc-pause"] {
+        for speed in [1.0, 4.0] {
+            let s = open(&format!("?scenario={id}"));
+            let keys: Vec<usize> = s.timeline.key_moments.iter().map(|k| k.event).collect();
+            let (end, shown) = watch(s, speed);
+            let spans = dwell(&shown);
+            for key in &keys {
+                let on: f64 = spans.iter().filter(|(c, _)| *c == CaptionView::Event(*key)).map(|(_, ms)| ms).sum();
+                assert!(on >= DWELL_MS / speed - 16.0, "{id} at {speed}×: key moment event {key} shown {on} ms");
+            }
+            assert_eq!(shown.last().map(|(_, c)| c.clone()), Some(CaptionView::Outcome), "{id}: ends on its outcome");
+            assert!(!end.playing);
+            // Routine events do not churn the caption: it changes at key moments and quiet
+            // stretches only (each key moment once, each stretch once, the start and the end).
+            assert!(spans.len() <= 2 * keys.len() + 3, "{id}: {} caption changes for {} key moments: {spans:?}", spans.len(), keys.len());
+        }
+    }
+}
+
+#[test]
+fn a_quiet_stretch_passes_quickly_with_a_fast_forward_mark() {
+    let s = open("?scenario=redis-gc-pause");
+    let pause = s.timeline.key_moments.iter().position(|k| k.kind == crate::timeline::KeyKind::Paused).unwrap();
+    let (from, to) = (s.timeline.key_moments[pause].at, s.timeline.key_moments[pause + 1].at);
+    let (_, shown) = watch(s, 1.0);
+    let quiet: f64 = dwell(&shown).iter().filter(|(c, _)| *c == CaptionView::Quiet { from, to }).map(|(_, ms)| ms).sum();
+    assert!(quiet > 0.0, "the 9.5 s of retries are summed up in one caption");
+    assert!(quiet < 2_500.0, "and pass in under 2.5 s ({quiet} ms)");
+}
+
+#[test]
+fn lecture_mode_stops_at_every_key_moment_until_space() {
+    let s = open("?scenario=redis-gc-pause&lecture=1");
+    let keys = s.timeline.key_moments.clone();
+    let mut s = s.apply(Action::TogglePlay);
+    let mut stops = Vec::new();
+    let mut now = 0.0;
+    for _ in 0..100_000 {
+        s = s.apply(Action::Tick(now));
+        now += 16.0;
+        if !s.playing {
+            if s.cursor_ms() >= s.timeline.duration_ms {
+                break;
+            }
+            stops.push((s.cursor_ms(), s.focus));
+            s = s.apply(Action::TogglePlay);
+        }
+    }
+    let expected: Vec<(i64, Option<usize>)> = keys.iter().map(|k| (k.at, Some(k.event))).collect();
+    assert_eq!(stops, expected, "one stop per key moment, on its event");
+    let off = open("?scenario=redis-gc-pause&lecture=1").apply(Action::ToggleStopAtKeys);
+    let (_, shown) = watch(off, 1.0);
+    assert_eq!(shown.last().map(|(_, c)| c.clone()), Some(CaptionView::Outcome));
 }

@@ -7,6 +7,7 @@
 
 pub mod caption;
 mod causes;
+pub mod quiet;
 pub mod verdict;
 
 pub use caption::caption;

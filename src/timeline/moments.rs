@@ -177,14 +177,38 @@ impl Timeline {
         k.checked_sub(1).map(|k| self.steps[k])
     }
 
-    /// The first key moment strictly after the cursor.
-    pub fn next_key(&self, cursor: f64) -> Option<&KeyMoment> {
-        self.key_moments.iter().find(|k| k.at as f64 > cursor)
+    /// The key moment the cursor stands on: the one whose event is focused, at the cursor's
+    /// millisecond (several key moments can share one: an expiry and the takeover it allows).
+    fn key_at(&self, cursor: f64, focus: Option<usize>) -> Option<usize> {
+        let ms = cursor.floor() as Time;
+        self.key_moments.iter().position(|k| Some(k.event) == focus && k.at == ms && k.at as f64 == cursor)
     }
 
-    /// The last key moment strictly before the cursor.
-    pub fn prev_key(&self, cursor: f64) -> Option<&KeyMoment> {
-        self.key_moments.iter().rev().find(|k| (k.at as f64) < cursor.floor())
+    /// The next key moment: after the one the cursor stands on, else the first strictly
+    /// after the cursor.
+    pub fn next_key(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => self.key_moments.get(k + 1),
+            None => self.key_moments.iter().find(|k| k.at as f64 > cursor),
+        }
+    }
+
+    /// The previous key moment: before the one the cursor stands on, else the last strictly
+    /// before the cursor.
+    pub fn prev_key(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => k.checked_sub(1).map(|k| &self.key_moments[k]),
+            None => self.key_moments.iter().rev().find(|k| (k.at as f64) < cursor.floor()),
+        }
+    }
+
+    /// The last key moment at or before the cursor (the focused one where several share the
+    /// cursor's millisecond).
+    pub fn key_before(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => self.key_moments.get(k),
+            None => self.key_moments.iter().rev().find(|k| k.at as f64 <= cursor),
+        }
     }
 }
 

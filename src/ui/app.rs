@@ -100,6 +100,10 @@ pub fn app() -> Html {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleLecture)
     };
+    let stops_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleStopAtKeys)
+    };
     let help_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleHelp)
@@ -118,6 +122,10 @@ pub fn app() -> Html {
                 <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
                 <div class="modes">
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
+                    if lab.lecture {
+                        <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
+                            title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
+                    }
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
                         {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
@@ -131,11 +139,12 @@ pub fn app() -> Html {
             <main>
                 if let Some(other) = lab.other.clone() {
                     <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
-                        event={caption_event} other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
+                        event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
+                        other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} event={caption_event} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {

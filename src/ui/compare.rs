@@ -14,7 +14,7 @@ use crate::check::Verdict;
 use crate::compare::{self, short_name};
 use crate::lab::Run;
 use crate::scenario::Approach;
-use crate::session::Other;
+use crate::session::{CaptionView, Other};
 use crate::sim::{NodeId, Time};
 use crate::text::Story;
 use crate::timeline::Timeline;
@@ -85,6 +85,10 @@ pub struct SidesProps {
     pub cursor: f64,
     /// The left run's captioned event.
     pub event: Option<usize>,
+    /// What each side's caption shows.
+    pub view: CaptionView,
+    pub other_view: Option<CaptionView>,
+    pub fast_forward: bool,
     pub other_focus: Option<usize>,
     pub lecture: bool,
     pub act: Act,
@@ -108,7 +112,7 @@ pub fn sides(p: &SidesProps) -> Html {
         </section>
     };
     let left_caption = html! {
-        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} story={p.story.clone()} event={p.event} /></div>
+        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} story={p.story.clone()} view={p.view.clone()} fast_forward={p.fast_forward} /></div>
     };
     let Some((run, timeline, story)) = &o.run else {
         return html! {
@@ -142,7 +146,7 @@ pub fn sides(p: &SidesProps) -> Html {
             }
             <div class="side-captions">
                 {left_caption}
-                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} story={story.clone()} event={event} /></div>
+                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} story={story.clone()} view={p.other_view.clone().unwrap_or(CaptionView::Start)} fast_forward={p.fast_forward} /></div>
             </div>
         </div>
     }
