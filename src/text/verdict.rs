@@ -1,32 +1,106 @@
-//! What the verdict says in words: the one sentence under "Safe" or "Unsafe".
+//! What the verdict says in words: the one sentence under "Safe" or "Unsafe", the same
+//! judgement "so far" while the cursor has not reached the end (no spoilers), and what a
+//! student's change did compared with the built-in as shipped.
 
-use crate::check::{FindingKind, Verdict};
+use crate::check::{Finding, FindingKind, Overlap, Verdict};
 use crate::decimal::seconds;
+use crate::sim::Time;
 use crate::timeline::draw::words::and_list;
 
-/// One sentence: the worst thing that happened, or that nothing did.
-pub fn sentence(v: &Verdict) -> String {
-    let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
+/// The worst thing that happened by a moment, in the order a lecturer would name it.
+enum Worst<'a> {
+    LostUpdate(&'a Finding),
+    Fenced(&'a Finding),
+    HolderBlocked(&'a Finding),
+    Overlap(&'a Overlap),
+    TokenReused(&'a Finding),
+    NobodyHeld,
+    Fine,
+}
+
+/// The worst thing in `v` up to true time `upto` (None: the whole run).
+fn worst(v: &Verdict, upto: Option<Time>) -> Worst<'_> {
+    let by = |at: Time| upto.is_none_or(|u| at <= u);
+    let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k && by(f.at_ms));
     if let Some(f) = first(FindingKind::StaleWriteAccepted) {
-        return format!("Lost update: {}", f.text);
+        return Worst::LostUpdate(f);
     }
     if let Some(f) = first(FindingKind::StaleWriteRejected) {
-        return format!("Fencing saved it: {}", f.text);
+        return Worst::Fenced(f);
     }
-    if let Some(o) = v.overlaps.first() {
-        let names: Vec<&str> = o.clients.iter().map(String::as_str).collect();
-        return format!(
-            "No update was lost, but {} believed they held the lock at the same time for {}.",
-            and_list(&names),
-            seconds(o.to_ms - o.from_ms)
-        );
+    if let Some(f) = first(FindingKind::HolderWriteRejected) {
+        return Worst::HolderBlocked(f);
+    }
+    if let Some(o) = v.overlaps.iter().find(|o| by(o.from_ms)) {
+        return Worst::Overlap(o);
     }
     if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
-        return f.text.clone();
+        return Worst::TokenReused(f);
     }
-    if v.grants.is_empty() {
+    if !v.grants.iter().any(|g| by(g.at_ms)) {
+        return Worst::NobodyHeld;
+    }
+    Worst::Fine
+}
+
+fn names(o: &Overlap) -> String {
+    let names: Vec<&str> = o.clients.iter().map(String::as_str).collect();
+    and_list(&names)
+}
+
+/// One sentence: the worst thing that happened in the whole run, or that nothing did.
+pub fn sentence(v: &Verdict) -> String {
+    match worst(v, None) {
+        Worst::LostUpdate(f) => format!("Lost update: {}", f.text),
+        Worst::Fenced(f) => format!("Fencing saved it: {}", f.text),
+        Worst::HolderBlocked(f) => format!("No update was lost, but fencing blocked the rightful holder: {}", f.text),
+        Worst::Overlap(o) => format!(
+            "No update was lost, but {} believed they held the lock at the same time for {}.",
+            names(o),
+            seconds(o.to_ms - o.from_ms)
+        ),
+        Worst::TokenReused(f) => f.text.clone(),
         // Safe, but not fine: a liveness failure (retry storms, a lost majority).
-        return "No client ever got the lock, so nothing was written under it.".into();
+        Worst::NobodyHeld => "No client ever got the lock, so nothing was written under it.".into(),
+        Worst::Fine => "Nothing went wrong: one holder at a time, and every write in order.".into(),
     }
-    "Nothing went wrong: one holder at a time, and every write in order.".into()
+}
+
+/// The same judgement for what has happened by `upto`, without giving away the rest.
+pub fn so_far(v: &Verdict, upto: Time) -> String {
+    match worst(v, Some(upto)) {
+        Worst::LostUpdate(f) => format!("So far: an update is lost. {}", f.text),
+        Worst::Fenced(f) => format!("So far: fencing stopped a stale write. {}", f.text),
+        Worst::HolderBlocked(f) => format!("So far: fencing blocked the rightful holder. {}", f.text),
+        Worst::Overlap(o) if o.to_ms <= upto => format!(
+            "So far: {} believed they held the lock at the same time for {}; no update is lost yet.",
+            names(o),
+            seconds(o.to_ms - o.from_ms)
+        ),
+        Worst::Overlap(o) => {
+            format!(
+                "So far: {} believe they hold the lock at the same time (since {}); no update is lost yet.",
+                names(o),
+                seconds(o.from_ms)
+            )
+        }
+        Worst::TokenReused(f) => format!("So far: {}", f.text),
+        Worst::NobodyHeld => "So far: nobody has the lock yet.".into(),
+        Worst::Fine => "So far: one holder at a time.".into(),
+    }
+}
+
+/// What a change did, judged against the built-in as shipped (with the same fencing): the
+/// feedback a student gets instead of the author's expectation, which was written for the
+/// original.
+pub fn change(original: &Verdict, now: &Verdict) -> String {
+    let lost = |v: &Verdict| v.findings.iter().find(|f| f.kind == FindingKind::StaleWriteAccepted).map(|f| f.at_ms);
+    match (lost(original), original.safe, now.safe) {
+        (Some(at), false, true) => {
+            format!("Your change made it safe: the original loses an update at {}; this run loses none.", seconds(at))
+        }
+        (_, true, false) => format!("Your change made it unsafe. {}", sentence(now)),
+        (_, false, false) => format!("Still unsafe after your change. {}", sentence(now)),
+        _ => format!("Still safe after your change. {}", sentence(now)),
+    }
 }
