@@ -61,6 +61,7 @@ fn scenario(rng: &mut Stream, approach: Approach, mix: FaultMix, fencing: bool) 
             drift_factor: 0.01,
             retry_ms: [rng.range(10, 200), rng.range(200, 500)],
             request_timeout_ms: rng.range(10, 200),
+            tick_ms: 2000,
         },
         storage: StorageConfig { fencing },
         network: NetworkConfig {
