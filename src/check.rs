@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::protocols::{EventKind, GrantRef, Note, Trace};
+use crate::protocols::{EventKind, GrantRef, Msg, Note, Trace};
 use crate::scenario::{Approach, Outcome};
 use crate::sim::{NodeId, Time};
 
@@ -48,6 +48,9 @@ pub enum FindingKind {
     TokenRepeated,
     TokenRegressed,
     UnfencedWrite,
+    /// Storage rejected a write made under the newest grant: a token that went backwards (or a
+    /// repeat of an older one) made fencing block the rightful holder.
+    HolderWriteRejected,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,6 +75,12 @@ pub struct Verdict {
     pub stale_writes_rejected: u32,
     pub max_concurrent_holders: u32,
     pub safe: bool,
+    /// The lease or session lifetime the service enforces, as the trace shows it: the timeout
+    /// a ZooKeeper session was negotiated to or the TTL an etcd lease was granted (its
+    /// `SessionOpened`), else the TTL a client asked a TTL lock for (which the server uses as
+    /// asked). None when nothing was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted_ttl_ms: Option<i64>,
     /// Present when the run hit the trace-event limit: it was judged only up to this time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_at_ms: Option<Time>,
@@ -169,7 +178,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
     // Highest grant index under which storage has accepted a write so far, with that write.
     let mut newest_accepted: Option<(usize, usize)> = None;
     for (i, e) in trace.events.iter().enumerate() {
-        let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, .. }) = &e.kind else { continue };
+        let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, highest_before }) = &e.kind else { continue };
         let mine = order(grant);
         let stale = matches!((mine, newest_accepted), (Some(m), Some((n, _))) if n > m);
         let takeover_by = mine.and_then(|m| grants[m + 1..].iter().find(|(k, g)| k.client != *client && g.at_ms <= e.at_ms));
@@ -202,7 +211,21 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 kind: FindingKind::WriteAfterTakeover,
                 at_ms: e.at_ms,
                 event: i,
-                text: format!("{name} wrote after {} took the lock but before {} wrote: no data lost yet, and highest-token-seen fencing cannot catch it.", g.client, g.client),
+                text: format!(
+                    "{name} wrote after {} took the lock but before storage had accepted any write of {}'s: no data lost yet, and highest-token-seen fencing cannot catch it.",
+                    g.client, g.client
+                ),
+            });
+        } else if let (false, Some(_), Some(h)) = (*accepted, mine, highest_before) {
+            findings.push(Finding {
+                kind: FindingKind::HolderWriteRejected,
+                at_ms: e.at_ms,
+                event: i,
+                text: format!(
+                    "{name}'s write ({}) was rejected though {name} held the newest grant: storage had already accepted {} under an older one. The token went backwards, so fencing blocked the rightful holder.",
+                    tok(token),
+                    tok(&Some(*h))
+                ),
             });
         }
         if unfenced && fencing {
@@ -232,16 +255,16 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 std::cmp::Ordering::Greater => None,
             };
             if let Some(kind) = kind {
-                let how = if kind == FindingKind::TokenRepeated { "the same token" } else { "a lower token" };
-                findings.push(Finding {
-                    kind,
-                    at_ms: b.at_ms,
-                    event: b.event,
-                    text: format!(
-                        "{} was granted {how} ({tb}) as {} before it ({ta}): fencing cannot tell them apart.",
-                        b.client, a.client
-                    ),
-                });
+                let (tok_a, tok_b) = (approach.token_label(Some(ta)), approach.token_label(Some(tb)));
+                let text = if kind == FindingKind::TokenRepeated {
+                    format!("{} was granted {tok_b}, the same as {} before it: fencing cannot tell their writes apart.", b.client, a.client)
+                } else {
+                    format!(
+                        "{} was granted {tok_b}, lower than {}'s {tok_a} before it: highest-token-seen fencing will take {}'s writes for stale ones.",
+                        b.client, a.client, b.client
+                    )
+                };
+                findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text });
             }
         }
     }
@@ -262,8 +285,24 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         stale_writes_rejected,
         max_concurrent_holders,
         safe: stale_writes_accepted == 0,
+        granted_ttl_ms: granted_ttl(trace),
         truncated_at_ms: trace.truncated.then(|| trace.events.last().map_or(0, |e| e.at_ms)),
     }
+}
+
+/// What the service granted: a session's or lease's timeout where one was opened, else the TTL
+/// of the first acquire request.
+fn granted_ttl(trace: &Trace) -> Option<i64> {
+    let opened = trace.events.iter().find_map(|e| match &e.kind {
+        EventKind::Note(Note::SessionOpened { ttl_ms, .. }) => Some(*ttl_ms),
+        _ => None,
+    });
+    opened.or_else(|| {
+        trace.events.iter().find_map(|e| match &e.kind {
+            EventKind::Sent { msg: Msg::Acquire { ttl_ms, .. }, .. } => Some(*ttl_ms),
+            _ => None,
+        })
+    })
 }
 
 /// Intervals where two or more clients believed at once, and the most at any instant.

@@ -64,11 +64,12 @@ fn multi_server(a: Approach) -> bool {
     matches!(a, Approach::Redlock | Approach::Zookeeper | Approach::Etcd)
 }
 
-/// The lock lifetime an approach actually grants for a requested `ttl_ms`.
-fn granted_ttl(a: Approach, ttl_ms: i64) -> i64 {
+/// The lock lifetime an approach actually grants for a requested `ttl_ms` (ZooKeeper's bounds
+/// are set by its tickTime, `tick_ms`).
+fn granted_ttl(a: Approach, ttl_ms: i64, tick_ms: i64) -> i64 {
     match a {
-        Approach::Zookeeper => Flavour::ZooKeeper.granted_ttl(ttl_ms),
-        Approach::Etcd => Flavour::Etcd.granted_ttl(ttl_ms),
+        Approach::Zookeeper => Flavour::ZooKeeper.granted_ttl(ttl_ms, tick_ms),
+        Approach::Etcd => Flavour::Etcd.granted_ttl(ttl_ms, tick_ms),
         _ => ttl_ms,
     }
 }
@@ -107,7 +108,8 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
 
     // Lock lifetime. Carry what the source really granted (ZooKeeper negotiates, etcd rounds),
     // so both sides hold the lock for the same time when nothing goes wrong.
-    let had = granted_ttl(from, s.lock.ttl_ms);
+    let tick = s.lock.tick_ms;
+    let had = granted_ttl(from, s.lock.ttl_ms, tick);
     if had != s.lock.ttl_ms {
         notes.push(format!(
             "lock.ttl_ms: {src} granted {} for the {} asked for; {dst} is asked for {}.",
@@ -133,12 +135,12 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         )),
         _ => {}
     }
-    let gets = granted_ttl(with, had);
+    let gets = granted_ttl(with, had, tick);
     if gets != had {
         let why = if with == Approach::Zookeeper {
-            "negotiates session timeouts into 4–40 s"
+            format!("negotiates session timeouts into {}–{} (2–20 × tickTime)", span(2 * tick), span(20 * tick))
         } else {
-            "grants whole-second lease TTLs of at least 2 s"
+            "grants whole-second lease TTLs of at least 2 s".to_string()
         };
         notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", span(had), span(gets)));
     }

@@ -1,7 +1,7 @@
 //! Plain-language captions for trace events, written for a student watching the diagram.
 
 use crate::decimal::seconds as secs;
-use crate::protocols::{AcquireFailure, BeliefEnd, Event, EventKind, Msg, Note, Trace};
+use crate::protocols::{AcquireFailure, BeliefEnd, ClientPhase, Event, EventKind, Msg, Note, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role};
 
@@ -20,7 +20,7 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
         // Short: a label in flight sits beside its dot, often over other labels.
         Msg::Release { safe: true, .. } if db => "release: expire row if token matches".into(),
-        Msg::Release { safe: false, .. } if db => "release: expire row, no token check".into(),
+        Msg::Release { safe: false, .. } if db => "DELETE lock row (any owner)".into(),
         Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
         Msg::Release { safe: false, .. } => "DEL lock".into(),
         Msg::ReleaseReply { released, .. } => (if *released { "released" } else { "not yours: nothing deleted" }).into(),
@@ -43,7 +43,7 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::WatchNode { token, .. } => format!("Watch DELETE of {}", approach.token_label(Some(*token))),
         Msg::WatchReply { exists: true, .. } => "watch set".into(),
         Msg::WatchReply { exists: false, .. } => "already gone".into(),
-        Msg::WatchFired { token } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
+        Msg::WatchFired { token, .. } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
         Msg::DeleteLockNode { .. } => "delete own lock node".into(),
         Msg::DeleteReply { .. } => "deleted".into(),
         Msg::CloseSession { .. } if zk => "close session".into(),
@@ -54,6 +54,9 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::KeepAliveReply { alive: true, .. } => "alive".into(),
         Msg::KeepAliveReply { alive: false, .. } if zk => "SESSION EXPIRED".into(),
         Msg::KeepAliveReply { alive: false, .. } => "lease not found (TTL 0)".into(),
+        Msg::SessionClosed { session } => format!("connection closed: session 0x{session:x} is gone"),
+        Msg::Reconnect { session, .. } => format!("reconnect with session 0x{session:x}"),
+        Msg::ReconnectRefused { .. } => "SESSION EXPIRED (reconnect refused)".into(),
         Msg::NotLeader { leader: Some(_), .. } => "not the leader; try the leader".into(),
         Msg::NotLeader { leader: None, .. } => "not the leader; no leader known".into(),
         Msg::Append { entries, .. } if entries.is_empty() => "heartbeat".into(),
@@ -140,6 +143,9 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::AcquireFailed { reason: AcquireFailure::NoQuorum { granted, needed }, retry_in_ms, .. } => format!(
             "Only {granted} instance(s) said OK; {me} needs {needed}. It unlocks every instance and retries in {retry_in_ms} ms."
         ),
+        Note::AcquireFailed { reason: AcquireFailure::ValidityExhausted { validity_ms }, retry_in_ms, .. } if approach != Approach::Redlock => format!(
+            "{me} was granted the lock, but the reply came so late that its TTL had already run out by {me}'s clock ({validity_ms} ms left). It gives the lock back and retries in {retry_in_ms} ms."
+        ),
         Note::AcquireFailed { reason: AcquireFailure::ValidityExhausted { validity_ms }, retry_in_ms, .. } => format!(
             "{me} got a majority, but so slowly that no validity was left ({validity_ms} ms). It unlocks everything and retries in {retry_in_ms} ms."
         ),
@@ -159,6 +165,22 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::WriteTimedOut { n } => format!("{me} got no reply to write #{n} in time and moves on."),
         Note::ReleaseSent => format!("{me} sends its release to {service}."),
         Note::Finished => format!("{me} is finished with the lock."),
+        Note::StartedOver { incarnation, predecessor } => {
+            let what = if matches!(approach, Approach::Zookeeper | Approach::Etcd) { "session" } else { "lock" };
+            let left = match predecessor {
+                ClientPhase::Holding => format!(
+                    " Its old process held the lock: whatever of its {what} is still at the lock service stays there until it expires, and until then blocks the others, the new {me} included."
+                ),
+                ClientPhase::Releasing => format!(" Its old process was giving the lock back: if that release did not get through, its {what} stays at the lock service until it expires."),
+                ClientPhase::Acquiring => format!(" Its old process was asking for the lock: whatever it was granted stays at the lock service until it expires."),
+                ClientPhase::Waiting | ClientPhase::Done => String::new(),
+            };
+            format!("{me} is back as a new process (restart {incarnation}): it remembers nothing and starts its job over.{left}")
+        }
+        Note::Disconnected { .. } => format!(
+            "{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its session still lives, keeps believing, and reconnects."
+        ),
+        Note::Reconnected { .. } => format!("{me} reconnected: its session is still alive."),
         Note::LockCommitted { client, token, .. } => format!("{me} grants the lock to {} ({}).", name(*client), approach.token_label(*token)),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
         Note::LockExpired { holder } if matches!(approach, Approach::Zookeeper | Approach::Etcd) => {
@@ -186,6 +208,11 @@ fn note_caption(name: &dyn Fn(NodeId) -> String, me: &str, service: &str, approa
         Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), approach.token_label(Some(*token))),
         Note::Promoted { epoch } => format!("{me} has not heard from its primary for 1 s and promotes itself (epoch {epoch}). It only has what had been replicated to it."),
         Note::Demoted { primary, .. } => format!("{me} hears from the new primary {} and becomes its replica, dropping its own state.", name(*primary)),
+        Note::RowDeleted { owner, by, token_was } => format!(
+            "{}'s plain release deleted {} lease row (token {token_was}): the token column goes with it, so the next grant inserts a fresh row with token 1.",
+            name(*by),
+            if owner == by { "its own".to_string() } else { format!("{}'s", name(*owner)) }
+        ),
         Note::StateLost { token_counter_was } => format!("{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."),
         Note::WriteApplied { client, token, accepted: true, highest_before, .. } => match (token, highest_before) {
             (Some(t), Some(h)) if t < h => format!("Storage accepts {}'s write with {} even though it has seen {}: fencing is off, so a stale write overwrites newer data.", name(*client), approach.token_label(Some(*t)), approach.token_label(Some(*h))),

@@ -271,6 +271,13 @@ fn summary(run: &lab::Run) -> String {
         "verdict: {}\n",
         if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
     );
+    if let Some(granted) = v.granted_ttl_ms.filter(|&g| g != run.scenario.lock.ttl_ms) {
+        let secs = locklab::decimal::seconds;
+        out += &format!("  lease/session lifetime: asked {}, granted {}\n", secs(run.scenario.lock.ttl_ms), secs(granted));
+    }
+    if v.grants.is_empty() {
+        out += "  no client ever got the lock\n";
+    }
     for g in &v.grants {
         out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
     }

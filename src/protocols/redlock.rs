@@ -4,7 +4,7 @@
 //! client's monotonic clock from before the first request. Otherwise it unlocks every instance
 //! and the client retries after a random delay. The value is random: there is no fencing token.
 
-use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
+use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -33,7 +33,8 @@ pub struct RedlockAgent {
 }
 
 impl RedlockAgent {
-    pub fn new(instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`).
+    pub fn new(incarnation: u32, instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
         let n = instances.len();
         RedlockAgent {
             instances,
@@ -42,7 +43,7 @@ impl RedlockAgent {
             timeout_ms,
             safe_unlock,
             round: Round::Idle,
-            req: 0,
+            req: req_base(incarnation),
             value: 0,
             started_mono: 0,
             answers: vec![None; n],

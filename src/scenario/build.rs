@@ -4,7 +4,7 @@
 use super::format::{Approach, FaultSpec, Scenario};
 use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
-use crate::protocols::client::{Client, ClientPlan, LockAgent};
+use crate::protocols::client::{AgentFactory, Client, ClientPlan, LockAgent};
 use crate::protocols::db_lease::DbServer;
 use crate::protocols::ensemble::{EnsembleServer, Flavour};
 use crate::protocols::ensemble_client::EnsembleAgent;
@@ -14,6 +14,14 @@ use crate::protocols::single_server::SingleServerAgent;
 use crate::protocols::storage::Storage;
 use crate::protocols::{BoxedNode, Msg, Note};
 use crate::sim::{Fault, NodeInfo, Role, World, WorldConfig};
+
+fn flavour(a: Approach) -> Flavour {
+    if a == Approach::Zookeeper {
+        Flavour::ZooKeeper
+    } else {
+        Flavour::Etcd
+    }
+}
 
 /// Builds the world for `s` (which must have passed validation).
 pub fn world(s: &Scenario) -> World<Msg, Note> {
@@ -31,19 +39,19 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             retry_ms: (s.lock.retry_ms[0], s.lock.retry_ms[1]),
             request_timeout_ms: s.lock.request_timeout_ms,
         };
-        let agent: Box<dyn LockAgent> = match s.approach {
+        let (ttl, timeout, safe, drift) = (s.lock.ttl_ms, s.lock.request_timeout_ms, s.lock.safe_unlock, s.lock.drift_factor);
+        let servers: Vec<_> = (server..storage).collect();
+        // Each process of the client (one more after every restart) gets an agent of its own.
+        let agent: AgentFactory = match s.approach {
             Approach::DbLease | Approach::Redis => {
-                Box::new(SingleServerAgent::new(server, s.lock.ttl_ms, s.lock.request_timeout_ms, s.lock.safe_unlock))
+                Box::new(move |inc| Box::new(SingleServerAgent::new(inc, server, ttl, timeout, safe)) as Box<dyn LockAgent>)
             }
-            Approach::Redlock => Box::new(RedlockAgent::new(
-                (server..storage).collect(),
-                s.lock.ttl_ms,
-                s.lock.drift_factor,
-                s.lock.request_timeout_ms,
-                s.lock.safe_unlock,
-            )),
+            Approach::Redlock => {
+                Box::new(move |inc| Box::new(RedlockAgent::new(inc, servers.clone(), ttl, drift, timeout, safe)) as Box<dyn LockAgent>)
+            }
             Approach::Zookeeper | Approach::Etcd => {
-                Box::new(EnsembleAgent::new((server..storage).collect(), s.lock.ttl_ms, s.lock.request_timeout_ms))
+                let flavour = flavour(s.approach);
+                Box::new(move |inc| Box::new(EnsembleAgent::new(inc, flavour, servers.clone(), ttl, timeout)) as Box<dyn LockAgent>)
             }
         };
         nodes.push((NodeInfo { name: c.name.clone(), role: Role::Client }, Box::new(Client::new(plan, storage, agent))));
@@ -61,8 +69,9 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             }
             // Redlock's instances are plain Redis servers with no token counter.
             Approach::Redlock => Box::new(RedisServer::new(s.lock.persistence, false, None)),
-            Approach::Zookeeper => Box::new(EnsembleServer::new(Flavour::ZooKeeper, rank, (server..storage).collect())),
-            Approach::Etcd => Box::new(EnsembleServer::new(Flavour::Etcd, rank, (server..storage).collect())),
+            Approach::Zookeeper | Approach::Etcd => {
+                Box::new(EnsembleServer::new(flavour(s.approach), rank, (server..storage).collect(), s.lock.tick_ms))
+            }
         };
         nodes.push((NodeInfo { name: name.clone(), role: Role::LockServer }, node));
     }
