@@ -124,8 +124,15 @@ struct PendingTimer {
 
 /// Work that reached a paused node; handled on resume in the order it became due.
 enum Backlogged<M> {
-    Deliver { msg_id: u64, from: NodeId, msg: M, arrived: Time },
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        msg: M,
+        arrived: Time,
+    },
     Timer(TimerId),
+    /// The node was paused before the run started it.
+    Start,
 }
 
 /// A queued item, ordered by (time, sequence number) so that equal times keep the order they
@@ -262,6 +269,14 @@ impl<M: Clone, N> World<M, N> {
 
     fn handle(&mut self, item: Item<M>) {
         match item {
+            // A node crashed before it started starts on restart (`on_restart`); one paused
+            // before it started starts when it resumes.
+            Item::Start(n) if self.slots[n].down => {}
+            Item::Start(n) if self.slots[n].paused_until.is_some() => {
+                self.seq += 1;
+                let seq = self.seq;
+                self.slots[n].backlog.push((self.now, seq, Backlogged::Start));
+            }
             Item::Start(n) => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             Item::Deliver { msg_id, from, to, msg } => {
                 let slot = &mut self.slots[to];
@@ -327,6 +342,7 @@ impl<M: Clone, N> World<M, N> {
             match work {
                 Backlogged::Deliver { msg_id, from, msg, arrived } => self.deliver(n, msg_id, from, msg, arrived),
                 Backlogged::Timer(id) => self.fire_timer(n, id),
+                Backlogged::Start => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             }
         }
     }
