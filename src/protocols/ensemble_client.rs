@@ -272,6 +272,12 @@ impl LockAgent for EnsembleAgent {
                     self.target = i;
                     if req == 0 {
                         self.send_keepalive(ctx);
+                        // A watch lives with the leader that registered it; this one is gone,
+                        // so queue up again (the real client re-registers its watches when
+                        // it reconnects to another server).
+                        if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
+                            self.go(ctx, Step::Listing);
+                        }
                     } else if self.rpc.answer(ctx, req) {
                         self.resend(ctx);
                     }
