@@ -305,7 +305,8 @@ impl EnsembleServer {
         self.role = Role::Follower;
         self.leader = leader;
         self.waiting.clear();
-        self.watches.clear();
+        // Watches stay: a server keeps its clients' watches through a leader change (a client
+        // that moves to another server lists again, ensemble_client).
         self.closing.clear();
         self.arm_election(ctx);
     }
@@ -346,6 +347,13 @@ impl EnsembleServer {
             self.last_heard.insert(s.id, now);
         }
         ctx.note(Note::LeaderElected { epoch: self.epoch });
+        // A watch kept from an earlier term whose node went while another server led fires now.
+        let (gone, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.watches).into_iter().partition(|(t, _, _)| !self.store.nodes.iter().any(|n| n.token == *t));
+        self.watches = kept;
+        for (token, client, session) in gone {
+            ctx.send(client, Msg::WatchFired { token, session });
+        }
         self.propose(ctx, Op::Noop, None);
         ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
     }
@@ -718,13 +726,14 @@ impl Node<Msg, Note> for EnsembleServer {
 
     fn on_crash(&mut self, _machine: bool) {
         // The log, epoch and vote are fsynced before any reply (both systems do); the rest is
-        // volatile.
+        // volatile. Watches are volatile too, but a real client re-registers them when its
+        // connection comes back (ZooKeeper's SetWatches, etcd's watch resume); keeping them here
+        // across the restart is what the client observes, without modelling that reconnect.
         self.role = Role::Follower;
         self.leader = None;
         self.election = None;
         self.votes.clear();
         self.waiting.clear();
-        self.watches.clear();
         self.closing.clear();
         self.last_heard.clear();
     }

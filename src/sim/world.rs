@@ -378,10 +378,16 @@ impl<M: Clone, N> World<M, N> {
                 }
                 slot.down = true;
                 slot.paused_until = None;
-                slot.backlog.clear();
+                // Messages that arrived while it was paused and were never handled die with it.
+                let unhandled = std::mem::take(&mut slot.backlog);
                 slot.timers.clear();
                 slot.node.on_crash(machine);
                 self.record(node, EventKind::Crashed { machine });
+                for (_, _, work) in unhandled {
+                    if let Backlogged::Deliver { msg_id, from, .. } = work {
+                        self.record(node, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
+                    }
+                }
                 if let Some(after) = restart_after_ms {
                     self.push(now + after, Item::Restart(node));
                 }
