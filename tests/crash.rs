@@ -3,13 +3,11 @@
 //! its old process left at the lock service has expired, and a reply meant for the old process
 //! is ignored.
 
-use locklab::lab::{self, Run};
-use locklab::protocols::{EventKind, Msg, Note};
-use locklab::scenario::parse;
+mod common;
 
-fn run(json: &str) -> Run {
-    lab::run(&parse(json).unwrap_or_else(|e| panic!("{e}")))
-}
+use common::run;
+use locklab::lab::Run;
+use locklab::protocols::{EventKind, Msg, Note};
 
 fn at(run: &Run, pred: impl Fn(&EventKind) -> bool, node: &str) -> Vec<(usize, i64)> {
     let n = run.trace.node_id(node).unwrap();

@@ -2,14 +2,15 @@
 //! manner of stateright's `always` / `sometimes`: generated scenarios are valid and survive the
 //! public format; consensus-backed locks with fencing *always* keep storage safe under faults a
 //! majority survives; every approach the seed calls advisory *sometimes* loses an update without
-//! fencing; and every client gets the lock once the faults are over (liveness). Each test prints
+//! fencing; and every client gets the lock once the faults are over (liveness). Every generated
+//! run is also checked against the trace invariants (tests/common/invariants.rs). Each test prints
 //! its counts per approach (`cargo test --test properties -- --nocapture`).
 //!
 //! Counts are scaled by `LOCKLAB_PROPERTY_SCALE` (default 1); CI runs the defaults.
 
 mod common;
 
-use common::{pick, scale, scenario, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS, SHAPES};
+use common::{invariants, pick, scale, scenario, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS, SHAPES};
 use locklab::check::FindingKind;
 use locklab::lab;
 use locklab::protocols::{EventKind, Note};
@@ -31,6 +32,7 @@ fn generated_scenarios_are_valid_survive_the_format_and_never_panic() {
             assert_eq!(back, s, "scenario {i} changed through JSON");
             let run = lab::run(&back);
             assert!(!run.trace.truncated, "scenario {i} hit the event limit: {s:?}");
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
         }
     }
 }
@@ -43,7 +45,9 @@ fn consensus_locks_with_fencing_always_keep_storage_safe() {
         let (mut grants, mut rejected) = (0, 0);
         for _ in 0..n {
             let s = scenario(&mut rng, Shape::of(approach), FaultMix::MinorityOfServers, true);
-            let v = lab::run(&s).verdict;
+            let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
+            let v = run.verdict;
             assert_eq!(v.stale_writes_accepted, 0, "stale write accepted in {s:?}\n{v:#?}");
             assert!(v.safe);
             let bad_tokens = v
@@ -74,7 +78,9 @@ fn every_advisory_approach_sometimes_loses_an_update_without_fencing() {
             let s = scenario(&mut rng, shape, FaultMix::Any, false);
             // Half of them with a holder paused past its TTL, the textbook way to lose one.
             let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
-            if lab::run(&s).verdict.stale_writes_accepted > 0 {
+            let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
+            if run.verdict.stale_writes_accepted > 0 {
                 lost += 1;
             }
         }
@@ -116,6 +122,7 @@ fn once_the_faults_are_over_every_client_gets_the_lock() {
             assert!(s.duration_ms > LIVENESS_FAULTS_END_MS);
             faults += s.faults.len();
             let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
             if let Err(e) = every_client_got_the_lock(&run) {
                 panic!("{}: {e}\n{}", shape.name(), serde_json::to_string(&s).unwrap());
             }

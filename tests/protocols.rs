@@ -2,13 +2,11 @@
 //! release, crashes and its tokens (PROTOCOLS.md (a), SCENARIO_FORMAT.md "Semantics").
 
 use locklab::check::FindingKind;
-use locklab::lab::{self, Run};
-use locklab::protocols::{AcquireFailure, BeliefEnd, EventKind, Note};
-use locklab::scenario::parse;
+mod common;
 
-fn run(json: &str) -> Run {
-    lab::run(&parse(json).unwrap_or_else(|e| panic!("{e}\n{json}")))
-}
+use common::run;
+use locklab::lab::Run;
+use locklab::protocols::{AcquireFailure, BeliefEnd, EventKind, Note};
 
 fn tokens(r: &Run) -> Vec<(&str, Option<u64>)> {
     r.verdict.grants.iter().map(|g| (g.client.as_str(), g.token)).collect()

@@ -1,13 +1,11 @@
 //! Session and lease timing as the real servers do it (SCENARIO_FORMAT.md, `lock.tick_ms`,
 //! "Ensembles", verdict `granted_ttl_ms`).
 
-use locklab::lab::{self, Run};
-use locklab::protocols::{BeliefEnd, EventKind, Msg, Note};
-use locklab::scenario::parse;
+mod common;
 
-fn run(json: &str) -> Run {
-    lab::run(&parse(json).unwrap_or_else(|e| panic!("{e}")))
-}
+use common::run;
+use locklab::lab::Run;
+use locklab::protocols::{BeliefEnd, EventKind, Msg, Note};
 
 /// The ZooKeeper run measured on a real 3.8 server: tickTime 200 ms, a 2 s session, the holder
 /// frozen (SIGSTOP) for 3 s. The real server expired the session and the update was lost.

@@ -527,6 +527,18 @@ impl EnsembleServer {
         }
     }
 
+    /// A waiter's ping names the node it watches: a watch this server lacks (it was set on
+    /// another, or the notice of its firing was lost on the way) is registered again, or fired
+    /// at once if its node is already gone.
+    fn rewatch(&mut self, ctx: &mut Ctx, client: NodeId, session: u64, token: u64) {
+        if !self.store.nodes.iter().any(|n| n.token == token) {
+            self.watches.retain(|w| *w != (token, client, session));
+            ctx.send(client, Msg::WatchFired { token, session });
+        } else if !self.watches.contains(&(token, client, session)) {
+            self.watches.push((token, client, session));
+        }
+    }
+
     fn session_alive(&self, session: u64) -> bool {
         self.store.session(session).is_some() && !self.closing.contains(&session)
     }
@@ -662,11 +674,14 @@ impl EnsembleServer {
                 }
                 ctx.send(from, Msg::WatchReply { req, exists });
             }
-            Msg::KeepAlive { session } if self.session_alive(session) => {
+            Msg::KeepAlive { session, watching } if self.session_alive(session) => {
                 self.last_heard.insert(session, ctx.mono_ms());
                 ctx.send(from, Msg::KeepAliveReply { session, alive: true });
+                if let Some(token) = watching {
+                    self.rewatch(ctx, from, session, token);
+                }
             }
-            Msg::KeepAlive { session } => ctx.send(from, self.session_gone(session)),
+            Msg::KeepAlive { session, .. } => ctx.send(from, self.session_gone(session)),
             // ZooKeeper: a client whose connection closed comes back with its session id.
             Msg::Reconnect { req, session } => match self.store.session(session).copied().filter(|s| self.session_alive(s.id)) {
                 Some(s) => {

@@ -166,7 +166,11 @@ impl EnsembleAgent {
         if let (Some(session), false) = (self.session, self.reconnecting) {
             self.awaiting_pong = true;
             let to = self.server();
-            ctx.send(to, Msg::KeepAlive { session });
+            let watching = match self.step {
+                Step::Watching(token) if self.watch_registered => Some(token),
+                _ => None,
+            };
+            ctx.send(to, Msg::KeepAlive { session, watching });
         }
     }
 

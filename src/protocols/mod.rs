@@ -128,9 +128,13 @@ pub enum Msg {
     CloseReply {
         req: u32,
     },
-    /// ZooKeeper session ping / etcd `LeaseKeepAlive`.
+    /// ZooKeeper session ping / etcd `LeaseKeepAlive`. `watching`: the node a waiter is
+    /// watching, so the server can (re)register the watch and fire it if the node is already
+    /// gone — what a real client's watch re-registration does (ZooKeeper's SetWatches, etcd's
+    /// watch resume from a revision): a watch event is never lost while the session lives.
     KeepAlive {
         session: u64,
+        watching: Option<u64>,
     },
     KeepAliveReply {
         session: u64,

@@ -3,10 +3,17 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod invariants;
+
 use locklab::scenario::format::{ClientSpec, FaultSpec, LockConfig, NetworkConfig, StorageConfig};
 use locklab::scenario::validate::{node_names, service_names};
 use locklab::scenario::{Approach, Persistence, Scenario};
 use locklab::sim::rng::Stream;
+
+/// Parses and runs a scenario written in the test (it must be valid).
+pub fn run(json: &str) -> locklab::lab::Run {
+    locklab::lab::run(&locklab::scenario::parse(json).unwrap_or_else(|e| panic!("{e}\n{json}")))
+}
 
 pub fn scale() -> usize {
     std::env::var("LOCKLAB_PROPERTY_SCALE").ok().and_then(|v| v.parse().ok()).unwrap_or(1)
