@@ -162,3 +162,41 @@ fn compare_input_errors_name_the_argument() {
     assert_eq!(code, 2);
     assert!(err.contains("clients[0].name") && err.contains("db-lease"), "{err}");
 }
+
+#[test]
+fn the_summary_says_what_was_granted_and_when_nobody_got_the_lock() {
+    let dir = temp_dir("summary");
+    // A file from a Windows editor: a byte-order mark before the JSON.
+    let zk = dir.join("zk.json");
+    std::fs::write(&zk, "\u{feff}{\"version\": 1, \"approach\": \"zookeeper\", \"lock\": {\"ttl_ms\": 2000}, \"duration_ms\": 5000}")
+        .unwrap();
+    let (code, out, err) = locklab(&["run", zk.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("asked 2 s, granted 4 s"), "{out}");
+    assert!(!out.contains("No client ever got the lock"), "{out}");
+    let (_, out, _) = locklab(&["run", zk.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["granted_ttl_ms"], 4000);
+    // Asked and granted alike: not repeated.
+    let (_, out, _) = locklab(&["run", "--builtin", "redis-gc-pause"]);
+    assert!(!out.contains("granted 10 s"), "{out}");
+    let nobody = dir.join("nobody.json");
+    std::fs::write(
+        &nobody,
+        r#"{"version": 1, "approach": "redis", "clients": [{"name": "A"}], "faults": [{"at_ms": 0, "kind": "crash", "node": "A"}]}"#,
+    )
+    .unwrap();
+    let (code, out, _) = locklab(&["run", nobody.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("No client ever got the lock"), "{out}");
+}
+
+#[test]
+fn a_seed_beyond_64_bits_is_called_too_large() {
+    let dir = temp_dir("seed");
+    let path = dir.join("seed.json");
+    std::fs::write(&path, r#"{"version": 1, "approach": "redis", "seed": 99999999999999999999}"#).unwrap();
+    let (code, _, err) = locklab(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("seed: integer too large: must be at most 18446744073709551615"), "{err}");
+}

@@ -272,7 +272,12 @@ fn summary(run: &lab::Run) -> String {
         "verdict: {}\n",
         if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
     );
+    // The verdict's one sentence says it when no client ever got the lock.
     out += &format!("  {}\n", locklab::text::verdict::sentence(v));
+    if let Some(granted) = v.granted_ttl_ms.filter(|&g| g != run.scenario.lock.ttl_ms) {
+        let secs = locklab::decimal::seconds;
+        out += &format!("  lease/session lifetime: asked {}, granted {}\n", secs(run.scenario.lock.ttl_ms), secs(granted));
+    }
     for g in &v.grants {
         out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
     }

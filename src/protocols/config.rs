@@ -26,6 +26,11 @@ pub struct LockConfig {
     pub retry_ms: [i64; 2],
     #[serde(default = "default_request_timeout")]
     pub request_timeout_ms: i64,
+    /// ZooKeeper's tickTime: it bounds the negotiated session timeout (2–20 ticks) and the
+    /// leader expires sessions on tick boundaries. Written out only when not the default, so
+    /// scenarios that never set it serialize (and share) as before.
+    #[serde(default = "default_tick", skip_serializing_if = "is_default_tick")]
+    pub tick_ms: i64,
 }
 
 impl Default for LockConfig {
@@ -39,6 +44,7 @@ impl Default for LockConfig {
             drift_factor: default_drift_factor(),
             retry_ms: default_retry(),
             request_timeout_ms: default_request_timeout(),
+            tick_ms: default_tick(),
         }
     }
 }
@@ -58,6 +64,13 @@ fn default_retry() -> [i64; 2] {
 }
 fn default_request_timeout() -> i64 {
     50
+}
+/// A stock ZooKeeper's tickTime.
+fn default_tick() -> i64 {
+    2000
+}
+fn is_default_tick(v: &i64) -> bool {
+    *v == default_tick()
 }
 
 /// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).

@@ -17,7 +17,7 @@ pub const SPEC: Spec = Spec {
     default_servers: Some(3),
     holding: Holding::Replicated,
     lease: LeaseKind::KeptAlive,
-    granted_ttl: |l| Flavour::Etcd.granted_ttl(l.ttl_ms),
+    granted_ttl: |l| Flavour::Etcd.granted_ttl(l.ttl_ms, l.tick_ms),
     grant_rule: Some(|_| "grants whole-second lease TTLs of at least 2 s".into()),
     token: TokenKind::Revision,
     safe_unlock: false,
@@ -34,8 +34,11 @@ pub const SPEC: Spec = Spec {
         message: words,
     },
     build: Build {
-        agent: |p| Box::new(EnsembleAgent::new(p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms)),
-        server: |p, rank| Box::new(EnsembleServer::new(Flavour::Etcd, rank, p.servers.clone())),
+        agent: |p| {
+            let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::Etcd, servers.clone(), ttl, timeout)))
+        },
+        server: |p, rank| Box::new(EnsembleServer::new(Flavour::Etcd, rank, p.servers.clone(), p.lock.tick_ms)),
     },
 };
 

@@ -291,7 +291,10 @@ pub const SPEC: Spec = Spec {
     expiry_clock: ClockKind::Wall,
     words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
     build: Build {
-        agent: |p| Box::new(SingleServerAgent::new(p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock)),
+        agent: |p| {
+            let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);
+            Box::new(move |inc| Box::new(SingleServerAgent::new(inc, server, ttl, timeout, safe)))
+        },
         server: |p, rank| {
             // With a replica, server 0 is the primary and server 1 its replica.
             let replication =

@@ -4,7 +4,7 @@
 //! client's monotonic clock from before the first request. Otherwise it unlocks every instance
 //! and the client retries after a random delay. The value is random: there is no fencing token.
 
-use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
+use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
 use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{AcquireFailure, Ctx, Msg};
@@ -35,7 +35,8 @@ pub struct RedlockAgent {
 }
 
 impl RedlockAgent {
-    pub fn new(instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`).
+    pub fn new(incarnation: u32, instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
         let n = instances.len();
         RedlockAgent {
             instances,
@@ -44,7 +45,7 @@ impl RedlockAgent {
             timeout_ms,
             safe_unlock,
             round: Round::Idle,
-            req: 0,
+            req: req_base(incarnation),
             value: 0,
             started_mono: 0,
             answers: vec![None; n],
@@ -172,8 +173,10 @@ pub const SPEC: Spec = Spec {
     },
     build: Build {
         agent: |p| {
-            let l = p.lock;
-            Box::new(RedlockAgent::new(p.servers.clone(), l.ttl_ms, l.drift_factor, l.request_timeout_ms, l.safe_unlock))
+            let (servers, l) = (p.servers.clone(), p.lock.clone());
+            Box::new(move |inc| {
+                Box::new(RedlockAgent::new(inc, servers.clone(), l.ttl_ms, l.drift_factor, l.request_timeout_ms, l.safe_unlock))
+            })
         },
         // Redlock's instances are plain Redis servers with no token counter.
         server: |p, _| Box::new(RedisServer::new(p.lock.persistence, false, None)),

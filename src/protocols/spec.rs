@@ -1,7 +1,7 @@
 //! The shape of an approach's description (`Spec`) and the types it is made of. The table
 //! of every approach is `registry`; each approach writes its own `SPEC` in its protocol file.
 
-use super::client::LockAgent;
+use super::client::AgentFactory;
 use super::config::LockConfig;
 use super::{BoxedNode, Msg};
 use crate::sim::{ClockKind, NodeId};
@@ -128,8 +128,9 @@ pub struct Plan<'a> {
 
 /// How an approach's nodes are made.
 pub struct Build {
-    /// The client side of the lock for one client process.
-    pub agent: fn(&Plan) -> Box<dyn LockAgent>,
+    /// What makes the client side of the lock for each process of one client (a restarted
+    /// client is a new process, its incarnation numbering its requests).
+    pub agent: fn(&Plan) -> AgentFactory,
     /// Lock-service node `rank` (an index into `Plan::servers`).
     pub server: fn(&Plan, rank: usize) -> BoxedNode,
 }

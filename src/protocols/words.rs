@@ -29,7 +29,7 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::WatchNode { token, .. } => format!("watch {}", approach.token_label(Some(*token))),
         Msg::WatchReply { exists: true, .. } => "watch set".into(),
         Msg::WatchReply { exists: false, .. } => "already gone".into(),
-        Msg::WatchFired { token } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
+        Msg::WatchFired { token, .. } => format!("watch fired: {} deleted", approach.token_label(Some(*token))),
         Msg::DeleteLockNode { .. } => "delete own lock node".into(),
         Msg::DeleteReply { .. } => "deleted".into(),
         Msg::CloseSession { .. } => "close session".into(),
@@ -50,6 +50,9 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
             format!("replicate: lock held ({:04x}…), token counter {counter}", k.value & 0xffff)
         }
         Msg::ReplicaSync { key: None, counter, .. } => format!("replicate: lock free, token counter {counter}"),
+        Msg::SessionClosed { session } => format!("connection closed: session 0x{session:x} is gone"),
+        Msg::Reconnect { session, .. } => format!("reconnect with session 0x{session:x}"),
+        Msg::ReconnectRefused { .. } => "SESSION EXPIRED (reconnect refused)".into(),
         Msg::PrimaryChanged { .. } => "failover: talk to the new primary from now on".into(),
     }
 }

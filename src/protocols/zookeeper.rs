@@ -17,8 +17,10 @@ pub const SPEC: Spec = Spec {
     default_servers: Some(3),
     holding: Holding::Replicated,
     lease: LeaseKind::KeptAlive,
-    granted_ttl: |l| Flavour::ZooKeeper.granted_ttl(l.ttl_ms),
-    grant_rule: Some(|_| "negotiates session timeouts into 4–40 s".into()),
+    granted_ttl: |l| Flavour::ZooKeeper.granted_ttl(l.ttl_ms, l.tick_ms),
+    grant_rule: Some(|l| {
+        format!("negotiates session timeouts into {}–{} (2–20 × tickTime)", seconds(2 * l.tick_ms), seconds(20 * l.tick_ms))
+    }),
     token: TokenKind::Czxid,
     safe_unlock: false,
     persistence: false,
@@ -34,8 +36,11 @@ pub const SPEC: Spec = Spec {
         message: words,
     },
     build: Build {
-        agent: |p| Box::new(EnsembleAgent::new(p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms)),
-        server: |p, rank| Box::new(EnsembleServer::new(Flavour::ZooKeeper, rank, p.servers.clone())),
+        agent: |p| {
+            let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::ZooKeeper, servers.clone(), ttl, timeout)))
+        },
+        server: |p, rank| Box::new(EnsembleServer::new(Flavour::ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms)),
     },
 };
 

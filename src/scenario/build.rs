@@ -33,6 +33,7 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             retry_ms: (s.lock.retry_ms[0], s.lock.retry_ms[1]),
             request_timeout_ms: s.lock.request_timeout_ms,
         };
+        // Each process of the client (one more after every restart) gets an agent of its own.
         let client = Client::new(plan_of_client, storage, (spec.build.agent)(&plan));
         nodes.push((NodeInfo { name: c.name.clone(), role: Role::Client }, Box::new(client)));
     }

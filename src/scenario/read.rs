@@ -90,19 +90,34 @@ impl<'a> Object<'a> {
     }
 }
 
+/// A whole number written beyond what 64 bits hold (`99999999999999999999`): serde_json keeps it
+/// as a float, but its author wrote an integer and should hear that it is out of range, not
+/// that it is "a floating point number". `Some(true)`: too large; `Some(false)`: too small.
+fn whole_beyond(v: &Value, lo: f64, hi: f64) -> Option<bool> {
+    let f = v.as_f64().filter(|f| f.fract() == 0.0)?;
+    (f >= hi || f < lo).then_some(f >= hi)
+}
+
 fn int(v: &Value, path: &str) -> Read<i64> {
-    match v.as_i64() {
-        Some(n) => Ok(n),
-        None if v.is_u64() => err(path, "integer too large: must be at most 2^63 - 1".into()),
-        None => invalid(path, v, "an integer"),
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    match (v.as_i64(), whole_beyond(v, -TWO_POW_63, TWO_POW_63)) {
+        (Some(n), _) => Ok(n),
+        (None, Some(true)) => err(path, "integer too large: must be at most 2^63 - 1".into()),
+        (None, Some(false)) => err(path, "integer too small: must be at least -2^63".into()),
+        (None, None) if v.is_u64() => err(path, "integer too large: must be at most 2^63 - 1".into()),
+        (None, None) => invalid(path, v, "an integer"),
     }
 }
 
 fn uint(v: &Value, path: &str) -> Read<u64> {
-    match v.as_u64() {
-        Some(n) => Ok(n),
-        None if v.is_i64() => err(path, "invalid value: a negative integer, expected an unsigned integer".into()),
-        None => invalid(path, v, "an unsigned integer"),
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    match (v.as_u64(), whole_beyond(v, 0.0, TWO_POW_64)) {
+        (Some(n), _) => Ok(n),
+        (None, Some(true)) => err(path, format!("integer too large: must be at most {}", u64::MAX)),
+        (None, _) if v.is_i64() || v.as_f64().is_some_and(|f| f.fract() == 0.0 && f < 0.0) => {
+            err(path, "invalid value: a negative integer, expected an unsigned integer".into())
+        }
+        (None, _) => invalid(path, v, "an unsigned integer"),
     }
 }
 
@@ -156,7 +171,7 @@ fn persistence(v: &Value, path: &str) -> Read<Persistence> {
 }
 
 fn lock(v: &Value, path: &str) -> Read<LockConfig> {
-    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms"];
+    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms", "tick_ms"];
     let o = Object::new(v, path, &known)?;
     let d = LockConfig::default();
     Ok(LockConfig {
@@ -168,6 +183,7 @@ fn lock(v: &Value, path: &str) -> Read<LockConfig> {
         drift_factor: o.or("drift_factor", d.drift_factor, float)?,
         retry_ms: o.or("retry_ms", d.retry_ms, pair)?,
         request_timeout_ms: o.or("request_timeout_ms", d.request_timeout_ms, int)?,
+        tick_ms: o.or("tick_ms", d.tick_ms, int)?,
     })
 }
 

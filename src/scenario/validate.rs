@@ -25,6 +25,8 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// can show (and fix) a draft whose TTL is out of range. Errors name the field path as `parse`
 /// does; `parse` is this plus validation.
 pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
+    // Editors on Windows start UTF-8 files with a byte-order mark; it is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
@@ -112,6 +114,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
     range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
+    range("lock.tick_ms", l.tick_ms, MIN_TICK_MS, MAX_TICK_MS, " ms")?;
     if l.replica && !s.approach.spec().replica {
         let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().replica).map(|a| a.id()).collect();
         return Err(err(

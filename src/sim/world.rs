@@ -124,8 +124,15 @@ struct PendingTimer {
 
 /// Work that reached a paused node; handled on resume in the order it became due.
 enum Backlogged<M> {
-    Deliver { msg_id: u64, from: NodeId, msg: M, arrived: Time },
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        msg: M,
+        arrived: Time,
+    },
     Timer(TimerId),
+    /// The node was paused before the run started it.
+    Start,
 }
 
 /// A queued item, ordered by (time, sequence number) so that equal times keep the order they
@@ -262,6 +269,14 @@ impl<M: Clone, N> World<M, N> {
 
     fn handle(&mut self, item: Item<M>) {
         match item {
+            // A node crashed before it started starts on restart (`on_restart`); one paused
+            // before it started starts when it resumes.
+            Item::Start(n) if self.slots[n].down => {}
+            Item::Start(n) if self.slots[n].paused_until.is_some() => {
+                self.seq += 1;
+                let seq = self.seq;
+                self.slots[n].backlog.push((self.now, seq, Backlogged::Start));
+            }
             Item::Start(n) => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             Item::Deliver { msg_id, from, to, msg } => {
                 let slot = &mut self.slots[to];
@@ -327,6 +342,7 @@ impl<M: Clone, N> World<M, N> {
             match work {
                 Backlogged::Deliver { msg_id, from, msg, arrived } => self.deliver(n, msg_id, from, msg, arrived),
                 Backlogged::Timer(id) => self.fire_timer(n, id),
+                Backlogged::Start => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             }
         }
     }
@@ -362,10 +378,16 @@ impl<M: Clone, N> World<M, N> {
                 }
                 slot.down = true;
                 slot.paused_until = None;
-                slot.backlog.clear();
+                // Messages that arrived while it was paused and were never handled die with it.
+                let unhandled = std::mem::take(&mut slot.backlog);
                 slot.timers.clear();
                 slot.node.on_crash(machine);
                 self.record(node, EventKind::Crashed { machine });
+                for (_, _, work) in unhandled {
+                    if let Backlogged::Deliver { msg_id, from, .. } = work {
+                        self.record(node, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
+                    }
+                }
                 if let Some(after) = restart_after_ms {
                     self.push(now + after, Item::Restart(node));
                 }
@@ -453,5 +475,255 @@ impl<M: Clone, N> World<M, N> {
             }
             Effect::Note(note) => self.record(n, EventKind::Note(note)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The engine on its own, with probe nodes whose behaviour each test scripts: queue order,
+    //! pauses, crashes, partitions and cuts, clock jumps and drift.
+
+    use super::*;
+    use crate::sim::{EventKind, Role};
+
+    type Script = Box<dyn FnMut(&mut Ctx<u32, String>, Input)>;
+
+    #[derive(Debug)]
+    enum Input {
+        Start,
+        Msg(NodeId, u32),
+        Timer(u32),
+        Restart,
+    }
+
+    struct Probe(Script);
+
+    impl Node<u32, String> for Probe {
+        fn on_start(&mut self, ctx: &mut Ctx<u32, String>) {
+            (self.0)(ctx, Input::Start)
+        }
+        fn on_message(&mut self, ctx: &mut Ctx<u32, String>, from: NodeId, msg: u32) {
+            (self.0)(ctx, Input::Msg(from, msg))
+        }
+        fn on_timer(&mut self, ctx: &mut Ctx<u32, String>, _id: TimerId, tag: u32) {
+            (self.0)(ctx, Input::Timer(tag))
+        }
+        fn on_restart(&mut self, ctx: &mut Ctx<u32, String>) {
+            (self.0)(ctx, Input::Restart)
+        }
+    }
+
+    /// A world of probes with a fixed one-way latency.
+    fn world(latency: i64, scripts: Vec<Script>) -> World<u32, String> {
+        let cfg = WorldConfig { seed: 1, duration_ms: 10_000, latency_ms: (latency, latency), drop_rate: 0.0, max_events: 10_000 };
+        let nodes = scripts
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (NodeInfo { name: format!("n{i}"), role: Role::Client }, Box::new(Probe(s)) as Box<dyn Node<u32, String>>))
+            .collect();
+        World::new(&cfg, nodes)
+    }
+
+    /// Every handled input noted as "<what>@<true time>".
+    fn recorder() -> Script {
+        Box::new(|ctx, input| {
+            let what = match input {
+                Input::Start => return,
+                Input::Msg(_, m) => format!("msg{m}"),
+                Input::Timer(t) => format!("timer{t}"),
+                Input::Restart => "restart".into(),
+            };
+            ctx.note(format!("{what}@{}", ctx.now));
+        })
+    }
+
+    fn notes(trace: &Trace<u32, String>, node: NodeId) -> Vec<String> {
+        trace
+            .events
+            .iter()
+            .filter(|e| e.node == node)
+            .filter_map(|e| if let EventKind::Note(n) = &e.kind { Some(n.clone()) } else { None })
+            .collect()
+    }
+
+    #[test]
+    fn equal_times_keep_the_order_things_were_scheduled_in() {
+        let sender: Script = Box::new(|ctx, input| {
+            if let Input::Start = input {
+                for m in [3, 1, 2] {
+                    ctx.send(1, m);
+                }
+            }
+        });
+        let t = world(5, vec![sender, recorder()]).run();
+        assert_eq!(notes(&t, 1), ["msg3@5", "msg1@5", "msg2@5"]);
+        let timers: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for tag in [9, 7, 8] {
+                    ctx.set_timer(5, ClockKind::Mono, tag);
+                }
+            }
+            Input::Timer(t) => ctx.note(format!("timer{t}")),
+            _ => {}
+        });
+        assert_eq!(notes(&world(0, vec![timers]).run(), 0), ["timer9", "timer7", "timer8"]);
+    }
+
+    #[test]
+    fn a_paused_node_handles_its_backlog_on_resume_in_the_order_it_became_due() {
+        let node0: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer(50, ClockKind::Mono, 50);
+                ctx.set_timer(20, ClockKind::Mono, 20);
+            }
+            other => ctx.note(format!("{other:?}@{}", ctx.now)),
+        });
+        let node1: Script = Box::new(|ctx, input| {
+            if let Input::Start = input {
+                ctx.set_timer(25, ClockKind::Mono, 1);
+            } else {
+                ctx.send(0, 30); // sent at 25, arrives at 30
+            }
+        });
+        let mut w = world(5, vec![node0, node1]);
+        w.schedule_fault(10, Fault::Pause { node: 0, duration_ms: 100 });
+        let t = w.run();
+        assert_eq!(notes(&t, 0), ["Timer(20)@110", "Msg(1, 30)@110", "Timer(50)@110"]);
+        // Nothing of node 0's between its pause and its resume; the message kept its arrival.
+        let paused = t.events.iter().position(|e| matches!(e.kind, EventKind::Paused { until_ms: 110 })).unwrap();
+        let resumed = t.events.iter().position(|e| e.node == 0 && matches!(e.kind, EventKind::Resumed)).unwrap();
+        assert!(t.events[paused + 1..resumed].iter().all(|e| e.node != 0));
+        assert!(t.events.iter().any(|e| matches!(e.kind, EventKind::Received { arrived_at_ms: 30, .. } if e.at_ms == 110)));
+    }
+
+    #[test]
+    fn a_crash_loses_messages_in_flight_to_the_node_and_its_timers_but_not_what_it_sent() {
+        let node0: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.send(1, 1); // arrives at 10
+                ctx.set_timer(30, ClockKind::Mono, 30);
+            }
+            Input::Restart => ctx.note("restart".into()),
+            Input::Timer(t) => ctx.note(format!("timer{t}")),
+            Input::Msg(_, m) => ctx.note(format!("msg{m}")),
+        });
+        let mut w = world(10, vec![node0, recorder()]);
+        w.schedule_fault(5, Fault::Crash { node: 0, machine: false, restart_after_ms: Some(50) });
+        w.schedule_fault(5, Fault::Crash { node: 1, machine: false, restart_after_ms: None });
+        let t = w.run();
+        // Node 0's message, sent before it crashed, still arrives, at a crashed node 1: lost.
+        assert!(t.events.iter().any(|e| e.node == 1 && matches!(e.kind, EventKind::Lost { reason: LossReason::ReceiverDown, .. })));
+        assert_eq!(notes(&t, 1), Vec::<String>::new());
+        // Node 0's timer died with it; on restart it runs again from on_restart only.
+        assert_eq!(notes(&t, 0), ["restart"]);
+    }
+
+    #[test]
+    fn partitions_and_cuts_are_decided_when_a_message_is_sent() {
+        let pinger: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for at in [5, 15, 30, 45] {
+                    ctx.set_timer(at, ClockKind::Mono, at as u32);
+                }
+            }
+            Input::Timer(t) => {
+                ctx.send(1, t);
+                ctx.send(2, t);
+            }
+            _ => {}
+        });
+        let echo: Script = Box::new(|ctx, input| {
+            if let Input::Msg(from, m) = input {
+                ctx.note(format!("msg{m}@{}", ctx.now));
+                ctx.send(from, m);
+            }
+        });
+        let mut w = world(10, vec![pinger, echo, recorder()]);
+        // Node 1 alone from 10 to 30; node 0 → node 2 cut from 40 on (one way).
+        w.schedule_fault(10, Fault::Partition { groups: vec![vec![1]], duration_ms: Some(20) });
+        w.schedule_fault(40, Fault::Drop { from: 0, to: 2, duration_ms: None });
+        let t = w.run();
+        // Sent at 5 (before the partition) arrives at 15 inside it; sent at 15 is lost; at 30 healed.
+        assert_eq!(notes(&t, 1), ["msg5@15", "msg30@40", "msg45@55"]);
+        assert_eq!(notes(&t, 2), ["msg5@15", "msg15@25", "msg30@40"]);
+        let lost: Vec<(NodeId, LossReason)> = t
+            .events
+            .iter()
+            .filter_map(|e| if let EventKind::Sent { to, lost: Some(r), .. } = e.kind { Some((to, r)) } else { None })
+            .collect();
+        // The echo of msg5 at 15 could not leave node 1 either.
+        assert_eq!(lost, [(1, LossReason::Partitioned), (0, LossReason::Partitioned), (2, LossReason::LinkCut)]);
+        // Node 1's echoes sent outside the partition (of msg30 and msg45) got home.
+        assert_eq!(t.events.iter().filter(|e| e.node == 0 && matches!(e.kind, EventKind::Received { .. })).count(), 2);
+    }
+
+    #[test]
+    fn a_delay_window_adds_to_the_latency_of_what_is_sent_in_it() {
+        let pinger: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer(5, ClockKind::Mono, 5);
+                ctx.set_timer(25, ClockKind::Mono, 25);
+            }
+            Input::Timer(t) => ctx.send(1, t),
+            _ => {}
+        });
+        let mut w = world(3, vec![pinger, recorder()]);
+        w.schedule_fault(0, Fault::Delay { from: 0, to: 1, by_ms: 100, duration_ms: 20 });
+        assert_eq!(notes(&w.run(), 1), ["msg25@28", "msg5@108"], "sent at 5 in the window, at 25 after it");
+    }
+
+    #[test]
+    fn clock_jumps_move_wall_timers_and_drift_moves_both() {
+        let timers: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(1000, ClockKind::Wall, 1);
+                ctx.set_timer_at(1000, ClockKind::Mono, 2);
+            }
+            Input::Timer(t) => ctx.note(format!("{t}@{} wall {} mono {}", ctx.now, ctx.wall_ms(), ctx.mono_ms())),
+            _ => {}
+        });
+        let mut w = world(1, vec![timers]);
+        w.schedule_fault(100, Fault::ClockJump { node: 0, by_ms: 500 });
+        assert_eq!(notes(&w.run(), 0), ["1@500 wall 1000 mono 500", "2@1000 wall 1500 mono 1000"]);
+
+        let drifting: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(1100, ClockKind::Wall, 1);
+                ctx.set_timer_at(1100, ClockKind::Mono, 2);
+            }
+            Input::Timer(t) => ctx.note(format!("{t}@{}", ctx.now)),
+            _ => {}
+        });
+        let mut w = world(1, vec![drifting]);
+        w.schedule_fault(0, Fault::ClockDrift { node: 0, ppm: 100_000 }); // 10 % fast
+        assert_eq!(notes(&w.run(), 0), ["1@1000", "2@1000"]);
+        // A backward step delays a wall timer: it fires when the clock reads its deadline again.
+        let late: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(300, ClockKind::Wall, 1);
+            }
+            Input::Timer(_) => ctx.note(format!("@{}", ctx.now)),
+            _ => {}
+        });
+        let mut w = world(1, vec![late]);
+        w.schedule_fault(200, Fault::ClockJump { node: 0, by_ms: -150 });
+        assert_eq!(notes(&w.run(), 0), ["@450"]);
+    }
+
+    #[test]
+    fn a_node_crashed_before_the_start_starts_on_restart_and_a_paused_one_on_resume() {
+        let starter = || -> Script {
+            Box::new(|ctx, input| match input {
+                Input::Start => ctx.note(format!("start@{}", ctx.now)),
+                Input::Restart => ctx.note(format!("restart@{}", ctx.now)),
+                _ => {}
+            })
+        };
+        let mut w = world(1, vec![starter(), starter()]);
+        w.schedule_fault(0, Fault::Crash { node: 0, machine: false, restart_after_ms: Some(40) });
+        w.schedule_fault(0, Fault::Pause { node: 1, duration_ms: 30 });
+        let t = w.run();
+        assert_eq!(notes(&t, 0), ["restart@40"]);
+        assert_eq!(notes(&t, 1), ["start@30"]);
     }
 }

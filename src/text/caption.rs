@@ -8,7 +8,7 @@ use crate::decimal::seconds;
 use crate::protocols::spec::TokenKind;
 use crate::protocols::spec::{Holding, LeaseKind};
 use crate::protocols::words::message_label;
-use crate::protocols::{AcquireFailure, BeliefEnd, EventKind, Note, Trace};
+use crate::protocols::{AcquireFailure, BeliefEnd, ClientPhase, EventKind, Note, Trace};
 use crate::scenario::Approach;
 use crate::sim::{ClockKind, LossReason, NodeId, Role};
 
@@ -79,6 +79,7 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
         EventKind::ClockDrift { ppm } => format!("{me}'s clock now runs {} by {} ppm.", if *ppm >= 0 { "fast" } else { "slow" }, ppm.abs()),
         EventKind::Crashed { machine: true } => format!("{me}'s machine loses power: the process dies and whatever was not yet on disk is gone."),
         EventKind::Crashed { machine: false } => format!("{me} crashes (kill -9). Whatever reached the OS survives; messages in flight to it are lost."),
+        EventKind::Restarted if trace.nodes.get(e.node).is_some_and(|n| n.role == Role::Client) => format!("{me} restarts."),
         EventKind::Restarted => format!("{me} restarts with what its persistence kept."),
         EventKind::PartitionStarted { groups, .. } => {
             let sides: Vec<String> = groups.iter().map(|g| g.iter().map(|&n| c.name(n)).collect::<Vec<_>>().join(", ")).collect();
@@ -176,9 +177,10 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
             c.tok(highest_before),
             stale_words(c, &who, &c.name(*newer), why)
         ),
-        Some(Cause::Write(WriteCause::HolderBlocked { highest })) => format!(
-            "Storage rejects {who}'s write: {tok} is lower than the {} it accepted from an earlier holder. {who}'s write was not stale: the token went back, so fencing blocked the rightful holder.",
-            c.tok(*highest)
+        Some(Cause::Write(WriteCause::HolderBlocked { highest, rightful })) => format!(
+            "Storage rejects {who}'s write: {tok} is lower than the {} it accepted from an earlier holder. {who}'s write was not stale: the token went back, so fencing blocked {}.",
+            c.tok(*highest),
+            if *rightful { "the rightful holder" } else { "it" }
         ),
         Some(Cause::Write(WriteCause::AfterTakeover { by })) => format!(
             "Storage accepts {who}'s write ({tok}), though {} has taken the lock since. {} has not written yet, so nothing is lost so far, and highest-token-seen fencing cannot catch it.",
@@ -239,9 +241,12 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back.")
         }
         Note::BeliefEnded { reason: BeliefEnd::Released } => format!("{me} is done writing and releases the lock."),
-        Note::BeliefEnded { reason: BeliefEnd::WriteRejected } => {
-            format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock.")
-        }
+        Note::BeliefEnded { reason: BeliefEnd::WriteRejected } => match c.cause() {
+            Some(Cause::Rejected { rightful: true }) => {
+                format!("Storage rejected {me}'s write, so {me} stops and gives the lock back: it cannot tell that it still held it.")
+            }
+            _ => format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock."),
+        },
         Note::WriteSent { n, token } => {
             format!("{me} sends write #{n} to storage ({}): it has not re-checked the lock, it just believes it holds it.", c.tok(*token))
         }
@@ -292,6 +297,28 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             }
             _ => format!("{}'s release found nothing to release at {me}.", name(*by)),
         },
+        Note::StartedOver { incarnation, predecessor } => {
+            let left = match predecessor {
+                ClientPhase::Holding => format!(
+                    " Its old process held the lock: its {lease} stays at the lock service until it expires, and until then blocks the others, the new {me} included."
+                ),
+                ClientPhase::Releasing => {
+                    format!(" Its old process was giving the lock back: if that release did not get through, its {lease} stays at the lock service until it expires.")
+                }
+                ClientPhase::Acquiring => format!(" Its old process was asking for the lock: whatever it was granted stays at the lock service until it expires."),
+                ClientPhase::Waiting | ClientPhase::Done => String::new(),
+            };
+            format!("{me} is back as a new process (restart {incarnation}): it remembers nothing and starts its job over.{left}")
+        }
+        Note::Disconnected { .. } => format!(
+            "{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its {lease} still lives, keeps believing, and reconnects."
+        ),
+        Note::Reconnected { .. } => format!("{me} reconnected: its {lease} is still alive."),
+        Note::RowDeleted { owner, by, token_was } => format!(
+            "{}'s plain release deleted {} lease row (token {token_was}): the token column goes with it, so the next grant inserts a fresh row with token 1.",
+            name(*by),
+            if owner == by { "its own".to_string() } else { format!("{}'s", name(*owner)) }
+        ),
         Note::LeaderElected { epoch } => {
             format!("{me} is now the leader (epoch {epoch}). Sessions and leases get a fresh full timeout from it.")
         }

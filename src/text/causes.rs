@@ -23,6 +23,9 @@ pub enum Cause {
     Granted { client: NodeId, believers: Vec<NodeId> },
     /// A client accepted a grant that `instances` of `of` independent instances gave (Redlock).
     Majority { instances: u32, of: u32 },
+    /// A client stopped believing because storage rejected its write; `rightful`: that write
+    /// was not stale (the token went back), so the client had not lost the lock at all.
+    Rejected { rightful: bool },
     /// A paused client woke up; whether it still believed it held the lock, and whether the
     /// lock service still held it for it.
     Woke { believes: bool, service_holds: bool },
@@ -57,8 +60,9 @@ pub enum WriteCause {
     /// Made under an older grant after storage had accepted a write under a newer one.
     Stale { accepted: bool, newer: NodeId, newer_token: Option<u64>, why: StaleWhy },
     /// Rejected although it was not stale: storage had seen a higher token from an *earlier*
-    /// holder (the token went back), so fencing blocked the rightful holder.
-    HolderBlocked { highest: Option<u64> },
+    /// holder (the token went back), so fencing blocked the writer — the rightful holder
+    /// unless another client has taken the lock since.
+    HolderBlocked { highest: Option<u64>, rightful: bool },
 }
 
 /// Why a stale write is stale: how the writer lost the lock before the newer holder got it.
@@ -77,13 +81,27 @@ pub struct StaleWhy {
 /// Every cause of a run, in event order.
 pub fn derive(trace: &Trace, verdict: &Verdict, t: &Timeline) -> Vec<(usize, Cause)> {
     let grants = grant_refs(trace);
-    let mut out = Vec::new();
+    let mut out: Vec<(usize, Cause)> = Vec::new();
+    // Each client's latest write, as its cause says (for the belief a rejection ends).
+    let mut last_write: Vec<(NodeId, WriteCause)> = Vec::new();
     for (i, e) in trace.events.iter().enumerate() {
         let cause = match &e.kind {
             EventKind::Note(Note::UnlockRefused { by, holder: None }) => {
                 Some(Cause::NothingToRelease { client: *by, gone: gone_at(trace, t, e.node, *by, e.at_ms) })
             }
-            EventKind::Note(Note::WriteApplied { .. }) => write_cause(trace, verdict, t, &grants, i).map(Cause::Write),
+            EventKind::Note(Note::WriteApplied { client, .. }) => {
+                let cause = write_cause(trace, verdict, t, &grants, i);
+                if let Some(c) = &cause {
+                    last_write.retain(|(n, _)| n != client);
+                    last_write.push((*client, c.clone()));
+                }
+                cause.map(Cause::Write)
+            }
+            EventKind::Note(Note::BeliefEnded { reason: crate::protocols::BeliefEnd::WriteRejected }) => {
+                let rightful =
+                    last_write.iter().any(|(n, c)| *n == e.node && matches!(c, WriteCause::HolderBlocked { rightful: true, .. }));
+                Some(Cause::Rejected { rightful })
+            }
             EventKind::Note(Note::LockExpired { holder }) | EventKind::Note(Note::SessionExpired { client: holder, .. }) => {
                 let mut holder = Whereabouts::of(t, *holder, e.at_ms);
                 holder.believes = believes_at(trace, holder.node, i);
@@ -225,7 +243,7 @@ fn write_cause(trace: &Trace, verdict: &Verdict, t: &Timeline, grants: &[(usize,
         });
     }
     if !w.accepted {
-        return Some(WriteCause::HolderBlocked { highest: highest_before });
+        return Some(WriteCause::HolderBlocked { highest: highest_before, rightful: !w.after_takeover });
     }
     if w.after_takeover {
         // The first grant to another client after this write's own grant, by this write's time.
