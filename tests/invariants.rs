@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{invariants, scale, scenario, FaultMix, SHAPES};
+use common::{invariants, scale, scenario, shapes, FaultMix};
 use locklab::lab;
 use locklab::sim::rng::Stream;
 
@@ -12,7 +12,7 @@ use locklab::sim::rng::Stream;
 fn every_generated_trace_keeps_the_invariants() {
     let mut rng = Stream::new(2026, 6);
     let n = 400 * scale();
-    for shape in SHAPES {
+    for shape in shapes() {
         let mut events = 0;
         for k in 0..n {
             // Mostly anything the format allows; some with only faults that end (more grants).

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{invariants, pick, scale, scenario, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS, SHAPES};
+use common::{consensus, invariants, pick, scale, scenario, shapes, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS};
 use locklab::check::FindingKind;
 use locklab::lab;
 use locklab::protocols::{EventKind, Note};
@@ -22,7 +22,7 @@ use locklab::sim::rng::Stream;
 fn generated_scenarios_are_valid_survive_the_format_and_never_panic() {
     let mut rng = Stream::new(2026, 1);
     let n = 200 * scale();
-    for shape in SHAPES {
+    for shape in shapes() {
         for i in 0..n {
             let fencing = rng.range(0, 1) == 1;
             let s = scenario(&mut rng, shape, FaultMix::Any, fencing);
@@ -41,7 +41,7 @@ fn generated_scenarios_are_valid_survive_the_format_and_never_panic() {
 fn consensus_locks_with_fencing_always_keep_storage_safe() {
     let mut rng = Stream::new(2026, 2);
     let n = 3_000 * scale();
-    for approach in [Approach::Zookeeper, Approach::Etcd] {
+    for approach in Approach::ALL.into_iter().filter(|&a| consensus(a)) {
         let (mut grants, mut rejected) = (0, 0);
         for _ in 0..n {
             let s = scenario(&mut rng, Shape::of(approach), FaultMix::MinorityOfServers, true);
@@ -72,7 +72,7 @@ fn every_advisory_approach_sometimes_loses_an_update_without_fencing() {
     // model) hides the failure the app exists to show.
     let mut rng = Stream::new(2026, 4);
     let n = 300 * scale();
-    for shape in SHAPES.into_iter().filter(|s| !matches!(s.approach, Approach::Zookeeper | Approach::Etcd)) {
+    for shape in shapes().into_iter().filter(|s| !consensus(s.approach)) {
         let mut lost = 0;
         for _ in 0..n {
             let s = scenario(&mut rng, shape, FaultMix::Any, false);
@@ -114,7 +114,7 @@ fn once_the_faults_are_over_every_client_gets_the_lock() {
     // then have held the lock and finished.
     let mut rng = Stream::new(2026, 5);
     let n = 150 * scale();
-    for shape in SHAPES {
+    for shape in shapes() {
         let mut faults = 0;
         for _ in 0..n {
             let fencing = rng.range(0, 1) == 1;
@@ -146,7 +146,8 @@ fn mutated_scenarios_get_an_error_never_a_panic() {
         ("\"tick_ms\": ", "\"tick_ms\": -"),
     ];
     for i in 0..500 * scale() {
-        let shape = SHAPES[i % SHAPES.len()];
+        let all = shapes();
+        let shape = all[i % all.len()];
         let s = scenario(&mut rng, shape, FaultMix::Any, false);
         let json = serde_json::to_string_pretty(&s).unwrap().replace(":", ": ").replace(":  ", ": ");
         let (from, to) = pick(&mut rng, breakers);

@@ -172,7 +172,7 @@ struct Clocks {
 }
 
 pub fn clocks_move_as_the_faults_say(run: &Run) -> Check {
-    let ttl_lock = !matches!(run.scenario.approach, Approach::Zookeeper | Approach::Etcd);
+    let ttl_lock = run.scenario.approach.spec().lease == locklab::protocols::spec::LeaseKind::FixedTtl;
     let db = run.scenario.approach == Approach::DbLease;
     let mut clocks = vec![Clocks { wall: LocalClock::exact(), mono: LocalClock::exact(), disturbances: 0 }; run.trace.nodes.len()];
     // (server, holder) → the deadline of the key or row the server committed.

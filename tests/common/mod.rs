@@ -45,15 +45,21 @@ impl Shape {
     }
 }
 
-/// Every approach, Redis twice (alone and with its replica).
-pub const SHAPES: [Shape; 6] = [
-    Shape::of(Approach::DbLease),
-    Shape::of(Approach::Redis),
-    Shape { approach: Approach::Redis, replica: true },
-    Shape::of(Approach::Redlock),
-    Shape::of(Approach::Zookeeper),
-    Shape::of(Approach::Etcd),
-];
+/// Every approach in the registry, those with a replica twice (alone and with it), so a new
+/// approach is generated for without a change here.
+pub fn shapes() -> Vec<Shape> {
+    Approach::ALL
+        .into_iter()
+        .flat_map(|a| [Some(Shape::of(a)), a.spec().replica.then_some(Shape { approach: a, replica: true })])
+        .flatten()
+        .collect()
+}
+
+/// Whether the approach's fencing token comes from a replicated log that never hands a
+/// number out twice (ZooKeeper, etcd): the approaches the seed calls safe with fencing.
+pub fn consensus(a: Approach) -> bool {
+    a.spec().holding == locklab::protocols::spec::Holding::Replicated
+}
 
 /// Which faults a generated scenario may contain.
 #[derive(Clone, Copy, PartialEq)]
@@ -73,10 +79,10 @@ pub const LIVENESS_FAULTS_END_MS: i64 = 25_000;
 
 fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire_by: i64) -> Scenario {
     let approach = shape.approach;
-    let servers = match approach {
-        Approach::Redlock => Some(*pick(rng, &[1, 3, 5, 7])),
-        Approach::Zookeeper | Approach::Etcd => Some(*pick(rng, &[1, 3, 5])),
-        _ => None,
+    let servers = match approach.spec().holding {
+        _ if approach.spec().default_servers.is_none() => None,
+        locklab::protocols::spec::Holding::Majority => Some(*pick(rng, &[1, 3, 5, 7])),
+        _ => Some(*pick(rng, &[1, 3, 5])),
     };
     let clients: Vec<ClientSpec> = (0..rng.range(1, 4))
         .map(|i| ClientSpec {
