@@ -44,6 +44,12 @@ pub struct Session {
     pub playing: bool,
     pub speed: f64,
     pub lecture: bool,
+    /// The whole run's verdict shows from the start (`outcome=1`); otherwise the verdict and
+    /// findings build up as the cursor passes them, so the ending is not given away.
+    pub outcome: bool,
+    /// For a built-in the user changed: the verdict of the built-in as shipped (same fencing),
+    /// against which the change is judged.
+    pub original: Option<Rc<crate::check::Verdict>>,
     pub help: bool,
     /// Embedded in a page: the diagram, transport and caption alone.
     pub embed: bool,
@@ -92,6 +98,8 @@ pub enum Action {
     Tick(f64),
     SetSpeed(f64),
     ToggleLecture,
+    /// Show the whole run's verdict from the start, or build it up as the cursor passes.
+    ToggleOutcome,
     /// Lecture mode: whether playback stops at each key moment.
     ToggleStopAtKeys,
     ToggleHelp,
@@ -130,9 +138,11 @@ impl Session {
             focus: None,
             playing: false,
             speed: 1.0,
-            lecture: opened.lecture,
+            lecture: opened.modes.lecture,
             help: false,
-            embed: opened.embed,
+            embed: opened.modes.embed,
+            outcome: opened.modes.outcome,
+            original: None,
             reduced_motion: start.reduced_motion,
             frame: 0,
             last_frame_ts: None,
@@ -145,8 +155,40 @@ impl Session {
             other_focus: None,
             link_error,
         };
-        lab.other = comparison::refresh(&lab, opened.compare);
+        lab.other = comparison::refresh(&lab, opened.modes.compare);
+        lab.original = lab.original_verdict();
         lab
+    }
+
+    /// How the view is shown, as a link carries it.
+    pub fn modes(&self) -> share::Modes {
+        share::Modes { lecture: self.lecture, embed: self.embed, outcome: self.outcome, compare: self.compared_with() }
+    }
+
+    /// Whether the whole run's verdict shows: at the end, or from the start when asked for.
+    pub fn outcome_shown(&self) -> bool {
+        self.outcome || self.cursor_ms() >= self.timeline.duration_ms
+    }
+
+    /// The built-in this scenario is, as shipped (switches aside: its `expect` covers fencing
+    /// off and on), if it is one.
+    pub fn as_shipped(&self) -> Option<&Scenario> {
+        let s = &*self.scenario;
+        self.catalog.iter().find(|b| b.id == s.id && lab::with_fencing(b, s.storage.fencing) == *s)
+    }
+
+    /// The built-in this scenario was changed from, if it is an edited built-in.
+    pub fn edited_from(&self) -> Option<&Scenario> {
+        if self.as_shipped().is_some() {
+            return None;
+        }
+        self.catalog.iter().find(|b| b.id == self.scenario.id)
+    }
+
+    /// The verdict of the built-in as shipped with this run's fencing, for an edited built-in.
+    fn original_verdict(&self) -> Option<Rc<crate::check::Verdict>> {
+        let b = self.edited_from()?;
+        Some(Rc::new(lab::run(&lab::with_fencing(b, self.scenario.storage.fencing)).verdict))
     }
 
     /// The cursor as the whole milliseconds shown in `data-cursor-ms` and the scrub.
@@ -173,7 +215,7 @@ impl Session {
     /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
     /// scenario's part; this is for one-off use.
     pub fn permalink(&self) -> String {
-        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), self.lecture, self.embed, self.compared_with())
+        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), &self.modes())
     }
 
     /// The approach shown side by side, if any (for the link).
@@ -232,6 +274,7 @@ impl Session {
         self.timeline = timeline;
         self.story = story;
         self.error = None;
+        self.original = self.original_verdict();
         self.recompare()
     }
 
@@ -242,6 +285,7 @@ impl Session {
         self.run = run;
         self.timeline = timeline;
         self.story = story;
+        self.original = self.original_verdict();
         self.error = None;
         self.load_error = None;
         // Another scenario on screen: what was wrong with the opening link no longer applies.
@@ -338,6 +382,10 @@ impl Session {
             }
             Action::ToggleLecture => {
                 lab.lecture = !lab.lecture;
+                lab
+            }
+            Action::ToggleOutcome => {
+                lab.outcome = !lab.outcome;
                 lab
             }
             Action::ToggleStopAtKeys => {

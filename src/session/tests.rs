@@ -265,3 +265,30 @@ fn lecture_mode_stops_at_every_key_moment_until_space() {
     let (_, shown) = watch(off, 1.0);
     assert_eq!(shown.last().map(|(_, c)| c.clone()), Some(CaptionView::Outcome));
 }
+
+#[test]
+fn an_edited_built_in_is_judged_against_the_one_as_shipped() {
+    let s = open("?scenario=redis-gc-pause");
+    assert!(s.as_shipped().is_some() && s.edited_from().is_none() && s.original.is_none());
+    let s = s.apply(Action::ToggleFencing);
+    assert!(s.as_shipped().is_some(), "fencing is a switch its expect covers");
+    let s = s.apply(Action::ToggleFencing).apply(Action::SetTtl(20_000));
+    assert!(s.as_shipped().is_none());
+    assert_eq!(s.edited_from().map(|b| b.id.as_str()), Some("redis-gc-pause"));
+    let original = s.original.clone().expect("the shipped run's verdict");
+    assert!(!original.safe && s.run.verdict.safe);
+    // The shipped run is judged with the fencing on screen.
+    let s = s.apply(Action::ToggleFencing);
+    assert!(s.original.as_ref().is_some_and(|o| o.fencing && o.safe));
+}
+
+#[test]
+fn the_outcome_shows_at_the_end_or_when_asked_for() {
+    let s = open("?scenario=redis-gc-pause&t=9000");
+    assert!(!s.outcome_shown());
+    assert!(s.clone().apply(Action::Seek(f64::MAX)).outcome_shown());
+    let up_front = open("?scenario=redis-gc-pause&t=9000&outcome=1");
+    assert!(up_front.outcome_shown());
+    assert!(up_front.permalink().contains("outcome=1"));
+    assert!(s.apply(Action::ToggleOutcome).outcome_shown());
+}

@@ -104,3 +104,53 @@ pub fn change(original: &Verdict, now: &Verdict) -> String {
         _ => format!("Still safe after your change. {}", sentence(now)),
     }
 }
+
+/// The latest moment at or before `cursor` at which `so_far` can change (a finding, an
+/// overlap's start or end, a grant), or -1 before any: the verdict panel re-renders only when
+/// this moves.
+pub fn milestone(v: &Verdict, cursor: Time) -> Time {
+    let times = v
+        .findings
+        .iter()
+        .map(|f| f.at_ms)
+        .chain(v.overlaps.iter().flat_map(|o| [o.from_ms, o.to_ms]))
+        .chain(v.grants.iter().map(|g| g.at_ms));
+    times.filter(|&t| t <= cursor).max().unwrap_or(-1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab;
+    use crate::scenario::catalog;
+
+    #[test]
+    fn the_verdict_builds_up_without_giving_the_end_away() {
+        let v = lab::run(&catalog::get("redis-gc-pause").unwrap()).verdict;
+        assert_eq!(so_far(&v, 0), "So far: nobody has the lock yet.");
+        assert_eq!(so_far(&v, 5_000), "So far: one holder at a time.");
+        let both = so_far(&v, 10_300);
+        assert!(both.starts_with("So far: A and B believe they hold the lock at the same time (since 10.134 s)"), "{both}");
+        let after = so_far(&v, 12_000);
+        assert!(after.starts_with("So far: A and B believed they held the lock at the same time for 506 ms"), "{after}");
+        assert!(so_far(&v, 15_502).starts_with("So far: an update is lost."));
+        assert_eq!(sentence(&v), format!("Lost update: {}", v.findings[0].text));
+        // The panel re-renders only at milestones.
+        assert_eq!(milestone(&v, 9_000), 1);
+        assert_eq!(milestone(&v, 10_300), 10_134);
+        assert_eq!(milestone(&v, -5), -1);
+    }
+
+    #[test]
+    fn a_change_is_judged_against_the_built_in_as_shipped() {
+        let shipped = catalog::get("redis-gc-pause").unwrap();
+        let original = lab::run(&shipped).verdict;
+        let mut longer = shipped.clone();
+        longer.lock.ttl_ms = 20_000;
+        let safe = lab::run(&longer).verdict;
+        assert_eq!(change(&original, &safe), "Your change made it safe: the original loses an update at 15.502 s; this run loses none.");
+        assert!(change(&safe, &original).starts_with("Your change made it unsafe. Lost update:"));
+        assert!(change(&original, &original).starts_with("Still unsafe after your change."));
+        assert!(change(&safe, &safe).starts_with("Still safe after your change."));
+    }
+}

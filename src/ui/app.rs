@@ -17,7 +17,7 @@ use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change}
 use super::state::{Action, Session, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
-use super::verdict::Verdict;
+use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
 
 /// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
@@ -51,7 +51,7 @@ pub fn app() -> Html {
         })
     };
     // Copied or opened from an embed, a link leads to the full app.
-    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), lab.lecture, false, lab.compared_with());
+    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), &crate::scenario::share::Modes { embed: false, ..lab.modes() });
     let url = AttrValue::from(format!("{}{link}", named.1));
     // The address bar follows the view once it rests (not per frame while playing, nor per
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
@@ -87,14 +87,25 @@ pub fn app() -> Html {
         let side = compared.then(|| AttrValue::from(short_name(*approach)));
         html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
     });
+    // No spoilers: until the end (or `outcome=1`) the verdict is judged up to the cursor and
+    // the ledger lists only the writes that have arrived.
+    let whole = lab.outcome_shown();
+    let judge = match &lab.original {
+        Some(original) => Judge::Change(Shared(original.clone())),
+        None => Judge::Expect,
+    };
     let verdicts = runs.iter().map(|(approach, run, _, other_side)| {
-        // The verdict only changes look when the cursor crosses a finding.
-        let verdict_ms = run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= cursor).max().unwrap_or(-1);
-        named_side(*approach, html! { <Verdict run={run.clone()} cursor_ms={verdict_ms} other_side={*other_side} act={act.clone()} /> })
+        // The verdict only changes look when the cursor crosses a milestone.
+        let upto = (!whole).then(|| crate::text::verdict::milestone(&run.verdict, cursor));
+        let judge = if *other_side { Judge::Nothing } else { judge.clone() };
+        named_side(*approach, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
     });
     let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
         let passed = timeline.writes.partition_point(|w| w.at <= cursor);
-        named_side(*approach, html! { <Ledger timeline={timeline.clone()} {passed} other_side={*other_side} act={act.clone()} /> })
+        named_side(
+            *approach,
+            html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
+        )
     });
     let lecture_btn = {
         let act = act.clone();
@@ -103,6 +114,10 @@ pub fn app() -> Html {
     let stops_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleStopAtKeys)
+    };
+    let outcome_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleOutcome)
     };
     let help_btn = {
         let act = act.clone();
@@ -126,6 +141,8 @@ pub fn app() -> Html {
                         <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
                             title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
                     }
+                    <button type="button" class="small" data-testid="show-outcome" aria-pressed={lab.outcome.to_string()} onclick={outcome_btn}
+                        title="Show the whole run's verdict from the start (otherwise it builds up as the run plays)">{"Outcome"}</button>
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
                         {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
@@ -135,12 +152,16 @@ pub fn app() -> Html {
             <p class="intro">
                 <span class="approach">{s.approach.label()}</span>
                 {s.intro.clone()}
+                // An intro tells the built-in's story with its numbers: once they changed, say so.
+                if lab.edited_from().is_some() && !s.intro.is_empty() {
+                    <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
+                }
             </p>
             <main>
                 if let Some(other) = lab.other.clone() {
                     <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
                         event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
-                        other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
+                        other_focus={lab.other_focus} lecture={lab.lecture} whole={whole} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
                     <Legend />

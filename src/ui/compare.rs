@@ -62,11 +62,20 @@ pub fn compare_select(p: &SelectProps) -> Html {
 }
 
 /// A side's heading: which approach, safe or not, and why in a few words.
-fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
-    let text = compare::side(v);
+/// A side's heading: its approach and, once the outcome shows (`upto` None), whether it was
+/// safe and why; before that, the verdict so far.
+fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) -> Html {
+    let (class, badge, text) = match upto {
+        None => (if v.safe { "safe" } else { "unsafe" }, if v.safe { "● Safe" } else { "▲ Unsafe" }, compare::side(v)),
+        Some(u) => (
+            "so-far",
+            "So far",
+            format!("{}: {}", v.approach.short_name(), crate::text::verdict::so_far(v, u).trim_start_matches("So far: ")),
+        ),
+    };
     html! {
-        <h2 class={classes!("side-head", if v.safe { "safe" } else { "unsafe" })} data-testid={testid} data-safe={v.safe.to_string()}>
-            <span class="side-badge">{if v.safe { "● Safe" } else { "▲ Unsafe" }}</span>
+        <h2 class={classes!("side-head", class)} data-testid={testid} data-safe={v.safe.to_string()}>
+            <span class="side-badge">{badge}</span>
             {" "}{text}
             // Why a side stayed calm is often that the fault has no node there: say it up here.
             if left_out > 0 {
@@ -91,6 +100,9 @@ pub struct SidesProps {
     pub fast_forward: bool,
     pub other_focus: Option<usize>,
     pub lecture: bool,
+    /// The outcome shows (the end, or `outcome=1`): headings and the one-line difference say
+    /// how each side ended; before that, how it stands so far.
+    pub whole: bool,
     pub act: Act,
 }
 
@@ -103,11 +115,12 @@ fn place(run: &Run, event: Option<usize>) -> Option<(Time, NodeId)> {
 /// carried over, and both captions.
 #[function_component(Sides)]
 pub fn sides(p: &SidesProps) -> Html {
+    let upto = |v: &Verdict| (!p.whole).then(|| crate::text::verdict::milestone(v, p.cursor.floor() as Time));
     let o = &*p.other;
     let ms = p.cursor.floor() as Time;
     let left = html! {
         <section class="side" aria-label={short_name(p.run.scenario.approach)}>
-            {head(&p.run.verdict, "compare-left", 0)}
+            {head(&p.run.verdict, "compare-left", 0, upto(&p.run.verdict))}
             <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
@@ -131,10 +144,12 @@ pub fn sides(p: &SidesProps) -> Html {
         <div class="compare" data-testid="compare">
             {left}
             <section class="side" aria-label={short_name(o.with)}>
-                {head(&run.verdict, "compare-right", o.not_applicable.len())}
+                {head(&run.verdict, "compare-right", o.not_applicable.len(), upto(&run.verdict))}
                 <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
-            <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>
+            if p.whole {
+                <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>
+            }
             <ul class="compare-na" data-testid="compare-not-applicable" aria-label="Faults not carried over">
                 {for o.not_applicable.iter().map(|t| html! { <li>{t.clone()}</li> })}
             </ul>
