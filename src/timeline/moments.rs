@@ -86,11 +86,15 @@ pub fn key_moments(trace: &Trace, verdict: &Verdict, approach: Approach, leases:
     let name = |n: NodeId| trace.nodes.get(n).map_or("?", |i| i.name.as_str());
     let mut out: Vec<KeyMoment> = Vec::new();
     let mut push = |at: Time, event: usize, node: NodeId, kind: KeyKind, text: String| out.push(KeyMoment { at, event, node, kind, text });
+    let servers = trace.nodes.iter().filter(|n| n.role == crate::sim::Role::LockServer).count() as u32;
+    let quorum = approach.spec().quorum(servers);
     for g in &verdict.grants {
         let node = trace.events.get(g.event).map_or(0, |e| e.node);
         let takeover = leases.iter().any(|l| l.event == g.event && l.takeover);
         let (kind, verb) = if takeover { (KeyKind::Takeover, "takes over") } else { (KeyKind::Grant, "gets the lock") };
-        push(g.at_ms, g.event, node, kind, format!("{} {verb} ({})", g.client, tok(g.token)));
+        // Independent instances grant at the quorum-th OK: name the majority, not one instance.
+        let how = if quorum > 1 { format!("{quorum} of {servers} instances, {}", tok(g.token)) } else { tok(g.token) };
+        push(g.at_ms, g.event, node, kind, format!("{} {verb} ({how})", g.client));
     }
     for l in leases {
         let (kind, text) = match l.end {

@@ -356,3 +356,42 @@ fn redlock_holds_only_while_a_majority_does() {
     assert!(held.to < t.leases.iter().filter(|l| l.holder == a).map(|l| l.to).max().unwrap());
     assert_eq!(held.end, LeaseEnd::Expired);
 }
+
+/// Every built-in's story has its key moments, whatever the approach: the grant, the pause and
+/// the wake-up, the expiry, the takeover, the late write — wherever the run has them.
+#[test]
+fn every_built_in_has_its_story_s_key_moments() {
+    for s in catalog::all() {
+        for fencing in [false, true] {
+            let r = lab::run(&lab::with_fencing(&s, fencing));
+            let t = Timeline::of_run(&r);
+            let has = |k: KeyKind| t.key_moments.iter().any(|m| m.kind == k);
+            let id = format!("{} fencing {fencing}", s.id);
+            if !r.verdict.grants.is_empty() {
+                assert!(has(KeyKind::Grant), "{id}: no grant moment");
+            }
+            if s.faults.iter().any(|f| matches!(f, FaultSpec::Pause { .. })) {
+                assert!(has(KeyKind::Paused) && has(KeyKind::Resumed), "{id}: pause or wake-up missing");
+            }
+            if t.leases.iter().any(|l| l.end == LeaseEnd::Expired) {
+                assert!(has(KeyKind::LeaseExpired) || has(KeyKind::SessionExpired), "{id}: no expiry moment");
+            }
+            if !r.verdict.overlaps.is_empty() && r.verdict.grants.len() > 1 {
+                assert!(has(KeyKind::Takeover), "{id}: two believers but no takeover moment");
+            }
+            for w in &t.writes {
+                assert!(t.key_moments.iter().any(|m| m.event == w.event), "{id}: the write at {} has no key moment", w.at);
+            }
+            // Redlock's grant names the majority.
+            if s.approach.spec().quorum(5) > 1 {
+                assert!(
+                    t.key_moments
+                        .iter()
+                        .filter(|m| matches!(m.kind, KeyKind::Grant | KeyKind::Takeover))
+                        .all(|m| m.text.contains(" instances")),
+                    "{id}"
+                );
+            }
+        }
+    }
+}
