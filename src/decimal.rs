@@ -53,6 +53,15 @@ pub fn seconds(ms: i64) -> String {
     }
 }
 
+/// "15 s", "500 ms", "1.5 s": a duration in the shortest honest form.
+pub fn span(ms: i64) -> String {
+    if ms.abs() < 1000 {
+        format!("{ms} ms")
+    } else {
+        seconds(ms)
+    }
+}
+
 /// Milliseconds as seconds with `decimals` places: `secs(10_129, 3)` → "10.129".
 pub fn secs(ms: f64, decimals: u32) -> Fixed {
     Fixed(ms / 1000.0, decimals)

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod catalog;
+pub mod fault;
 pub mod format;
 mod json_path;
 pub mod limits;
@@ -11,5 +12,6 @@ pub mod share;
 mod strict_json;
 pub mod validate;
 
+pub use fault::FaultKind;
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};
 pub use validate::{parse, ScenarioError};

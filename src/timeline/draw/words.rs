@@ -11,14 +11,8 @@ pub fn secs(ms: f64) -> String {
     }
 }
 
-/// "15 s", "500 ms", "1.5 s": a duration in the shortest honest form.
-pub fn span(ms: i64) -> String {
-    if ms.abs() < 1000 {
-        format!("{ms} ms")
-    } else {
-        decimal::seconds(ms)
-    }
-}
+/// "15 s", "500 ms", "1.5 s" (it lives in `decimal` so the scenario layer can use it too).
+pub use crate::decimal::span;
 
 use crate::scenario::Approach;
 
