@@ -48,12 +48,23 @@ impl Run {
 /// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.
 pub fn run(scenario: &Scenario) -> Run {
     let trace = build::world(scenario).run();
+    let verdict = judge_trace(scenario, &trace);
+    Run { scenario: scenario.clone(), trace, verdict }
+}
+
+/// The verdict of `run(scenario)` without its trace, for runs that are only judged (the
+/// explorer's): the world keeps no message events, which only the diagram draws. The
+/// findings' `event` indices point into that lean trace, so they are not the full run's.
+pub fn judge(scenario: &Scenario) -> Verdict {
+    judge_trace(scenario, &build::world(scenario).without_messages().run())
+}
+
+fn judge_trace(scenario: &Scenario, trace: &Trace) -> Verdict {
     let quorum = match scenario.approach {
         Approach::Redlock => crate::scenario::validate::servers(scenario) as usize / 2 + 1,
         _ => 1,
     };
-    let verdict = check::verdict(&trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum);
-    Run { scenario: scenario.clone(), trace, verdict }
+    check::verdict(trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum)
 }
 
 /// The same scenario with fencing set as given.
