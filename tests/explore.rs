@@ -148,9 +148,11 @@ fn the_measured_table_agrees_with_the_seed() {
 
 #[test]
 fn fencing_on_redis_fails_where_a_token_is_handed_out_again() {
+    // While A and B hold the lock (the first 6 s), on the clients and the primary.
     let mix = |nodes: &[&str]| {
         let mut m = Mix::of(&kinds(&["pause", "crash"]));
         m.nodes = Some(nodes.iter().map(|n| n.to_string()).collect());
+        m.window_ms = Some((0, 6_000));
         m
     };
     // A restart without persistence forgets the INCR counter.

@@ -19,7 +19,8 @@ pub struct Row {
 }
 
 /// The base every row shares, on `approach`: two clients, A from 0 s and B from 2 s, each
-/// holding the lock for three writes a second apart; a 10 s TTL, 20 s of run, no faults.
+/// holding the lock for three writes a second apart; a 10 s TTL, 30 s of run (room for a
+/// pause of twice the TTL to end inside it), no faults.
 /// Three writes rather than one give a fault that strikes mid-hold a later write to spoil.
 pub fn base(approach: Approach) -> Scenario {
     Scenario {
@@ -29,7 +30,7 @@ pub fn base(approach: Approach) -> Scenario {
         intro: String::new(),
         approach,
         seed: 1,
-        duration_ms: 20_000,
+        duration_ms: 30_000,
         lock: Default::default(),
         storage: Default::default(),
         network: Default::default(),
