@@ -202,3 +202,37 @@ fn a_mix_that_cannot_be_drawn_names_its_field() {
     m.ranges = vec![(FaultKind::by_id("pause").unwrap(), "by_ms", 1, 2)];
     assert_eq!(err(m).message, "pause has no number called by_ms");
 }
+
+/// The explorer's counts and counterexamples for every table row under the full mix, as
+/// computed natively. A browser test can compute the same under wasm and compare it with this
+/// file (as tests/golden/trace-hashes.txt does for traces). After an intended model change:
+/// `UPDATE_GOLDEN=1 cargo test --test explore`.
+const GOLDEN: &str = "tests/golden/explore.txt";
+
+#[test]
+fn explorer_results_match_the_golden_file() {
+    let mut current = String::new();
+    for row in table::rows() {
+        for fencing in [false, true] {
+            let r = explore(&lab::with_fencing(&row.base, fencing), &Mix::full(), 1, 300).unwrap();
+            let c = r.counts;
+            let found: Vec<String> = r.found.iter().map(|f| format!("{}@{}", f.class.id(), f.index)).collect();
+            current += &format!(
+                "{} fencing={fencing} lost_update={} token_repeated={} two_believers={} never_granted={} safe={} found={}\n",
+                row.id,
+                c.lost_update,
+                c.token_repeated,
+                c.two_believers,
+                c.never_granted,
+                c.safe,
+                found.join(",")
+            );
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &current).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(golden, current, "explorer results changed; if intended, run UPDATE_GOLDEN=1 cargo test --test explore");
+}

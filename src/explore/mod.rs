@@ -71,7 +71,7 @@ impl Mix {
 /// A mix that cannot be explored on a base, naming the part of the mix that is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MixError {
-    /// `kinds`, `max_faults`, `nodes`, `window_ms`, `ranges` or `base`.
+    /// `kinds`, `max_faults`, `nodes`, `window_ms`, `ranges`, or `base` (an invalid base).
     pub field: &'static str,
     pub message: String,
 }
@@ -152,6 +152,9 @@ impl Explorer {
     /// A search of `total` schedules of `mix` on `base` (a valid scenario), drawn from `seed`.
     pub fn new(base: &Scenario, mix: Mix, seed: u64, total: u64) -> Result<Explorer, MixError> {
         let bad = |field, message: String| Err(MixError { field, message });
+        if let Err(e) = crate::scenario::validate::validate(base) {
+            return bad("base", e.to_string());
+        }
         let names = node_names(base);
         if mix.kinds.is_empty() {
             return bad("kinds", "no fault kinds to draw from".into());

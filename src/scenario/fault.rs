@@ -603,40 +603,45 @@ fn error(path: String, message: impl Into<String>) -> ScenarioError {
     ScenarioError { path, message: message.into() }
 }
 
-/// Validates `faults[index]` of a scenario that runs `duration_ms` and has the nodes `names`;
-/// `s` words the error for a node that does not exist.
+/// Validates `faults[index]` of `s`, whose nodes are `names`. Paths and messages are written
+/// only for an error: the explorer validates every fault it draws.
 pub(super) fn validate(f: &FaultSpec, index: usize, s: &Scenario, names: &[String]) -> Result<(), ScenarioError> {
     let kind = f.kind();
     let path = |field: &str| format!("faults[{index}].{field}");
-    let node = |path: String, name: &str| {
+    let node = |name: &str, path: &dyn Fn() -> String| {
         if names.iter().any(|n| n == name) {
             Ok(())
         } else {
-            Err(validate::unknown_node(s, path, name))
+            Err(validate::unknown_node(s, path(), name))
         }
     };
     for (p, v) in kind.params().iter().zip(kind.values(f)) {
-        match (p.ty, v) {
-            (Ty::At, Value::Int(t)) => validate::range(&path(p.name), t, 0, s.duration_ms, " ms")?,
-            (Ty::Number(n), Value::Int(x) | Value::Maybe(Some(x))) => {
-                validate::range(&path(p.name), x, n.lo, n.hi, &format!(" {}", n.unit))?
+        let within = |x: i64, lo: i64, hi: i64, unit: &str| {
+            if (lo..=hi).contains(&x) {
+                Ok(())
+            } else {
+                validate::range(&path(p.name), x, lo, hi, &format!(" {unit}"))
             }
-            (Ty::Node, Value::Name(name)) => node(path(p.name), &name)?,
+        };
+        match (p.ty, v) {
+            (Ty::At, Value::Int(t)) => within(t, 0, s.duration_ms, "ms")?,
+            (Ty::Number(n), Value::Int(x) | Value::Maybe(Some(x))) => within(x, n.lo, n.hi, n.unit)?,
+            (Ty::Node, Value::Name(name)) => node(&name, &|| path(p.name))?,
             (Ty::Groups, Value::Groups(groups)) => {
                 if groups.is_empty() {
                     return Err(error(path(p.name), "needs at least one group of node names"));
                 }
+                let group = |g: usize| format!("{}[{g}]", path(p.name));
                 let mut seen: Vec<&str> = Vec::new();
                 for (g, members) in groups.iter().enumerate() {
-                    let group = format!("{}[{g}]", path(p.name));
                     if members.is_empty() {
-                        return Err(error(group, "an empty group"));
+                        return Err(error(group(g), "an empty group"));
                     }
                     for (m, name) in members.iter().enumerate() {
-                        let at = format!("{group}[{m}]");
-                        node(at.clone(), name)?;
+                        let at = || format!("{}[{m}]", group(g));
+                        node(name, &at)?;
                         if seen.contains(&name.as_str()) {
-                            return Err(error(at, format!("\"{name}\" is in more than one group (groups must be disjoint)")));
+                            return Err(error(at(), format!("\"{name}\" is in more than one group (groups must be disjoint)")));
                         }
                         seen.push(name);
                     }
