@@ -207,7 +207,8 @@ impl Explorer {
     pub fn schedule(&self, i: u64) -> Scenario {
         let mut rng = Stream::new(self.seed, SCHEDULE_KEY.wrapping_add(i));
         let mut s = self.base.clone();
-        s.seed = rng.next_u64();
+        // Its own network latencies; a seed a person can read out ("seed 48213").
+        s.seed = rng.range(1, 999_999) as u64;
         s.id = format!("explored-{}-{i}", self.seed);
         let space = Space { nodes: &self.nodes, window_ms: self.window_ms, ranges: &self.mix.ranges };
         let count = rng.range(1, self.mix.max_faults as i64);
