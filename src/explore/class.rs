@@ -101,6 +101,14 @@ impl Counts {
     pub fn total(&self) -> u64 {
         Class::ALL.iter().map(|&c| self.get(c)).sum()
     }
+
+    /// The share of all counted runs in `c`, 0..=1 (0 when none were counted).
+    pub fn share(&self, c: Class) -> f64 {
+        match self.total() {
+            0 => 0.0,
+            total => self.get(c) as f64 / total as f64,
+        }
+    }
 }
 
 #[cfg(test)]

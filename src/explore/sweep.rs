@@ -3,7 +3,7 @@
 //! setting). Each point explores one fault of the swept kind, everything but that number drawn
 //! at random, so the step where a pause outlives the lease shows as a jump in the line.
 
-use super::class::Counts;
+use super::class::{Class, Counts};
 use super::{Explorer, Mix, MixError};
 use crate::scenario::{FaultKind, Scenario};
 
@@ -83,12 +83,9 @@ pub struct Point {
 }
 
 impl Point {
+    /// The share of runs that lost an update, 0..=1.
     pub fn lost_share(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.counts.lost_update as f64 / self.runs as f64
-        }
+        self.counts.share(Class::LostUpdate)
     }
 }
 

@@ -76,11 +76,7 @@ pub struct Cell {
 impl Cell {
     /// The share of runs that lost an update, 0..=1.
     pub fn lost_share(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.counts.lost_update as f64 / self.runs as f64
-        }
+        self.counts.share(Class::LostUpdate)
     }
 }
 
