@@ -15,7 +15,7 @@ use crate::decimal::seconds;
 use crate::lab::{self, Run};
 use crate::protocols::spec::LeaseKind;
 use crate::scenario::validate::{self, ScenarioError};
-use crate::scenario::{Approach, FaultSpec, LockConfig, Persistence, Scenario};
+use crate::scenario::{fault, Approach, LockConfig, Persistence, Scenario};
 
 /// The other side of a comparison, before it is run.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,9 +181,9 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     c.faults = s
         .faults
         .iter()
-        .filter(|f| match named(f).into_iter().find(|n| !names.iter().any(|m| m == *n)) {
+        .filter(|f| match fault::nodes(f).into_iter().find(|n| !names.contains(n)) {
             Some(missing) => {
-                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", describe(f), with.id()));
+                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), with.id()));
                 false
             }
             None => true,
@@ -194,47 +194,6 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     validate::validate(&c)
         .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
     Ok(Counterpart { scenario: c, notes, not_applicable })
-}
-
-/// Every node name a fault mentions, in field order.
-fn named(f: &FaultSpec) -> Vec<&str> {
-    match f {
-        FaultSpec::Pause { node, .. }
-        | FaultSpec::ClockJump { node, .. }
-        | FaultSpec::ClockDrift { node, .. }
-        | FaultSpec::Crash { node, .. } => {
-            vec![node]
-        }
-        FaultSpec::Partition { groups, .. } => groups.iter().flatten().map(String::as_str).collect(),
-        FaultSpec::Delay { from, to, .. } | FaultSpec::Drop { from, to, .. } => vec![from, to],
-    }
-}
-
-/// A fault in a few words: "clock jump redis-3 by +10 s at 1.5 s".
-pub fn describe(f: &FaultSpec) -> String {
-    let at = seconds(f.at_ms());
-    match f {
-        FaultSpec::Pause { node, duration_ms, .. } => format!("pause {node} for {} at {at}", seconds(*duration_ms)),
-        FaultSpec::ClockJump { node, by_ms, .. } => {
-            format!("clock jump {node} by {}{} at {at}", if *by_ms >= 0 { "+" } else { "" }, seconds(*by_ms))
-        }
-        FaultSpec::ClockDrift { node, ppm, .. } => format!("clock drift {node} {ppm:+} ppm at {at}"),
-        FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
-            let what = if *machine { "machine crash" } else { "crash" };
-            match restart_after_ms {
-                Some(r) => format!("{what} {node} at {at}, restart after {}", seconds(*r)),
-                None => format!("{what} {node} at {at}"),
-            }
-        }
-        FaultSpec::Partition { groups, duration_ms, .. } => {
-            let groups: Vec<String> = groups.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
-            let until = duration_ms.map(|d| format!(" for {}", seconds(d))).unwrap_or_default();
-            format!("partition {} at {at}{until}", groups.join(" | "))
-        }
-        FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", seconds(*by_ms)),
-        FaultSpec::Drop { from, to, duration_ms: None, .. } => format!("drop {from} → {to} from {at}"),
-        FaultSpec::Drop { from, to, duration_ms: Some(d), .. } => format!("drop {from} → {to} from {at} for {}", seconds(*d)),
-    }
 }
 
 /// One side in a few words: the approach, fencing, then the first unsafe thing with its time
@@ -284,7 +243,7 @@ pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::catalog;
+    use crate::scenario::{catalog, FaultSpec};
 
     fn builtin(id: &str) -> Scenario {
         catalog::get(id).expect("built-in")

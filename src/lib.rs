@@ -8,6 +8,7 @@ pub mod bench;
 pub mod check;
 pub mod compare;
 pub mod decimal;
+pub mod explore;
 pub mod lab;
 pub mod protocols;
 pub mod scenario;

@@ -1,6 +1,10 @@
 //! `locklab`: run a scenario file or a built-in and print its verdict (SCENARIO_FORMAT.md,
-//! "The CLI"), or draw it as an SVG figure. Exit 0 when the scenario ran (safe or not), 2 for
+//! "The CLI"), draw it as an SVG figure, or explore its fault space (explore.rs). Exit 0 when the scenario ran (safe or not), 2 for
 //! any input error.
+
+// A file beside this one would be taken for a binary of its own (src/bin/*.rs).
+#[path = "locklab/explore.rs"]
+mod explore;
 
 use std::process::ExitCode;
 
@@ -12,6 +16,11 @@ use locklab::timeline::Timeline;
 const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]
        locklab svg (FILE | --builtin ID) [--fencing on|off] [--seed N] [--at-ms T] [--lecture] [--width PX] -o (OUT.svg | -)
        locklab compare (FILE | --builtin ID) --with APPROACH [--fencing on|off] [--seed N] [--json]
+       locklab explore (FILE | --builtin ID | --approach NAME) [--fencing on|off] [--faults KIND,…] [--max-faults K]
+                       [--runs N] [--seed S] [--threads T] [--json] [-o FOUND.json]
+       locklab explore --table [--faults KIND,…] [--max-faults K] [--runs N] [--seed S] [--threads T] [--json]
+       locklab explore --sweep PARAM=FROM..TO [--steps K] [FILE | --builtin ID | --approach NAME] [--fencing on|off]
+                       [--runs N] [--seed S] [--threads T] [--json]
        locklab list
        locklab bench [ITERATIONS]";
 
@@ -40,6 +49,7 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("run") => run(&args[1..]),
         Some("svg") => svg(&args[1..]),
         Some("compare") => compare(&args[1..]),
+        Some("explore") => explore::explore(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),

@@ -1,14 +1,14 @@
 //! Turns a validated scenario into a world: clients first, then the lock service, then storage
 //! (the order of `validate::node_names`), with the faults scheduled.
 
-use super::format::{FaultSpec, Scenario};
+use super::format::Scenario;
 use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan};
 use crate::protocols::spec::Plan;
 use crate::protocols::storage::Storage;
 use crate::protocols::{BoxedNode, Msg, Note};
-use crate::sim::{Fault, NodeInfo, Role, World, WorldConfig};
+use crate::sim::{NodeInfo, Role, World, WorldConfig};
 
 /// Builds the world for `s` (which must have passed validation).
 pub fn world(s: &Scenario) -> World<Msg, Note> {
@@ -50,22 +50,7 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
     };
     let mut world = World::new(&cfg, nodes);
     for f in &s.faults {
-        let fault = match f {
-            FaultSpec::Pause { node, duration_ms, .. } => Fault::Pause { node: id(node), duration_ms: *duration_ms },
-            FaultSpec::ClockJump { node, by_ms, .. } => Fault::ClockJump { node: id(node), by_ms: *by_ms },
-            FaultSpec::ClockDrift { node, ppm, .. } => Fault::ClockDrift { node: id(node), ppm: *ppm },
-            FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
-                Fault::Crash { node: id(node), machine: *machine, restart_after_ms: *restart_after_ms }
-            }
-            FaultSpec::Partition { groups, duration_ms, .. } => {
-                Fault::Partition { groups: groups.iter().map(|g| g.iter().map(|n| id(n)).collect()).collect(), duration_ms: *duration_ms }
-            }
-            FaultSpec::Delay { from, to, by_ms, duration_ms, .. } => {
-                Fault::Delay { from: id(from), to: id(to), by_ms: *by_ms, duration_ms: *duration_ms }
-            }
-            FaultSpec::Drop { from, to, duration_ms, .. } => Fault::Drop { from: id(from), to: id(to), duration_ms: *duration_ms },
-        };
-        world.schedule_fault(f.at_ms(), fault);
+        world.schedule_fault(f.at_ms(), super::fault::build(f, &id));
     }
     world
 }

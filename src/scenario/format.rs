@@ -78,7 +78,8 @@ pub struct ClientSpec {
     pub writes: u32,
 }
 
-/// One entry of `faults[]`, tagged by `kind`.
+/// One entry of `faults[]`, tagged by `kind`. What each kind means, reads, checks, builds and
+/// says is in `fault.rs`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -129,34 +130,6 @@ pub enum FaultSpec {
     },
 }
 
-/// Every fault kind's `at_ms`, by reference or by mutable reference (one list of the kinds for
-/// both accessors).
-macro_rules! fault_at_ms {
-    ($fault:expr) => {
-        match $fault {
-            FaultSpec::Pause { at_ms, .. }
-            | FaultSpec::ClockJump { at_ms, .. }
-            | FaultSpec::ClockDrift { at_ms, .. }
-            | FaultSpec::Crash { at_ms, .. }
-            | FaultSpec::Partition { at_ms, .. }
-            | FaultSpec::Delay { at_ms, .. }
-            | FaultSpec::Drop { at_ms, .. } => at_ms,
-        }
-    };
-}
-
-impl FaultSpec {
-    /// When the fault strikes, in true ms.
-    pub fn at_ms(&self) -> i64 {
-        *fault_at_ms!(self)
-    }
-
-    /// The same, to edit (the editor's form).
-    pub fn at_ms_mut(&mut self) -> &mut i64 {
-        fault_at_ms!(self)
-    }
-}
-
 /// The outcome a scenario's author claims, per fencing setting.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
@@ -197,7 +170,7 @@ pub(super) fn default_work() -> i64 {
 pub(super) fn default_writes() -> u32 {
     1
 }
-pub(super) fn one_ms() -> i64 {
+pub(super) const fn one_ms() -> i64 {
     1
 }
 pub(super) fn default_clients() -> Vec<ClientSpec> {

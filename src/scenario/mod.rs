@@ -4,6 +4,7 @@
 pub mod build;
 pub mod catalog;
 mod error;
+pub mod fault;
 pub mod format;
 mod json_path;
 pub mod limits;
@@ -12,5 +13,6 @@ pub mod share;
 mod strict_json;
 pub mod validate;
 
+pub use fault::FaultKind;
 pub use format::{Approach, ClientSpec, Expect, FaultSpec, LockConfig, Outcome, Persistence, Scenario};
 pub use validate::{parse, ScenarioError};

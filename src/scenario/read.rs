@@ -13,14 +13,14 @@ use serde_json::{Map, Value};
 use super::error::ScenarioError;
 use super::format::*;
 
-type Read<T> = Result<T, ScenarioError>;
+pub(super) type Read<T> = Result<T, ScenarioError>;
 
-fn err<T>(path: &str, message: String) -> Read<T> {
+pub(super) fn err<T>(path: &str, message: String) -> Read<T> {
     Err(ScenarioError { path: path.to_string(), message })
 }
 
 /// `path.key`, or `key` at the top.
-fn join(path: &str, key: &str) -> String {
+pub(super) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
@@ -41,7 +41,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
+pub(super) fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
     err(path, format!("invalid type: {}, expected {expected}", kind(v)))
 }
 
@@ -51,13 +51,13 @@ fn one_of(names: &[&str]) -> String {
 }
 
 /// An object with only the `known` keys.
-struct Object<'a> {
+pub(super) struct Object<'a> {
     map: &'a Map<String, Value>,
     path: String,
 }
 
 impl<'a> Object<'a> {
-    fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
+    pub(super) fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
         let Value::Object(map) = v else { return invalid(path, v, "an object") };
         if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
             return err(&join(path, k), format!("unknown field `{k}`, expected one of {}", one_of(known)));
@@ -66,7 +66,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that may be missing (and, like an optional field, may be null).
-    fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
+    pub(super) fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => read(v, &join(&self.path, key)).map(Some),
@@ -74,7 +74,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field with a default when missing.
-    fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(super) fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => Ok(default),
             Some(v) => read(v, &join(&self.path, key)),
@@ -82,7 +82,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that must be there.
-    fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(super) fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => err(&self.path, format!("missing field `{key}`")),
             Some(v) => read(v, &join(&self.path, key)),
@@ -98,7 +98,7 @@ fn whole_beyond(v: &Value, lo: f64, hi: f64) -> Option<bool> {
     (f >= hi || f < lo).then_some(f >= hi)
 }
 
-fn int(v: &Value, path: &str) -> Read<i64> {
+pub(super) fn int(v: &Value, path: &str) -> Read<i64> {
     const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
     match (v.as_i64(), whole_beyond(v, -TWO_POW_63, TWO_POW_63)) {
         (Some(n), _) => Ok(n),
@@ -130,15 +130,15 @@ fn float(v: &Value, path: &str) -> Read<f64> {
     v.as_f64().map_or_else(|| invalid(path, v, "a number"), Ok)
 }
 
-fn boolean(v: &Value, path: &str) -> Read<bool> {
+pub(super) fn boolean(v: &Value, path: &str) -> Read<bool> {
     v.as_bool().map_or_else(|| invalid(path, v, "a boolean"), Ok)
 }
 
-fn string(v: &Value, path: &str) -> Read<String> {
+pub(super) fn string(v: &Value, path: &str) -> Read<String> {
     v.as_str().map_or_else(|| invalid(path, v, "a string"), |s| Ok(s.to_string()))
 }
 
-fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+pub(super) fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
     let Value::Array(items) = v else { return invalid(path, v, "an array") };
     items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect()
 }
@@ -150,7 +150,7 @@ fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
 }
 
 /// One of the names in `table`.
-fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
+pub(super) fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
     let name = string(v, path)?;
     match table.iter().find(|(n, _)| *n == name) {
         Some(&(_, t)) => Ok(t),
@@ -208,52 +208,6 @@ fn client(v: &Value, path: &str) -> Read<ClientSpec> {
     })
 }
 
-/// The fault kinds, as `kind` names them.
-const FAULT_KINDS: [&str; 7] = ["pause", "clock_jump", "clock_drift", "crash", "partition", "delay", "drop"];
-
-fn fault(v: &Value, path: &str) -> Read<FaultSpec> {
-    // `kind` picks the fields that are allowed, so it is read first.
-    let Value::Object(map) = v else { return invalid(path, v, "an object") };
-    let Some(kind) = map.get("kind") else { return err(path, "missing field `kind`".into()) };
-    let table: Vec<(&str, &str)> = FAULT_KINDS.iter().map(|k| (*k, *k)).collect();
-    let kind = choice(kind, &join(path, "kind"), &table)?;
-    let fields: &[&str] = match kind {
-        "pause" => &["kind", "at_ms", "node", "duration_ms"],
-        "clock_jump" => &["kind", "at_ms", "node", "by_ms"],
-        "clock_drift" => &["kind", "at_ms", "node", "ppm"],
-        "crash" => &["kind", "at_ms", "node", "restart_after_ms", "machine"],
-        "partition" => &["kind", "at_ms", "groups", "duration_ms"],
-        "delay" => &["kind", "at_ms", "from", "to", "by_ms", "duration_ms"],
-        _ => &["kind", "at_ms", "from", "to", "duration_ms"],
-    };
-    let o = Object::new(v, path, fields)?;
-    let at_ms = o.req("at_ms", int)?;
-    Ok(match kind {
-        "pause" => FaultSpec::Pause { at_ms, node: o.req("node", string)?, duration_ms: o.req("duration_ms", int)? },
-        "clock_jump" => FaultSpec::ClockJump { at_ms, node: o.req("node", string)?, by_ms: o.req("by_ms", int)? },
-        "clock_drift" => FaultSpec::ClockDrift { at_ms, node: o.req("node", string)?, ppm: o.req("ppm", int)? },
-        "crash" => FaultSpec::Crash {
-            at_ms,
-            node: o.req("node", string)?,
-            restart_after_ms: o.opt("restart_after_ms", int)?,
-            machine: o.or("machine", false, boolean)?,
-        },
-        "partition" => FaultSpec::Partition {
-            at_ms,
-            groups: o.req("groups", |v, p| list(v, p, |v, p| list(v, p, string)))?,
-            duration_ms: o.opt("duration_ms", int)?,
-        },
-        "delay" => FaultSpec::Delay {
-            at_ms,
-            from: o.req("from", string)?,
-            to: o.req("to", string)?,
-            by_ms: o.req("by_ms", int)?,
-            duration_ms: o.or("duration_ms", one_ms(), int)?,
-        },
-        _ => FaultSpec::Drop { at_ms, from: o.req("from", string)?, to: o.req("to", string)?, duration_ms: o.opt("duration_ms", int)? },
-    })
-}
-
 fn outcome(v: &Value, path: &str) -> Read<Outcome> {
     let o = Object::new(v, path, &["safe", "stale_writes_accepted", "stale_writes_rejected", "max_concurrent_holders"])?;
     Ok(Outcome {
@@ -286,7 +240,7 @@ pub fn scenario(v: &Value) -> Read<Scenario> {
         storage: o.or("storage", StorageConfig::default(), storage)?,
         network: o.or("network", NetworkConfig::default(), network)?,
         clients: o.or("clients", default_clients(), |v, p| list(v, p, client))?,
-        faults: o.or("faults", Vec::new(), |v, p| list(v, p, fault))?,
+        faults: o.or("faults", Vec::new(), |v, p| list(v, p, super::fault::read))?,
         expect: o.opt("expect", expect)?,
     })
 }

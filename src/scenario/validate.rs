@@ -2,7 +2,7 @@
 //! `faults[2].node: no node named "redis-9" (redis has A, B, redis, storage)`. A scenario that
 //! fails here is never run.
 
-use super::format::{Approach, FaultSpec, Scenario};
+use super::format::{Approach, Scenario};
 use super::limits::*;
 
 pub use super::error::ScenarioError;
@@ -64,7 +64,7 @@ fn number(v: f64) -> String {
     }
 }
 
-fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
+pub(super) fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
     if v < lo || v > hi {
         return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
     }
@@ -94,8 +94,9 @@ pub fn quorum(s: &Scenario) -> usize {
     s.approach.spec().quorum(servers(s))
 }
 
-fn describe_nodes(s: &Scenario) -> String {
-    format!("{} has {}", s.approach.id(), node_names(s).join(", "))
+/// `no node named "redis-9" (redlock has A, B, redis-1, …, storage)` at `path`.
+pub(super) fn unknown_node(s: &Scenario, path: String, name: &str) -> ScenarioError {
+    err(path, format!("no node named \"{name}\" ({} has {})", s.approach.id(), node_names(s).join(", ")))
 }
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
@@ -154,83 +155,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         return Err(err("faults", format!("{} faults: the limit is {MAX_FAULTS}", s.faults.len())));
     }
     let names = node_names(s);
-    let node = |path: String, name: &str| -> Result<(), ScenarioError> {
-        if names.iter().any(|n| n == name) {
-            Ok(())
-        } else {
-            Err(err(path, format!("no node named \"{name}\" ({})", describe_nodes(s))))
-        }
-    };
     for (i, f) in s.faults.iter().enumerate() {
-        let p = |field: &str| format!("faults[{i}].{field}");
-        range(&p("at_ms"), f.at_ms(), 0, s.duration_ms, " ms")?;
-        match f {
-            FaultSpec::Pause { node: n, duration_ms, .. } => {
-                node(p("node"), n)?;
-                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
-            }
-            FaultSpec::ClockJump { node: n, by_ms, .. } => {
-                node(p("node"), n)?;
-                range(&p("by_ms"), *by_ms, -MAX_CLOCK_JUMP_MS, MAX_CLOCK_JUMP_MS, " ms")?;
-            }
-            FaultSpec::ClockDrift { node: n, ppm, .. } => {
-                node(p("node"), n)?;
-                range(&p("ppm"), *ppm, -MAX_DRIFT_PPM, MAX_DRIFT_PPM, " ppm")?;
-            }
-            FaultSpec::Crash { node: n, restart_after_ms, .. } => {
-                node(p("node"), n)?;
-                if n == "storage" {
-                    return Err(err(
-                        p("node"),
-                        "storage is durable and does not crash in this model; crash a client or a lock-service node",
-                    ));
-                }
-                if let Some(r) = restart_after_ms {
-                    range(&p("restart_after_ms"), *r, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-            FaultSpec::Partition { groups, duration_ms, .. } => {
-                if groups.is_empty() {
-                    return Err(err(p("groups"), "needs at least one group of node names"));
-                }
-                let mut seen: Vec<&str> = Vec::new();
-                for (g, members) in groups.iter().enumerate() {
-                    if members.is_empty() {
-                        return Err(err(format!("faults[{i}].groups[{g}]"), "an empty group"));
-                    }
-                    for (m, name) in members.iter().enumerate() {
-                        let path = format!("faults[{i}].groups[{g}][{m}]");
-                        node(path.clone(), name)?;
-                        if seen.contains(&name.as_str()) {
-                            return Err(err(path, format!("\"{name}\" is in more than one group (groups must be disjoint)")));
-                        }
-                        seen.push(name);
-                    }
-                }
-                if let Some(d) = duration_ms {
-                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-            FaultSpec::Delay { from, to, by_ms, duration_ms, .. } => {
-                node(p("from"), from)?;
-                node(p("to"), to)?;
-                if from == to {
-                    return Err(err(p("to"), "from and to are the same node"));
-                }
-                range(&p("by_ms"), *by_ms, 0, MAX_DURATION_MS, " ms")?;
-                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
-            }
-            FaultSpec::Drop { from, to, duration_ms, .. } => {
-                node(p("from"), from)?;
-                node(p("to"), to)?;
-                if from == to {
-                    return Err(err(p("to"), "from and to are the same node"));
-                }
-                if let Some(d) = duration_ms {
-                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-        }
+        super::fault::validate(f, i, s, &names)?;
     }
     Ok(())
 }

@@ -135,26 +135,28 @@ enum Backlogged<M> {
     Start,
 }
 
-/// A queued item, ordered by (time, sequence number) so that equal times keep the order they
-/// were pushed in; the heap pops the smallest first.
-struct Queued<M> {
+/// A queued item's place in the queue, ordered by (time, sequence number) so that equal times
+/// keep the order they were pushed in; the heap pops the smallest first. The item itself waits
+/// in `World::items` at `slot`: the heap moves its entries on every push and pop, and an item
+/// (a message with its payload) is several times the size of this key.
+struct Queued {
     at: Time,
     seq: u64,
-    item: Item<M>,
+    slot: usize,
 }
 
-impl<M> PartialEq for Queued<M> {
+impl PartialEq for Queued {
     fn eq(&self, other: &Self) -> bool {
         (self.at, self.seq) == (other.at, other.seq)
     }
 }
-impl<M> Eq for Queued<M> {}
-impl<M> PartialOrd for Queued<M> {
+impl Eq for Queued {}
+impl PartialOrd for Queued {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<M> Ord for Queued<M> {
+impl Ord for Queued {
     fn cmp(&self, other: &Self) -> Ordering {
         (other.at, other.seq).cmp(&(self.at, self.seq)) // reversed: BinaryHeap is a max-heap
     }
@@ -177,12 +179,21 @@ pub struct World<M, N> {
     max_events: usize,
     slots: Vec<Slot<M, N>>,
     info: Vec<NodeInfo>,
-    queue: BinaryHeap<Queued<M>>,
+    queue: BinaryHeap<Queued>,
+    /// The queued items, by slot; `free` lists the slots whose item has been taken.
+    items: Vec<Option<Item<M>>>,
+    free: Vec<usize>,
     seq: u64,
     next_msg: u64,
     next_timer: u64,
     net: Network,
     events: Vec<Event<M, N>>,
+    /// Events so far, kept or not (the limit counts them all, so a lean run stops where a
+    /// full one does), and the time of the last.
+    counted: usize,
+    last_at: Time,
+    /// Whether message events (sent, received, lost) are kept: see `without_messages`.
+    messages: bool,
     truncated: bool,
     spare_effects: Vec<Effect<M, N>>,
 }
@@ -206,11 +217,16 @@ impl<M: Clone, N> World<M, N> {
             slots: Vec::with_capacity(count),
             info: Vec::with_capacity(count),
             queue: BinaryHeap::new(),
+            items: Vec::new(),
+            free: Vec::new(),
             seq: 0,
             next_msg: 0,
             next_timer: 0,
             net: Network::new(cfg.seed, count, cfg.latency_ms, cfg.drop_rate),
             events: Vec::new(),
+            counted: 0,
+            last_at: 0,
+            messages: true,
             truncated: false,
             spare_effects: Vec::new(),
         };
@@ -233,7 +249,17 @@ impl<M: Clone, N> World<M, N> {
 
     fn push(&mut self, at: Time, item: Item<M>) {
         self.seq += 1;
-        self.queue.push(Queued { at, seq: self.seq, item });
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.items[slot] = Some(item);
+                slot
+            }
+            None => {
+                self.items.push(Some(item));
+                self.items.len() - 1
+            }
+        };
+        self.queue.push(Queued { at, seq: self.seq, slot });
     }
 
     /// Schedules a fault at true time `at`.
@@ -241,12 +267,38 @@ impl<M: Clone, N> World<M, N> {
         self.push(at, Item::Fault(fault));
     }
 
-    fn record(&mut self, node: NodeId, kind: EventKind<M, N>) {
-        if self.events.len() >= self.max_events {
+    /// A run that is only judged (the explorer's) keeps no message events: the checker reads
+    /// notes and crashes, and messages, with a copy of each in the trace, are most of a run's
+    /// cost. Everything else, the limit included, is as in a full run.
+    pub fn without_messages(mut self) -> Self {
+        self.messages = false;
+        self
+    }
+
+    /// Counts one event against the limit; false once the limit is reached.
+    fn count(&mut self) -> bool {
+        if self.counted >= self.max_events {
             self.truncated = true;
-            return;
+            return false;
         }
-        self.events.push(Event { at_ms: self.now, node, kind });
+        self.counted += 1;
+        self.last_at = self.now;
+        true
+    }
+
+    fn record(&mut self, node: NodeId, kind: EventKind<M, N>) {
+        if self.count() {
+            self.events.push(Event { at_ms: self.now, node, kind });
+        }
+    }
+
+    /// A message event, made (and its message copied) only if messages are kept.
+    fn record_message(&mut self, node: NodeId, kind: impl FnOnce() -> EventKind<M, N>) {
+        if self.messages {
+            self.record(node, kind());
+        } else {
+            self.count();
+        }
     }
 
     /// Runs to the end of the scenario (or the event limit) and returns the trace.
@@ -254,7 +306,9 @@ impl<M: Clone, N> World<M, N> {
         for n in 0..self.slots.len() {
             self.push(0, Item::Start(n));
         }
-        while let Some(Queued { at, item, .. }) = self.queue.pop() {
+        while let Some(Queued { at, slot, .. }) = self.queue.pop() {
+            let item = self.items[slot].take().expect("a queued item waits in its slot");
+            self.free.push(slot);
             if at > self.end || self.truncated {
                 break;
             }
@@ -263,7 +317,7 @@ impl<M: Clone, N> World<M, N> {
         }
         // A run cut at the event limit knows nothing after its last event: its trace ends there,
         // so the diagram's axis, the open bars and the scrubber stop where the knowledge does.
-        let duration_ms = if self.truncated { self.events.last().map_or(0, |e| e.at_ms).max(1) } else { self.end };
+        let duration_ms = if self.truncated { self.last_at.max(1) } else { self.end };
         Trace { nodes: self.info, duration_ms, events: self.events, truncated: self.truncated }
     }
 
@@ -281,7 +335,7 @@ impl<M: Clone, N> World<M, N> {
             Item::Deliver { msg_id, from, to, msg } => {
                 let slot = &mut self.slots[to];
                 if slot.down {
-                    self.record(to, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
+                    self.record_message(to, || EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
                 } else if slot.paused_until.is_some() {
                     self.seq += 1;
                     let arrived = self.now;
@@ -317,7 +371,7 @@ impl<M: Clone, N> World<M, N> {
     }
 
     fn deliver(&mut self, to: NodeId, msg_id: u64, from: NodeId, msg: M, arrived_at_ms: Time) {
-        self.record(to, EventKind::Received { msg_id, from, msg: msg.clone(), arrived_at_ms });
+        self.record_message(to, || EventKind::Received { msg_id, from, msg: msg.clone(), arrived_at_ms });
         self.dispatch(to, |node, ctx| node.on_message(ctx, from, msg));
     }
 
@@ -456,11 +510,11 @@ impl<M: Clone, N> World<M, N> {
                 let msg_id = self.next_msg;
                 match self.net.route(now, n, to) {
                     Route::Deliver(at) => {
-                        self.record(n, EventKind::Sent { msg_id, to, msg: msg.clone(), arrives_at_ms: Some(at), lost: None });
+                        self.record_message(n, || EventKind::Sent { msg_id, to, msg: msg.clone(), arrives_at_ms: Some(at), lost: None });
                         self.push(at, Item::Deliver { msg_id, from: n, to, msg });
                     }
                     Route::Lost(reason) => {
-                        self.record(n, EventKind::Sent { msg_id, to, msg, arrives_at_ms: None, lost: Some(reason) });
+                        self.record_message(n, || EventKind::Sent { msg_id, to, msg, arrives_at_ms: None, lost: Some(reason) });
                     }
                 }
             }
