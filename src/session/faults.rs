@@ -10,6 +10,15 @@ use crate::scenario::FaultSpec;
 use crate::sim::trace::EventKind;
 use crate::sim::Role;
 
+/// An open fault menu: the lane it was opened on, and where on the screen (CSS px from the
+/// viewport's top left) it was asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultMenu {
+    pub node: String,
+    pub x: f64,
+    pub y: f64,
+}
+
 /// One item of the fault menu: the kind, and the fault choosing it would add.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Offer {
@@ -18,9 +27,10 @@ pub struct Offer {
 }
 
 impl Offer {
-    /// The menu's words for it: "Pause A for 15 s at 3 s".
+    /// The menu's words for it: "Pause A for 15 s" (the menu's heading says when).
     pub fn words(&self) -> String {
-        let w = fault::words(&self.fault);
+        let at = crate::decimal::seconds(self.fault.at_ms());
+        let w = fault::words(&self.fault).replacen(&format!(" at {at}"), "", 1);
         let mut chars = w.chars();
         chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
     }
@@ -71,6 +81,7 @@ impl Session {
         if lab.error.is_none() {
             lab.selected = Some(lab.scenario.faults.len() - 1);
         }
+        lab.menu = None;
         lab
     }
 

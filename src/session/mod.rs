@@ -16,7 +16,7 @@ mod tests;
 use std::rc::Rc;
 
 pub use comparison::Other;
-pub use faults::Offer;
+pub use faults::{FaultMenu, Offer};
 pub use playback::{CaptionView, DWELL_MS};
 pub use shared::Shared;
 
@@ -77,6 +77,8 @@ pub struct Session {
     /// The fault (index in `scenario.faults`) the user last added, moved or clicked: what
     /// Delete removes.
     pub selected: Option<usize>,
+    /// The fault menu, while it is open.
+    pub menu: Option<FaultMenu>,
     /// The scenarios before each edit, latest last (Ctrl+Z), and those undone (Ctrl+Shift+Z).
     undo: Vec<Rc<Scenario>>,
     redo: Vec<Rc<Scenario>>,
@@ -120,6 +122,9 @@ pub enum Action {
     /// Move the cursor to an event of the comparison's other run.
     FocusOther(usize),
     DismissLinkError,
+    /// Open the fault menu for a lane at the cursor.
+    OpenFaultMenu(FaultMenu),
+    CloseFaultMenu,
     /// Add the fault of this kind (`pause`, …) the fault menu offers for this node at the cursor.
     Inject {
         kind: String,
@@ -187,6 +192,7 @@ impl Session {
             other_focus: None,
             link_error,
             selected: None,
+            menu: None,
             undo: Vec::new(),
             redo: Vec::new(),
         };
@@ -353,6 +359,7 @@ impl Session {
         // Picking or loading another scenario is an edit too: undo brings the last one back.
         self.remember();
         self.selected = None;
+        self.menu = None;
         let (run, timeline, story) = simulate(&s);
         self.scenario = Rc::new(s);
         self.run = run;
@@ -488,6 +495,15 @@ impl Session {
             }
             Action::DismissLinkError => {
                 lab.link_error = None;
+                lab
+            }
+            Action::OpenFaultMenu(menu) => {
+                lab.menu = Some(menu).filter(|m| !lab.fault_menu(&m.node).is_empty());
+                lab.playing = false;
+                lab
+            }
+            Action::CloseFaultMenu => {
+                lab.menu = None;
                 lab
             }
             Action::Inject { kind, node } => lab.inject(&kind, &node),

@@ -310,7 +310,7 @@ fn a_pause_where_you_point_breaks_a_happy_path_in_two_actions() {
     let s = s.apply(Action::Seek(t as f64));
     let menu = s.fault_menu("A");
     let pause = menu.iter().find(|o| o.kind.id() == "pause").expect("a pause offer");
-    assert!(pause.words().starts_with("Pause A for "), "{}", pause.words());
+    assert_eq!(pause.words(), format!("Pause A for {}", crate::decimal::seconds(s.scenario.lock.ttl_ms * 3 / 2)));
     let s = s.apply(Action::Inject { kind: "pause".into(), node: "A".into() });
     assert_eq!(s.scenario.faults.len(), 1);
     let FaultSpec::Pause { at_ms, duration_ms, .. } = s.scenario.faults[0] else { panic!("a pause") };
