@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::protocols::{EventKind, GrantRef, Note, Trace};
+use crate::protocols::{EventKind, GrantRef, Msg, Note, Trace};
 use crate::scenario::{Approach, Outcome};
 use crate::sim::{NodeId, Time};
 
@@ -48,6 +48,9 @@ pub enum FindingKind {
     TokenRepeated,
     TokenRegressed,
     UnfencedWrite,
+    /// Storage rejected a write made under the newest grant: a token that went backwards (or a
+    /// repeat of an older one) made fencing block the rightful holder.
+    HolderWriteRejected,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,6 +75,12 @@ pub struct Verdict {
     pub stale_writes_rejected: u32,
     pub max_concurrent_holders: u32,
     pub safe: bool,
+    /// The lease or session lifetime the service enforces, as the trace shows it: the timeout
+    /// a ZooKeeper session was negotiated to or the TTL an etcd lease was granted (its
+    /// `SessionOpened`), else the TTL a client asked a TTL lock for (which the server uses as
+    /// asked). None when nothing was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted_ttl_ms: Option<i64>,
     /// Present when the run hit the trace-event limit: it was judged only up to this time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_at_ms: Option<Time>,
@@ -169,7 +178,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
     // Highest grant index under which storage has accepted a write so far, with that write.
     let mut newest_accepted: Option<(usize, usize)> = None;
     for (i, e) in trace.events.iter().enumerate() {
-        let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, .. }) = &e.kind else { continue };
+        let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, highest_before }) = &e.kind else { continue };
         let mine = order(grant);
         let stale = matches!((mine, newest_accepted), (Some(m), Some((n, _))) if n > m);
         let takeover_by = mine.and_then(|m| grants[m + 1..].iter().find(|(k, g)| k.client != *client && g.at_ms <= e.at_ms));
@@ -197,12 +206,29 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 )
             };
             findings.push(Finding { kind, at_ms: e.at_ms, event: i, text });
+        } else if !*accepted {
+            // Not stale, yet rejected: the higher token storage had seen came from an earlier
+            // grant (no write under a later one was accepted), so the token went back.
+            let whom = if after_takeover { "a holder whose lock had meanwhile been taken over" } else { "the rightful holder" };
+            findings.push(Finding {
+                kind: FindingKind::HolderWriteRejected,
+                at_ms: e.at_ms,
+                event: i,
+                text: format!(
+                    "{name}'s write with {} was rejected though it was not stale: storage had accepted {} from an earlier holder (the token went back), so fencing blocked {whom}.",
+                    tok(token),
+                    tok(highest_before)
+                ),
+            });
         } else if let Some((_, g)) = takeover_by {
             findings.push(Finding {
                 kind: FindingKind::WriteAfterTakeover,
                 at_ms: e.at_ms,
                 event: i,
-                text: format!("{name} wrote after {} took the lock but before {} wrote: no data lost yet, and highest-token-seen fencing cannot catch it.", g.client, g.client),
+                text: format!(
+                    "{name} wrote after {} took the lock but before storage had accepted any write of {}'s: no data lost yet, and highest-token-seen fencing cannot catch it.",
+                    g.client, g.client
+                ),
             });
         }
         if unfenced && fencing {
@@ -232,16 +258,16 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                 std::cmp::Ordering::Greater => None,
             };
             if let Some(kind) = kind {
-                let how = if kind == FindingKind::TokenRepeated { "the same token" } else { "a lower token" };
-                findings.push(Finding {
-                    kind,
-                    at_ms: b.at_ms,
-                    event: b.event,
-                    text: format!(
-                        "{} was granted {how} ({tb}) as {} before it ({ta}): fencing cannot tell them apart.",
-                        b.client, a.client
-                    ),
-                });
+                let (tok_a, tok_b) = (approach.token_label(Some(ta)), approach.token_label(Some(tb)));
+                let text = if kind == FindingKind::TokenRepeated {
+                    format!("{} was granted {tok_b}, the same as {} before it: fencing cannot tell their writes apart.", b.client, a.client)
+                } else {
+                    format!(
+                        "{} was granted {tok_b}, lower than {}'s {tok_a} before it: highest-token-seen fencing will take {}'s writes for stale ones.",
+                        b.client, a.client, b.client
+                    )
+                };
+                findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text });
             }
         }
     }
@@ -262,8 +288,24 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         stale_writes_rejected,
         max_concurrent_holders,
         safe: stale_writes_accepted == 0,
+        granted_ttl_ms: granted_ttl(trace),
         truncated_at_ms: trace.truncated.then(|| trace.events.last().map_or(0, |e| e.at_ms)),
     }
+}
+
+/// What the service granted: a session's or lease's timeout where one was opened, else the TTL
+/// of the first acquire request.
+fn granted_ttl(trace: &Trace) -> Option<i64> {
+    let opened = trace.events.iter().find_map(|e| match &e.kind {
+        EventKind::Note(Note::SessionOpened { ttl_ms, .. }) => Some(*ttl_ms),
+        _ => None,
+    });
+    opened.or_else(|| {
+        trace.events.iter().find_map(|e| match &e.kind {
+            EventKind::Sent { msg: Msg::Acquire { ttl_ms, .. }, .. } => Some(*ttl_ms),
+            _ => None,
+        })
+    })
 }
 
 /// Intervals where two or more clients believed at once, and the most at any instant.
@@ -292,4 +334,235 @@ fn overlaps(trace: &Trace) -> (Vec<Overlap>, u32) {
         max = 1; // instantaneous beliefs still count one holder
     }
     (out, max)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The referee on hand-made traces: each finding kind, stale vs. after takeover, equal
+    //! tokens, overlaps. Nodes: A 0, B 1, C 2, the lock server 3, storage 4.
+
+    use super::*;
+    use crate::protocols::{BeliefEnd, Event};
+    use crate::sim::{NodeInfo, Role};
+
+    const A: NodeId = 0;
+    const B: NodeId = 1;
+    const C: NodeId = 2;
+    const SERVER: NodeId = 3;
+    const STORAGE: NodeId = 4;
+
+    fn trace(events: Vec<(Time, NodeId, EventKind)>) -> Trace {
+        let node = |name: &str, role| NodeInfo { name: name.into(), role };
+        Trace {
+            nodes: vec![
+                node("A", Role::Client),
+                node("B", Role::Client),
+                node("C", Role::Client),
+                node("lock", Role::LockServer),
+                node("storage", Role::Storage),
+            ],
+            duration_ms: 1000,
+            events: events.into_iter().map(|(at_ms, node, kind)| Event { at_ms, node, kind }).collect(),
+            truncated: false,
+        }
+    }
+
+    /// The service commits `client`'s attempt and the client accepts it.
+    fn granted(at: Time, client: NodeId, attempt: u32, token: Option<u64>) -> Vec<(Time, NodeId, EventKind)> {
+        vec![
+            (at, SERVER, EventKind::Note(Note::LockCommitted { client, attempt, token, expires_wall_ms: None })),
+            (at + 1, client, EventKind::Note(Note::BeliefStarted { attempt, token, validity_ms: None })),
+        ]
+    }
+
+    fn ended(at: Time, client: NodeId) -> (Time, NodeId, EventKind) {
+        (at, client, EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::Released }))
+    }
+
+    fn wrote(
+        at: Time,
+        client: NodeId,
+        attempt: u32,
+        token: Option<u64>,
+        accepted: bool,
+        highest_before: Option<u64>,
+    ) -> (Time, NodeId, EventKind) {
+        let grant = GrantRef { client, attempt };
+        (at, STORAGE, EventKind::Note(Note::WriteApplied { client, grant, token, accepted, highest_before }))
+    }
+
+    fn judge(events: Vec<(Time, NodeId, EventKind)>, fencing: bool) -> Verdict {
+        verdict(&trace(events), "t", Approach::Redis, fencing, 1, 1)
+    }
+
+    fn kinds(v: &Verdict) -> Vec<FindingKind> {
+        v.findings.iter().map(|f| f.kind).collect()
+    }
+
+    /// A holds token 1, B takes over with 2 and writes; then A's write arrives.
+    fn takeover_then_old_write(a_accepted: bool) -> Vec<(Time, NodeId, EventKind)> {
+        let mut e = granted(10, A, 1, Some(1));
+        e.extend(granted(100, B, 1, Some(2)));
+        e.push(wrote(120, B, 1, Some(2), true, None));
+        e.push(wrote(150, A, 1, Some(1), a_accepted, Some(2)));
+        e
+    }
+
+    #[test]
+    fn a_write_under_an_older_grant_after_a_newer_accepted_write_is_stale() {
+        let v = judge(takeover_then_old_write(true), false);
+        assert_eq!(kinds(&v), [FindingKind::StaleWriteAccepted]);
+        let w = &v.writes[1];
+        assert!(w.stale && w.accepted && w.after_takeover && w.client == "A");
+        assert_eq!((v.stale_writes_accepted, v.stale_writes_rejected, v.safe), (1, 0, false));
+        assert_eq!(v.findings[0].event, 5, "the finding points at the storage event");
+        assert!(v.findings[0].text.starts_with("A wrote (token 1) after B"), "{}", v.findings[0].text);
+    }
+
+    #[test]
+    fn a_stale_write_that_storage_rejects_is_counted_as_rejected_and_safe() {
+        let v = judge(takeover_then_old_write(false), true);
+        assert_eq!(kinds(&v), [FindingKind::StaleWriteRejected]);
+        assert_eq!((v.stale_writes_accepted, v.stale_writes_rejected, v.safe), (0, 1, true));
+    }
+
+    #[test]
+    fn a_write_after_a_takeover_but_before_the_new_holder_wrote_is_not_stale() {
+        let mut e = granted(10, A, 1, Some(1));
+        e.extend(granted(100, B, 1, Some(2)));
+        e.push(wrote(110, A, 1, Some(1), true, None));
+        e.push(wrote(120, B, 1, Some(2), true, Some(1)));
+        let v = judge(e, false);
+        assert_eq!(kinds(&v), [FindingKind::WriteAfterTakeover]);
+        assert!(!v.writes[0].stale && v.writes[0].after_takeover);
+        assert!(!v.writes[1].stale && !v.writes[1].after_takeover);
+        assert!(v.safe);
+    }
+
+    #[test]
+    fn a_write_before_any_takeover_is_neither() {
+        let mut e = granted(10, A, 1, Some(1));
+        e.push(wrote(20, A, 1, Some(1), true, None));
+        e.push(ended(30, A));
+        e.extend(granted(100, B, 1, Some(2)));
+        e.push(wrote(120, B, 1, Some(2), true, Some(1)));
+        let v = judge(e, true);
+        assert!(v.findings.is_empty() && v.writes.iter().all(|w| !w.stale && !w.after_takeover), "{v:#?}");
+        assert_eq!(
+            v.grants.iter().map(|g| (g.client.as_str(), g.at_ms, g.token)).collect::<Vec<_>>(),
+            [("A", 10, Some(1)), ("B", 100, Some(2))]
+        );
+    }
+
+    #[test]
+    fn equal_tokens_are_repeated_and_the_stale_write_with_one_is_accepted() {
+        // A failover or a restart without persistence: B is handed A's number again.
+        let mut e = granted(10, A, 1, Some(1));
+        e.extend(granted(100, B, 1, Some(1)));
+        e.push(wrote(120, B, 1, Some(1), true, None));
+        e.push(wrote(150, A, 1, Some(1), true, Some(1)));
+        let v = judge(e, true);
+        assert_eq!(kinds(&v), [FindingKind::TokenRepeated, FindingKind::StaleWriteAccepted]);
+        assert_eq!(v.findings[0].event, 2, "at B's grant");
+        assert_eq!(v.findings[0].text, "B was granted token 1, the same as A before it: fencing cannot tell their writes apart.");
+        assert!(!v.safe);
+    }
+
+    #[test]
+    fn a_lower_token_for_the_newest_holder_makes_fencing_reject_it() {
+        // db-lease with a plain DELETE: C's fresh row starts again at 1 after B's 2.
+        let mut e = granted(10, B, 1, Some(2));
+        e.push(wrote(20, B, 1, Some(2), true, None));
+        e.extend(granted(100, C, 1, Some(1)));
+        e.push(wrote(120, C, 1, Some(1), false, Some(2)));
+        let v = judge(e, true);
+        assert_eq!(kinds(&v), [FindingKind::TokenRegressed, FindingKind::HolderWriteRejected]);
+        assert!(!v.writes[1].stale, "the newest holder's write is not stale");
+        assert!(v.findings[0].text.starts_with("C was granted token 1, lower than B's token 2"), "{}", v.findings[0].text);
+        assert!(v.findings[1].text.contains("blocked the rightful holder"));
+        assert_eq!((v.stale_writes_rejected, v.safe), (0, true));
+    }
+
+    #[test]
+    fn a_write_without_a_token_is_unfenced_only_when_fencing_is_on() {
+        let mut e = granted(10, A, 1, None);
+        e.push(wrote(20, A, 1, None, true, None));
+        assert_eq!(kinds(&judge(e.clone(), true)), [FindingKind::UnfencedWrite]);
+        assert!(judge(e, false).findings.is_empty());
+    }
+
+    #[test]
+    fn a_commit_the_client_never_accepted_is_no_grant_and_redlock_grants_at_the_quorum_th_commit() {
+        let commit = |at, client, attempt| {
+            (at, SERVER, EventKind::Note(Note::LockCommitted { client, attempt, token: None, expires_wall_ms: None }))
+        };
+        let e = vec![
+            commit(5, A, 1), // attempt 1: refused by the client (no validity left)
+            commit(10, A, 2),
+            commit(12, A, 2),
+            commit(15, A, 2),
+            (20, A, EventKind::Note(Note::BeliefStarted { attempt: 2, token: None, validity_ms: Some(900) })),
+        ];
+        let v = verdict(&trace(e.clone()), "t", Approach::Redlock, false, 1, 3);
+        assert_eq!(v.grants.iter().map(|g| (g.at_ms, g.event)).collect::<Vec<_>>(), [(15, 3)]);
+        let short = verdict(&trace(e[..3].iter().cloned().chain([e[4].clone()]).collect()), "t", Approach::Redlock, false, 1, 3);
+        assert!(short.grants.is_empty(), "two commits are not a majority of five");
+    }
+
+    #[test]
+    fn overlaps_are_the_intervals_with_two_or_more_believers() {
+        let mut e = granted(10, A, 1, Some(1)); // A believes from 11
+        e.extend(granted(29, B, 1, Some(2))); // B from 30
+        e.extend(granted(39, C, 1, Some(3))); // C from 40
+        e.push((45, C, EventKind::Crashed { machine: false })); // a crash ends a belief
+        e.push(ended(50, A));
+        // B still believes when the run ends (1000).
+        let v = judge(e, false);
+        let spans: Vec<(Time, Time, Vec<&str>)> =
+            v.overlaps.iter().map(|o| (o.from_ms, o.to_ms, o.clients.iter().map(String::as_str).collect())).collect();
+        assert_eq!(spans, [(30, 40, vec!["A", "B"]), (40, 45, vec!["A", "B", "C"]), (45, 50, vec!["A", "B"])]);
+        assert_eq!(v.max_concurrent_holders, 3);
+        let b = beliefs(&trace(granted(29, B, 1, None)));
+        assert_eq!(b, [Belief { client: B, from_ms: 30, to_ms: None }]);
+    }
+
+    #[test]
+    fn one_holder_at_a_time_is_no_overlap() {
+        let mut e = granted(10, A, 1, Some(1));
+        e.push(ended(20, A));
+        e.extend(granted(20, B, 1, Some(2)));
+        let v = judge(e, false);
+        assert!(v.overlaps.is_empty());
+        assert_eq!(v.max_concurrent_holders, 1);
+        assert_eq!(judge(Vec::new(), false).max_concurrent_holders, 0);
+    }
+
+    #[test]
+    fn the_granted_ttl_is_the_sessions_else_the_asked_one() {
+        let asked = (
+            0,
+            A,
+            EventKind::Sent {
+                msg_id: 1,
+                to: SERVER,
+                msg: Msg::Acquire { req: 1, attempt: 1, value: 7, ttl_ms: 2000 },
+                arrives_at_ms: Some(2),
+                lost: None,
+            },
+        );
+        assert_eq!(judge(vec![asked.clone()], false).granted_ttl_ms, Some(2000));
+        let opened = (3, SERVER, EventKind::Note(Note::SessionOpened { client: A, session: 1, ttl_ms: 4000 }));
+        assert_eq!(judge(vec![asked, opened], false).granted_ttl_ms, Some(4000));
+        assert_eq!(judge(Vec::new(), false).granted_ttl_ms, None);
+    }
+
+    #[test]
+    fn expect_mismatches_name_each_field_that_differs() {
+        let v = judge(takeover_then_old_write(true), false);
+        let claim =
+            Outcome { safe: Some(true), stale_writes_accepted: Some(1), stale_writes_rejected: None, max_concurrent_holders: Some(1) };
+        let m = v.mismatches(&claim);
+        let fields: Vec<(&str, &str, &str)> = m.iter().map(|m| (m.field, m.expected.as_str(), m.actual.as_str())).collect();
+        assert_eq!(fields, [("safe", "true", "false"), ("max_concurrent_holders", "1", "2")]);
+    }
 }

@@ -11,11 +11,11 @@
 //! Plain Rust on purpose: the CLI and the browser share it, and it is tested natively.
 
 use crate::check::{FindingKind, Verdict};
+use crate::decimal::seconds;
 use crate::lab::{self, Run};
-use crate::protocols::ensemble::Flavour;
+use crate::protocols::spec::LeaseKind;
 use crate::scenario::validate::{self, ScenarioError};
-use crate::scenario::{Approach, FaultSpec, Persistence, Scenario};
-use crate::timeline::draw::words::span;
+use crate::scenario::{fault, Approach, LockConfig, Persistence, Scenario};
 
 /// The other side of a comparison, before it is run.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,47 +39,34 @@ pub struct Comparison {
 
 /// The short name a lecturer says out loud.
 pub fn short_name(a: Approach) -> &'static str {
-    match a {
-        Approach::DbLease => "Database lease",
-        Approach::Redis => "Redis",
-        Approach::Redlock => "Redlock",
-        Approach::Zookeeper => "ZooKeeper",
-        Approach::Etcd => "etcd",
-    }
+    a.short_name()
 }
 
 /// The approach with this scenario-format id (`"etcd"`), if any.
 pub fn approach_by_id(id: &str) -> Option<Approach> {
-    Approach::ALL.into_iter().find(|a| a.id() == id)
+    Approach::by_id(id)
 }
 
 /// Whether the lock lives as long as heartbeats keep a session or lease alive (ZooKeeper,
 /// etcd) rather than a fixed time from the request (db-lease, Redis, Redlock).
 fn kept_alive(a: Approach) -> bool {
-    matches!(a, Approach::Zookeeper | Approach::Etcd)
+    a.spec().lease == LeaseKind::KeptAlive
 }
 
 /// Whether `lock.servers` means anything for the approach (Redlock instances, ensemble size).
 fn multi_server(a: Approach) -> bool {
-    matches!(a, Approach::Redlock | Approach::Zookeeper | Approach::Etcd)
+    a.spec().default_servers.is_some()
 }
 
-/// The lock lifetime an approach actually grants for a requested `ttl_ms`.
-fn granted_ttl(a: Approach, ttl_ms: i64) -> i64 {
-    match a {
-        Approach::Zookeeper => Flavour::ZooKeeper.granted_ttl(ttl_ms),
-        Approach::Etcd => Flavour::Etcd.granted_ttl(ttl_ms),
-        _ => ttl_ms,
-    }
+/// The lock lifetime an approach actually grants for a requested `ttl_ms` (the rest of the
+/// lock settings as in `lock`).
+fn granted_ttl(a: Approach, lock: &LockConfig, ttl_ms: i64) -> i64 {
+    (a.spec().granted_ttl)(&LockConfig { ttl_ms, ..lock.clone() })
 }
 
 /// What `lock.ttl_ms` is called on this approach (SCENARIO_FORMAT.md, the field table).
 fn ttl_name(a: Approach) -> &'static str {
-    if a == Approach::Zookeeper {
-        "session timeout"
-    } else {
-        "lease TTL"
-    }
+    a.spec().words.ttl
 }
 
 /// Derives the scenario that tells the same story against `with`.
@@ -107,42 +94,38 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
 
     // Lock lifetime. Carry what the source really granted (ZooKeeper negotiates, etcd rounds),
     // so both sides hold the lock for the same time when nothing goes wrong.
-    let had = granted_ttl(from, s.lock.ttl_ms);
+    let had = granted_ttl(from, &s.lock, s.lock.ttl_ms);
     if had != s.lock.ttl_ms {
         notes.push(format!(
             "lock.ttl_ms: {src} granted {} for the {} asked for; {dst} is asked for {}.",
-            span(had),
-            span(s.lock.ttl_ms),
-            span(had)
+            seconds(had),
+            seconds(s.lock.ttl_ms),
+            seconds(had)
         ));
     }
     c.lock.ttl_ms = had;
     match (kept_alive(from), kept_alive(with)) {
         (false, true) => notes.push(format!(
             "lock.ttl_ms: {src}'s {} lease TTL becomes {dst}'s {}, renewed by heartbeats: the lock ends when a holder stops heartbeating for {}, not {} after it was taken.",
-            span(had),
+            seconds(had),
             ttl_name(with),
-            span(had),
-            span(had)
+            seconds(had),
+            seconds(had)
         )),
         (true, false) => notes.push(format!(
             "lock.ttl_ms: {src}'s {} {} (renewed by heartbeats) becomes a fixed {} lease TTL: clients do not extend it, so a holder whose work outlasts it loses the lock even with no fault.",
-            span(had),
+            seconds(had),
             ttl_name(from),
-            span(had)
+            seconds(had)
         )),
         _ => {}
     }
-    let gets = granted_ttl(with, had);
+    let gets = granted_ttl(with, &s.lock, had);
     if gets != had {
-        let why = if with == Approach::Zookeeper {
-            "negotiates session timeouts into 4–40 s"
-        } else {
-            "grants whole-second lease TTLs of at least 2 s"
-        };
-        notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", span(had), span(gets)));
+        let why = with.spec().grant_rule.map_or_else(|| "grants another lifetime".to_string(), |rule| rule(&s.lock));
+        notes.push(format!("lock.ttl_ms: {dst} {why}, so {} becomes {}.", seconds(had), seconds(gets)));
     }
-    if with == Approach::Redlock {
+    if with.spec().drift_factor && !from.spec().drift_factor {
         notes.push(format!(
             "lock.drift_factor: a Redlock client holds the lock only while ttl − elapsed − (drift_factor·ttl + 2 ms) > 0, measured on its own clock; {src} has no such allowance."
         ));
@@ -154,7 +137,8 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     let n = validate::servers(s);
     c.lock.servers = match (multi_server(from), multi_server(with)) {
         (true, true) => {
-            if from == Approach::Redlock || with == Approach::Redlock {
+            // Independent instances and a replicated ensemble share a number, not a meaning.
+            if from.spec().holding != with.spec().holding {
                 notes.push(format!(
                     "lock.servers: {n} {src} servers become {n} {dst} servers (a majority of {n} either way), but Redlock's instances are independent while an ensemble replicates one log."
                 ));
@@ -162,7 +146,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             Some(n)
         }
         (false, true) => {
-            let c_n = if with == Approach::Redlock { 5 } else { 3 };
+            let c_n = with.spec().default_servers.unwrap_or(1);
             notes.push(format!("lock.servers: {dst} runs its default {c_n} servers; {src} has one."));
             None
         }
@@ -172,16 +156,16 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         }
         (false, false) => None,
     };
-    if s.lock.replica {
+    if s.lock.replica && !with.spec().replica {
         notes.push(format!("lock.replica: {dst} has no Redis replica; the asynchronous replica is left out."));
         c.lock.replica = false;
     }
-    let uses_persistence = |a: Approach| matches!(a, Approach::Redis | Approach::Redlock);
+    let uses_persistence = |a: Approach| a.spec().persistence;
     if uses_persistence(from) && !uses_persistence(with) && s.lock.persistence != Persistence::default() {
         notes.push(format!("lock.persistence: {dst} keeps every acknowledged change durably; the {src} setting does not apply."));
     }
-    if from == Approach::Redlock && s.lock.drift_factor != crate::scenario::format::LockConfig::default().drift_factor {
-        notes.push(format!("lock.drift_factor: only Redlock uses it; {dst} ignores it."));
+    if from.spec().drift_factor && !with.spec().drift_factor && s.lock.drift_factor != LockConfig::default().drift_factor {
+        notes.push(format!("lock.drift_factor: only {src} uses it here; {dst} ignores it."));
     }
     if !s.lock.safe_unlock {
         if kept_alive(with) {
@@ -197,9 +181,9 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     c.faults = s
         .faults
         .iter()
-        .filter(|f| match named(f).into_iter().find(|n| !names.iter().any(|m| m == *n)) {
+        .filter(|f| match fault::nodes(f).into_iter().find(|n| !names.contains(n)) {
             Some(missing) => {
-                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", describe(f), with.id()));
+                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), with.id()));
                 false
             }
             None => true,
@@ -212,65 +196,24 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     Ok(Counterpart { scenario: c, notes, not_applicable })
 }
 
-/// Every node name a fault mentions, in field order.
-fn named(f: &FaultSpec) -> Vec<&str> {
-    match f {
-        FaultSpec::Pause { node, .. }
-        | FaultSpec::ClockJump { node, .. }
-        | FaultSpec::ClockDrift { node, .. }
-        | FaultSpec::Crash { node, .. } => {
-            vec![node]
-        }
-        FaultSpec::Partition { groups, .. } => groups.iter().flatten().map(String::as_str).collect(),
-        FaultSpec::Delay { from, to, .. } | FaultSpec::Drop { from, to, .. } => vec![from, to],
-    }
-}
-
-/// A fault in a few words: "clock jump redis-3 by +10 s at 1.5 s".
-pub fn describe(f: &FaultSpec) -> String {
-    let at = span(f.at_ms());
-    match f {
-        FaultSpec::Pause { node, duration_ms, .. } => format!("pause {node} for {} at {at}", span(*duration_ms)),
-        FaultSpec::ClockJump { node, by_ms, .. } => {
-            format!("clock jump {node} by {}{} at {at}", if *by_ms >= 0 { "+" } else { "" }, span(*by_ms))
-        }
-        FaultSpec::ClockDrift { node, ppm, .. } => format!("clock drift {node} {ppm:+} ppm at {at}"),
-        FaultSpec::Crash { node, restart_after_ms, machine, .. } => {
-            let what = if *machine { "machine crash" } else { "crash" };
-            match restart_after_ms {
-                Some(r) => format!("{what} {node} at {at}, restart after {}", span(*r)),
-                None => format!("{what} {node} at {at}"),
-            }
-        }
-        FaultSpec::Partition { groups, duration_ms, .. } => {
-            let groups: Vec<String> = groups.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
-            let until = duration_ms.map(|d| format!(" for {}", span(d))).unwrap_or_default();
-            format!("partition {} at {at}{until}", groups.join(" | "))
-        }
-        FaultSpec::Delay { from, to, by_ms, .. } => format!("delay {from} → {to} by {} at {at}", span(*by_ms)),
-        FaultSpec::Drop { from, to, duration_ms: None, .. } => format!("drop {from} → {to} from {at}"),
-        FaultSpec::Drop { from, to, duration_ms: Some(d), .. } => format!("drop {from} → {to} from {at} for {}", span(*d)),
-    }
-}
-
 /// One side in a few words: the approach, fencing, then the first unsafe thing with its time
-/// or what protected the write. "Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s".
+/// or what protected the write. "Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s".
 pub fn side(v: &Verdict) -> String {
     let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
     let mut parts: Vec<String> = Vec::new();
     if let Some(o) = v.overlaps.first() {
-        parts.push(format!("{} holders at {}", o.clients.len(), span(o.from_ms)));
+        parts.push(format!("{} holders at {}", o.clients.len(), seconds(o.from_ms)));
     }
     if let Some(f) = first(FindingKind::TokenRepeated) {
-        parts.push(format!("token repeated at {}", span(f.at_ms)));
+        parts.push(format!("token repeated at {}", seconds(f.at_ms)));
     } else if let Some(f) = first(FindingKind::TokenRegressed) {
-        parts.push(format!("token went back at {}", span(f.at_ms)));
+        parts.push(format!("token went back at {}", seconds(f.at_ms)));
     }
     if let Some(f) = first(FindingKind::StaleWriteAccepted) {
         let unfenced = v.fencing && v.writes.iter().any(|w| w.event == f.event && w.unfenced);
-        parts.push(format!("stale write accepted at {}{}", span(f.at_ms), if unfenced { " (no token to check)" } else { "" }));
+        parts.push(format!("stale write accepted at {}{}", seconds(f.at_ms), if unfenced { " (no token to check)" } else { "" }));
     } else if let Some(f) = first(FindingKind::StaleWriteRejected) {
-        parts.push(format!("stale write rejected at {}", span(f.at_ms)));
+        parts.push(format!("stale write rejected at {}", seconds(f.at_ms)));
     } else if !parts.is_empty() {
         parts.push("no update lost".into());
     }
@@ -278,7 +221,7 @@ pub fn side(v: &Verdict) -> String {
         parts.push("one holder at a time".into());
     }
     if let Some(t) = v.truncated_at_ms {
-        parts.push(format!("run cut at {}", span(t)));
+        parts.push(format!("run cut at {}", seconds(t)));
     }
     format!("{}{}: {}", short_name(v.approach), if v.fencing { " + fencing" } else { "" }, parts.join(", "))
 }
@@ -300,7 +243,7 @@ pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::catalog;
+    use crate::scenario::{catalog, FaultSpec};
 
     fn builtin(id: &str) -> Scenario {
         catalog::get(id).expect("built-in")
@@ -344,8 +287,8 @@ mod tests {
         assert_eq!(
             c.not_applicable,
             [
-                "not applicable: drop A → redis-4 from 0 ms (no node redis-4 in etcd)",
-                "not applicable: drop A → redis-5 from 0 ms (no node redis-5 in etcd)",
+                "not applicable: drop A → redis-4 from 0 s (no node redis-4 in etcd)",
+                "not applicable: drop A → redis-5 from 0 s (no node redis-5 in etcd)",
                 "not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)",
             ]
         );
@@ -354,7 +297,7 @@ mod tests {
         assert_eq!(
             f.not_applicable,
             [
-                "not applicable: drop redis → redis-replica from 0 ms for 1 s (no node redis in zookeeper)",
+                "not applicable: drop redis → redis-replica from 0 s for 1 s (no node redis in zookeeper)",
                 "not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"
             ]
         );
@@ -422,14 +365,14 @@ mod tests {
         // while A is paused, just as Redis expires its key); with fencing on both reject it.
         let s = builtin("redis-gc-pause");
         let off = compare(&s, Approach::Etcd).unwrap().summary;
-        assert!(off.starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: 2 holders at "), "{off}");
-        assert!(off.ends_with(", stale write accepted at 15.5 s"), "{off}");
+        assert!(off.starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: 2 holders at "), "{off}");
+        assert!(off.ends_with(", stale write accepted at 15.503 s"), "{off}");
         let on = compare(&lab::with_fencing(&s, true), Approach::Etcd).unwrap().summary;
         assert!(
-            on.starts_with("Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s; etcd + fencing: 2 holders at "),
+            on.starts_with("Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s; etcd + fencing: 2 holders at "),
             "{on}"
         );
-        assert!(on.ends_with(", stale write rejected at 15.5 s"), "{on}");
+        assert!(on.ends_with(", stale write rejected at 15.503 s"), "{on}");
         // Redlock's clock jump does not exist on etcd: one holder at a time there.
         let r = compare(&lab::with_fencing(&builtin("redlock-clock-jump"), true), Approach::Etcd).unwrap().summary;
         assert!(r.starts_with("Redlock + fencing: 2 holders at "), "{r}");

@@ -44,18 +44,16 @@ impl Display for Short {
     }
 }
 
-/// Whole milliseconds as whole or tenth seconds, with the unit: "10 s", "15.5 s", "0.5 s".
+/// A time or a duration in the product's one way of writing it: under a second in ms
+/// ("500 ms"), else seconds with up to three decimals and no trailing zeros ("1.5 s",
+/// "10.129 s", "15 s"). Every caption, label, panel and the CLI write times with this, so
+/// the same moment reads the same everywhere.
 pub fn seconds(ms: i64) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
+    if ms != 0 && ms.abs() < 1000 {
+        format!("{ms} ms")
     } else {
-        format!("{} s", secs(ms as f64, 1))
+        format!("{} s", Short(ms as f64 / 1000.0, 3))
     }
-}
-
-/// Milliseconds as seconds with `decimals` places: `secs(10_129, 3)` → "10.129".
-pub fn secs(ms: f64, decimals: u32) -> Fixed {
-    Fixed(ms / 1000.0, decimals)
 }
 
 #[cfg(test)]
@@ -71,7 +69,17 @@ mod tests {
         assert_eq!(Fixed(-0.04, 1).to_string(), "0.0");
         assert_eq!(Fixed(-0.06, 1).to_string(), "-0.1");
         assert_eq!(Fixed(7.0, 0).to_string(), "7");
-        assert_eq!(secs(15_502.0, 1).to_string(), "15.5");
+    }
+
+    #[test]
+    fn seconds_in_the_shortest_honest_form() {
+        assert_eq!(seconds(0), "0 s");
+        assert_eq!(seconds(500), "500 ms");
+        assert_eq!(seconds(-250), "-250 ms");
+        assert_eq!(seconds(1_500), "1.5 s");
+        assert_eq!(seconds(10_129), "10.129 s");
+        assert_eq!(seconds(15_000), "15 s");
+        assert_eq!(seconds(-10_000), "-10 s");
     }
 
     #[test]

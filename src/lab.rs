@@ -2,7 +2,7 @@
 
 use crate::check::{self, Mismatch, Verdict};
 use crate::protocols::Trace;
-use crate::scenario::{build, Approach, Outcome, Scenario};
+use crate::scenario::{build, Outcome, Scenario};
 
 /// A finished run.
 #[derive(Clone, Debug)]
@@ -48,12 +48,30 @@ impl Run {
 /// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.
 pub fn run(scenario: &Scenario) -> Run {
     let trace = build::world(scenario).run();
-    let quorum = match scenario.approach {
-        Approach::Redlock => crate::scenario::validate::servers(scenario) as usize / 2 + 1,
-        _ => 1,
-    };
-    let verdict = check::verdict(&trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum);
+    let verdict = judge_trace(scenario, &trace);
     Run { scenario: scenario.clone(), trace, verdict }
+}
+
+/// The verdict of `run(scenario)` without its trace, for runs that are only judged (the
+/// explorer's): the world keeps no message events, which only the diagram draws. The
+/// findings' `event` indices point into that lean trace, so they are not the full run's.
+pub fn judge(scenario: &Scenario) -> Verdict {
+    let trace = build::world(scenario).without_messages().run();
+    let mut verdict = judge_trace(scenario, &trace);
+    // A fixed-TTL lock's granted lifetime is read off its acquire requests, which a judged run
+    // does not keep; every one of them asks for `lock.ttl_ms` (kept-alive leases are read off
+    // the SessionOpened notes, which it does keep).
+    let asked =
+        trace.events.iter().any(|e| matches!(e.kind, crate::protocols::EventKind::Note(crate::protocols::Note::AcquireStarted { .. })));
+    if verdict.granted_ttl_ms.is_none() && asked && scenario.approach.spec().lease == crate::protocols::spec::LeaseKind::FixedTtl {
+        verdict.granted_ttl_ms = Some(scenario.lock.ttl_ms);
+    }
+    verdict
+}
+
+fn judge_trace(scenario: &Scenario, trace: &Trace) -> Verdict {
+    let quorum = crate::scenario::validate::quorum(scenario);
+    check::verdict(trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum)
 }
 
 /// The same scenario with fencing set as given.

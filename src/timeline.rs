@@ -20,7 +20,7 @@ pub use arrows::Arrow;
 pub use bars::{Band, BandKind, BeliefBar, HeldBar, LeaseBar, LeaseEnd, Mark, MarkKind, OverlapBand, PartitionBand};
 pub use clocks::{ClockReading, Clocks};
 pub use leaders::Leadership;
-pub use moments::{KeyKind, KeyMoment, Step};
+pub use moments::{current_event, is_captioned, KeyKind, KeyMoment, Step};
 
 use crate::check::Verdict;
 use crate::lab::Run;
@@ -97,11 +97,7 @@ pub struct Timeline {
 impl Timeline {
     /// Derives the drawing of a finished run.
     pub fn of_run(run: &Run) -> Timeline {
-        let quorum = match run.scenario.approach {
-            Approach::Redlock => validate::servers(&run.scenario) as usize / 2 + 1,
-            _ => 1,
-        };
-        Timeline::new(&run.trace, &run.verdict, run.scenario.approach, quorum)
+        Timeline::new(&run.trace, &run.verdict, run.scenario.approach, validate::quorum(&run.scenario))
     }
 
     /// Derives the drawing from its parts; `quorum` is how many lock servers must hold a
@@ -111,11 +107,10 @@ impl Timeline {
         let lanes = lanes(trace);
         let beliefs = bars::beliefs(trace, &clocks);
         // Ensembles replicate one lock; Redlock's instances each hold their own.
-        let shared = matches!(approach, Approach::Zookeeper | Approach::Etcd);
-        let leases = bars::leases(trace, &clocks, &beliefs, shared);
+        let leases = bars::leases(trace, &clocks, &beliefs, approach.spec().shared_lease());
         let held = bars::held(&leases, quorum.max(1));
         let writes = writes(trace, verdict);
-        let key_moments = moments::key_moments(trace, verdict, &leases, &writes);
+        let key_moments = moments::key_moments(trace, verdict, approach, &leases, &writes);
         Timeline {
             approach,
             duration_ms: trace.duration_ms,

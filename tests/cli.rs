@@ -135,7 +135,7 @@ fn compare_prints_both_sides_the_not_applicable_list_and_the_one_liner() {
     assert_eq!((v["left"]["approach"].as_str(), v["right"]["approach"].as_str()), (Some("redis"), Some("etcd")));
     assert_eq!(v["right"]["seed"], 42);
     assert_eq!(v["not_applicable"].as_array().map(Vec::len), Some(0), "a client pause applies to both");
-    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s; etcd: "));
+    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: "));
 }
 
 #[test]
@@ -161,4 +161,165 @@ fn compare_input_errors_name_the_argument() {
     let (code, _, err) = locklab(&["compare", path.to_str().unwrap(), "--with", "db-lease"]);
     assert_eq!(code, 2);
     assert!(err.contains("clients[0].name") && err.contains("db-lease"), "{err}");
+}
+
+#[test]
+fn the_summary_says_what_was_granted_and_when_nobody_got_the_lock() {
+    let dir = temp_dir("summary");
+    // A file from a Windows editor: a byte-order mark before the JSON.
+    let zk = dir.join("zk.json");
+    std::fs::write(&zk, "\u{feff}{\"version\": 1, \"approach\": \"zookeeper\", \"lock\": {\"ttl_ms\": 2000}, \"duration_ms\": 5000}")
+        .unwrap();
+    let (code, out, err) = locklab(&["run", zk.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("asked 2 s, granted 4 s"), "{out}");
+    assert!(!out.contains("No client ever got the lock"), "{out}");
+    let (_, out, _) = locklab(&["run", zk.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["granted_ttl_ms"], 4000);
+    // Asked and granted alike: not repeated.
+    let (_, out, _) = locklab(&["run", "--builtin", "redis-gc-pause"]);
+    assert!(!out.contains("granted 10 s"), "{out}");
+    let nobody = dir.join("nobody.json");
+    std::fs::write(
+        &nobody,
+        r#"{"version": 1, "approach": "redis", "clients": [{"name": "A"}], "faults": [{"at_ms": 0, "kind": "crash", "node": "A"}]}"#,
+    )
+    .unwrap();
+    let (code, out, _) = locklab(&["run", nobody.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("No client ever got the lock"), "{out}");
+}
+
+#[test]
+fn a_seed_beyond_64_bits_is_called_too_large() {
+    let dir = temp_dir("seed");
+    let path = dir.join("seed.json");
+    std::fs::write(&path, r#"{"version": 1, "approach": "redis", "seed": 99999999999999999999}"#).unwrap();
+    let (code, _, err) = locklab(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("seed: integer too large: must be at most 18446744073709551615"), "{err}");
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = locklab(args);
+    assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{out}"))
+}
+
+#[test]
+fn explore_prints_counts_rate_and_the_shrunk_counterexample_as_json() {
+    let v = json(&["explore", "--approach", "redis", "--faults", "pause", "--runs", "2000", "--json"]);
+    assert_eq!(v["runs"], 2000);
+    let classes = v["classes"].as_object().unwrap();
+    let names: Vec<&str> = classes.keys().map(String::as_str).collect();
+    for name in ["lost_update", "two_believers", "token_repeated", "never_granted", "safe"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    assert_eq!(classes.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), 2000);
+    assert!(v["schedules_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["found_class"], "lost_update");
+    // Both files are scenarios; the shrunk one has one pause and still loses an update.
+    let found = locklab::scenario::parse(&v["found"].to_string()).unwrap();
+    let before = locklab::scenario::parse(&v["found_before_shrink"].to_string()).unwrap();
+    assert!(found.faults.len() == 1 && found.faults.len() <= before.faults.len(), "{:?}", found.faults);
+    assert!(locklab::lab::run(&found).verdict.stale_writes_accepted > 0);
+    // Nothing to find: found is null.
+    let v = json(&["explore", "--approach", "etcd", "--fencing", "on", "--faults", "clock_jump", "--runs", "300", "--json"]);
+    assert_eq!(v["classes"]["lost_update"], 0);
+    assert!(v["found"].is_null() == v["found_class"].is_null());
+}
+
+#[test]
+fn explore_gives_the_same_numbers_on_any_number_of_threads() {
+    let mut runs: Vec<serde_json::Value> = ["1", "2", "3"]
+        .iter()
+        .map(|t| json(&["explore", "--builtin", "redlock-clock-jump", "--runs", "800", "--seed", "5", "--threads", t, "--json"]))
+        .collect();
+    for v in &mut runs {
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("schedules_per_s").is_some() && o.remove("threads").is_some());
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
+    assert_ne!(runs[0]["classes"]["safe"], 800, "the mix found something to compare");
+}
+
+#[test]
+fn explore_writes_the_counterexample_with_o_and_says_so() {
+    let dir = temp_dir("explore");
+    let path = dir.join("found.json");
+    let (code, out, err) =
+        locklab(&["explore", "--approach", "db-lease", "--faults", "pause", "--runs", "2000", "-o", path.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("db-lease (fencing off): 2,000 schedules of up to 3 of pause on any node, explorer seed 1\n"), "{out}");
+    assert!(
+        out.contains("  lost_update ") && out.contains(" schedules/s on ") && out.contains("found a lost update in schedule "),
+        "{out}"
+    );
+    assert!(out.contains(&format!("written to {}", path.display())), "{out}");
+    let s = locklab::scenario::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(s.title.starts_with("Found by the explorer: a lost update"));
+    let run = locklab::lab::run(&s);
+    assert!(!run.verdict.safe);
+    assert_eq!(run.expect_mismatches(), Some(Vec::new()));
+}
+
+#[test]
+fn explore_table_and_sweep() {
+    let v = json(&["explore", "--table", "--faults", "pause", "--runs", "400", "--json"]);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 12);
+    let cell = |row: &str, fencing: bool| cells.iter().find(|c| c["row"] == row && c["fencing"] == fencing).unwrap();
+    assert!(cell("redlock", true)["lost_update"].as_u64().unwrap() > 0);
+    assert_eq!(cell("zookeeper", true)["lost_update"], 0);
+    assert!(cell("zookeeper", true)["smallest"].is_null());
+    let smallest = locklab::scenario::parse(&cell("redis", false)["smallest"].to_string()).unwrap();
+    assert_eq!(smallest.faults.len(), 1);
+
+    let (code, out, err) = locklab(&["explore", "--sweep", "pause_ttl=0.5..1.5", "--steps", "3", "--approach", "redis", "--runs", "200"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("sweep pause_ttl from 0.5 to 1.5 (3 points), 200 schedules per point"), "{out}");
+    assert!(lines[1].contains("redis, fencing off") && lines[1].contains("redis, fencing on"), "{out}");
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(lines[2].trim_start().starts_with("0.500") && lines[2].ends_with("0.0%"), "{out}");
+    let v = json(&["explore", "--sweep", "jump_ms=-20000..20000", "--steps", "5", "--runs", "50", "--json"]);
+    assert_eq!(v["points"].as_array().unwrap().len(), 5);
+    assert_eq!(v["series"].as_array().unwrap().len(), 6, "one line per table row");
+}
+
+#[test]
+fn explore_input_errors_name_the_flag() {
+    for (args, needle) in [
+        (vec!["explore"], "explore: give a scenario FILE, --builtin ID or --approach NAME"),
+        (vec!["explore", "--approach", "chubby"], "--approach: unknown approach \"chubby\" (one of db-lease, redis, redis-replica,"),
+        (
+            vec!["explore", "--approach", "redis", "--faults", "pause,teleport"],
+            "--faults: unknown fault kind \"teleport\" (one of pause, clock_jump,",
+        ),
+        (vec!["explore", "--approach", "redis", "--max-faults", "0"], "--max-faults: \"0\" is not a number of faults from 1 to 64"),
+        (vec!["explore", "--approach", "redis", "--runs", "many"], "--runs: \"many\" is not a number of schedules"),
+        (vec!["explore", "--approach", "redis", "--threads", "0"], "--threads: \"0\" is not a number of threads"),
+        (vec!["explore", "--approach", "redis", "--seed", "-1"], "--seed: \"-1\" is not an unsigned 64-bit integer"),
+        (vec!["explore", "--approach", "redis", "--fencing", "maybe"], "--fencing"),
+        (vec!["explore", "--approach", "redis", "--builtin", "redis-gc-pause"], "explore: give one scenario"),
+        (vec!["explore", "--approach", "redis", "--frobnicate"], "unknown flag \"--frobnicate\""),
+        (vec!["explore", "--table", "--approach", "redis"], "--table: the table runs its own base"),
+        (vec!["explore", "--table", "-o", "x.json"], "-o: only a search"),
+        (vec!["explore", "--table", "--sweep", "pause_ttl=1..2"], "--table: give either --table or --sweep"),
+        (
+            vec!["explore", "--sweep", "pause=1..2"],
+            "--sweep: expected PARAM=FROM..TO with PARAM one of pause_ttl, jump_ms, drift_ppm, delay_ms",
+        ),
+        (vec!["explore", "--sweep", "pause_ttl=2..1"], "--sweep: expected PARAM=FROM..TO"),
+        (vec!["explore", "--sweep", "drift_ppm=0..900000"], "is not within -500000..500000 ppm"),
+        (vec!["explore", "--sweep", "pause_ttl=1..2", "--steps", "1"], "--steps: \"1\" is not a number of points"),
+        (vec!["explore", "--approach", "redis", "--runs"], "--runs: missing value"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(err.starts_with("locklab: ") && err.contains(needle), "{args:?}: {err}");
+    }
 }

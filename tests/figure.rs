@@ -83,7 +83,7 @@ fn the_cursor_is_where_the_app_draws_it() {
         assert_eq!(line.attribute("x1"), Some(N(x).to_string().as_str()), "at {at}");
         let future = doc.descendants().find(|n| has_class(n, "future")).expect("the veil");
         assert_eq!(future.attribute("x"), line.attribute("x1"));
-        let expected_time = locklab::timeline::draw::words::secs(at as f64);
+        let expected_time = locklab::decimal::seconds(at);
         assert_eq!(texts(&doc, "cursor-time"), vec![expected_time]);
     }
     // A time past the end is drawn at the end.

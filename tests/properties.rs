@@ -1,159 +1,134 @@
-//! Properties over many generated scenarios (seeded, so every run checks the same ones):
-//! determinism, no panics, errors for invalid input, and the safety of consensus-backed locks
-//! with fencing under faults that a majority of the ensemble survives.
+//! Properties over many generated scenarios (seeded, so every run checks the same ones), in the
+//! manner of stateright's `always` / `sometimes`: generated scenarios are valid and survive the
+//! public format; consensus-backed locks with fencing *always* keep storage safe under faults a
+//! majority survives; every approach the seed calls advisory *sometimes* loses an update without
+//! fencing; and every client gets the lock once the faults are over (liveness). Every generated
+//! run is also checked against the trace invariants (tests/common/invariants.rs). Each test prints
+//! its counts per approach (`cargo test --test properties -- --nocapture`).
 //!
 //! Counts are scaled by `LOCKLAB_PROPERTY_SCALE` (default 1); CI runs the defaults.
 
+mod common;
+
+use common::{consensus, invariants, pick, scale, scenario, shapes, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS};
 use locklab::check::FindingKind;
 use locklab::lab;
-use locklab::scenario::format::{ClientSpec, FaultSpec, LockConfig, NetworkConfig, StorageConfig};
-use locklab::scenario::validate::{node_names, service_names, validate};
-use locklab::scenario::{parse, Approach, Persistence, Scenario};
+use locklab::protocols::{EventKind, Note};
+use locklab::scenario::validate::validate;
+use locklab::scenario::{parse, Approach, Scenario};
 use locklab::sim::rng::Stream;
 
-fn scale() -> usize {
-    std::env::var("LOCKLAB_PROPERTY_SCALE").ok().and_then(|v| v.parse().ok()).unwrap_or(1)
-}
-
-fn pick<'a, T>(rng: &mut Stream, items: &'a [T]) -> &'a T {
-    &items[rng.range(0, items.len() as i64 - 1) as usize]
-}
-
-/// Which faults a generated scenario may contain.
-#[derive(Clone, Copy, PartialEq)]
-enum FaultMix {
-    /// Anything the format allows.
-    Any,
-    /// What a majority-based ensemble must survive: pauses, delays, drops, partitions and
-    /// crashes of a minority of its servers (clients may crash too).
-    MinorityOfServers,
-}
-
-fn scenario(rng: &mut Stream, approach: Approach, mix: FaultMix, fencing: bool) -> Scenario {
-    let servers = match approach {
-        Approach::Redlock => Some(*pick(rng, &[1, 3, 5, 7])),
-        Approach::Zookeeper | Approach::Etcd => Some(*pick(rng, &[1, 3, 5])),
-        _ => None,
-    };
-    let duration_ms = rng.range(5_000, 30_000);
-    let clients: Vec<ClientSpec> = (0..rng.range(1, 4))
-        .map(|i| ClientSpec {
-            name: ["A", "B", "C", "D"][i as usize].to_string(),
-            acquire_at_ms: rng.range(0, duration_ms / 2),
-            work_ms: rng.range(0, 3_000),
-            writes: rng.range(0, 3) as u32,
-        })
-        .collect();
-    let mut s = Scenario {
-        version: 1,
-        id: "generated".into(),
-        title: String::new(),
-        intro: String::new(),
-        approach,
-        seed: rng.next_u64(),
-        duration_ms,
-        lock: LockConfig {
-            ttl_ms: rng.range(1_000, 15_000),
-            servers,
-            safe_unlock: rng.range(0, 3) > 0,
-            replica: approach == Approach::Redis && rng.range(0, 1) == 1,
-            persistence: *pick(rng, &[Persistence::None, Persistence::AofEverysec, Persistence::AofAlways]),
-            drift_factor: 0.01,
-            retry_ms: [rng.range(10, 200), rng.range(200, 500)],
-            request_timeout_ms: rng.range(10, 200),
-        },
-        storage: StorageConfig { fencing },
-        network: NetworkConfig {
-            latency_ms: [rng.range(0, 3), rng.range(3, 30)],
-            drop_rate: if rng.range(0, 3) == 0 { rng.range(0, 10) as f64 / 100.0 } else { 0.0 },
-        },
-        clients,
-        faults: Vec::new(),
-        expect: None,
-    };
-    let names = node_names(&s);
-    let service = service_names(&s);
-    let minority = (service.len() - 1) / 2;
-    let mut crashed: Vec<String> = Vec::new();
-    for _ in 0..rng.range(0, 6) {
-        let at_ms = rng.range(0, duration_ms);
-        let node = pick(rng, &names).clone();
-        let other = pick(rng, &names).clone();
-        let fault = match rng.range(0, 6) {
-            0 => FaultSpec::Pause { at_ms, node, duration_ms: rng.range(1, 20_000) },
-            1 if mix == FaultMix::Any => FaultSpec::ClockJump { at_ms, node, by_ms: rng.range(-20_000, 20_000) },
-            1 => FaultSpec::Pause { at_ms, node, duration_ms: rng.range(1, 3_000) },
-            2 if mix == FaultMix::Any => FaultSpec::ClockDrift { at_ms, node, ppm: rng.range(-200_000, 200_000) },
-            2 | 3 if node == other => continue,
-            2 => FaultSpec::Delay { at_ms, from: node, to: other, by_ms: rng.range(0, 5_000), duration_ms: rng.range(1, 10_000) },
-            3 => FaultSpec::Drop { at_ms, from: node, to: other, duration_ms: Some(rng.range(1, 10_000)) },
-            4 => {
-                let mut side: Vec<String> = names.iter().filter(|_| rng.range(0, 1) == 1).cloned().collect();
-                if side.is_empty() {
-                    side.push(node);
-                }
-                FaultSpec::Partition { at_ms, groups: vec![side], duration_ms: Some(rng.range(1, 10_000)) }
-            }
-            _ => {
-                if node == "storage" {
-                    continue;
-                }
-                let is_server = service.contains(&node);
-                if mix == FaultMix::MinorityOfServers && is_server && !crashed.contains(&node) {
-                    if crashed.len() >= minority {
-                        continue;
-                    }
-                    crashed.push(node.clone());
-                }
-                let restart_after_ms = (rng.range(0, 2) > 0).then(|| rng.range(1, 10_000));
-                FaultSpec::Crash { at_ms, node, restart_after_ms, machine: rng.range(0, 1) == 1 }
-            }
-        };
-        s.faults.push(fault);
-    }
-    s
-}
-
 #[test]
-fn generated_scenarios_are_deterministic_valid_and_never_panic() {
+fn generated_scenarios_are_valid_survive_the_format_and_never_panic() {
     let mut rng = Stream::new(2026, 1);
-    let n = 1_000 * scale();
-    for i in 0..n {
-        let approach = Approach::ALL[i % Approach::ALL.len()];
-        let fencing = rng.range(0, 1) == 1;
-        let s = scenario(&mut rng, approach, FaultMix::Any, fencing);
-        validate(&s).unwrap_or_else(|e| panic!("generated scenario {i} invalid: {e}\n{s:?}"));
-        let a = lab::run(&s);
-        let b = lab::run(&s);
-        assert_eq!(a.trace.hash(), b.trace.hash(), "scenario {i} is not deterministic: {s:?}");
-        assert!(!a.trace.truncated, "scenario {i} hit the event limit");
-        // Round trip through the public format gives the same run.
-        let json = serde_json::to_string(&s).unwrap();
-        let back = parse(&json).unwrap();
-        assert_eq!(lab::run(&back).trace.hash(), a.trace.hash(), "scenario {i} changed through JSON");
+    let n = 200 * scale();
+    for shape in shapes() {
+        for i in 0..n {
+            let fencing = rng.range(0, 1) == 1;
+            let s = scenario(&mut rng, shape, FaultMix::Any, fencing);
+            validate(&s).unwrap_or_else(|e| panic!("generated scenario {i} invalid: {e}\n{s:?}"));
+            // Through the public format and back: the same scenario, so the same run.
+            let back = parse(&serde_json::to_string(&s).unwrap()).unwrap();
+            assert_eq!(back, s, "scenario {i} changed through JSON");
+            let run = lab::run(&back);
+            assert!(!run.trace.truncated, "scenario {i} hit the event limit: {s:?}");
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
+        }
     }
 }
 
 #[test]
-fn consensus_locks_with_fencing_never_accept_a_stale_write() {
+fn consensus_locks_with_fencing_always_keep_storage_safe() {
     let mut rng = Stream::new(2026, 2);
-    let n = 10_000 * scale();
-    let mut grants = 0;
-    let mut rejected = 0;
-    for i in 0..n {
-        let approach = if i % 2 == 0 { Approach::Zookeeper } else { Approach::Etcd };
-        let s = scenario(&mut rng, approach, FaultMix::MinorityOfServers, true);
-        let v = lab::run(&s).verdict;
-        assert_eq!(v.stale_writes_accepted, 0, "stale write accepted in {s:?}\n{v:#?}");
-        assert!(v.safe);
-        let bad_tokens = v.findings.iter().any(|f| matches!(f.kind, FindingKind::TokenRepeated | FindingKind::TokenRegressed));
-        assert!(!bad_tokens, "token order broken in {s:?}\n{v:#?}");
-        grants += v.grants.len();
-        rejected += v.stale_writes_rejected as usize;
+    let n = 3_000 * scale();
+    for approach in Approach::ALL.into_iter().filter(|&a| consensus(a)) {
+        let (mut grants, mut rejected) = (0, 0);
+        for _ in 0..n {
+            let s = scenario(&mut rng, Shape::of(approach), FaultMix::MinorityOfServers, true);
+            let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
+            let v = run.verdict;
+            assert_eq!(v.stale_writes_accepted, 0, "stale write accepted in {s:?}\n{v:#?}");
+            assert!(v.safe);
+            let bad_tokens = v
+                .findings
+                .iter()
+                .any(|f| matches!(f.kind, FindingKind::TokenRepeated | FindingKind::TokenRegressed | FindingKind::HolderWriteRejected));
+            assert!(!bad_tokens, "token order broken in {s:?}\n{v:#?}");
+            grants += v.grants.len();
+            rejected += v.stale_writes_rejected as usize;
+        }
+        println!("always, {}: {n} runs, {grants} grants, {rejected} stale writes rejected, none accepted", approach.id());
+        // The generator must actually exercise the lock, and fencing must have had work to do.
+        assert!(grants > n, "{}: only {grants} grants in {n} scenarios", approach.id());
+        assert!(rejected > 0, "{}: no stale write was ever rejected: the faults never bit", approach.id());
     }
-    // The generator must actually exercise the lock, and fencing must have had work to do.
-    assert!(grants > n, "only {grants} grants in {n} scenarios");
-    assert!(rejected > 0, "no stale write was ever rejected: the faults never bit");
+}
+
+#[test]
+fn every_advisory_approach_sometimes_loses_an_update_without_fencing() {
+    // PROTOCOLS.md: a TTL lock, a single Redis (with or without its replica) and Redlock are
+    // only advisory. Each must lose an update in some generated run, or the generator (or the
+    // model) hides the failure the app exists to show.
+    let mut rng = Stream::new(2026, 4);
+    let n = 300 * scale();
+    for shape in shapes().into_iter().filter(|s| !consensus(s.approach)) {
+        let mut lost = 0;
+        for _ in 0..n {
+            let s = scenario(&mut rng, shape, FaultMix::Any, false);
+            // Half of them with a holder paused past its TTL, the textbook way to lose one.
+            let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
+            let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
+            if run.verdict.stale_writes_accepted > 0 {
+                lost += 1;
+            }
+        }
+        println!("sometimes, {}: {lost} of {n} runs lost an update", shape.name());
+        assert!(lost > 0, "{}: no generated run lost an update", shape.name());
+    }
+}
+
+/// Whether every client's last process got the lock and finished its job.
+fn every_client_got_the_lock(run: &lab::Run) -> Result<(), String> {
+    for (i, c) in run.scenario.clients.iter().enumerate() {
+        let events = &run.trace.events;
+        let since = events.iter().rposition(|e| e.node == i && matches!(e.kind, EventKind::Restarted)).unwrap_or(0);
+        let mine = || events[since..].iter().filter(|e| e.node == i);
+        let held = mine().position(|e| matches!(e.kind, EventKind::Note(Note::BeliefStarted { .. })));
+        let done = mine().position(|e| matches!(e.kind, EventKind::Note(Note::Finished)));
+        match (held, done) {
+            (Some(h), Some(d)) if h < d => {}
+            _ => return Err(format!("{} (its last process since event {since}) held {held:?}, finished {done:?}", c.name)),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn once_the_faults_are_over_every_client_gets_the_lock() {
+    // Liveness. Faults that end (pauses, crashes that restart, partitions, drops and delays
+    // with a window; no clock faults, no random loss), all over by 25 s; the run then goes on
+    // for longer than anything left behind can hold the lock plus every client's turn
+    // (common::quiet_stretch_ms). Every client — the last process of one that crashed — must
+    // then have held the lock and finished.
+    let mut rng = Stream::new(2026, 5);
+    let n = 150 * scale();
+    for shape in shapes() {
+        let mut faults = 0;
+        for _ in 0..n {
+            let fencing = rng.range(0, 1) == 1;
+            let s: Scenario = scenario(&mut rng, shape, FaultMix::Ending, fencing);
+            assert!(s.duration_ms > LIVENESS_FAULTS_END_MS);
+            faults += s.faults.len();
+            let run = lab::run(&s);
+            invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
+            if let Err(e) = every_client_got_the_lock(&run) {
+                panic!("{}: {e}\n{}", shape.name(), serde_json::to_string(&s).unwrap());
+            }
+        }
+        println!("liveness, {}: {n} runs ({faults} faults), every client got the lock", shape.name());
+    }
 }
 
 #[test]
@@ -168,10 +143,12 @@ fn mutated_scenarios_get_an_error_never_a_panic() {
         ("\"duration_ms\": ", "\"duration_ms\": \"soon\", \"x\": "),
         ("{", "{\"surprise\": true, "),
         ("\"clients\": [", "\"clients\": [{\"name\": \"A\"}, "),
+        ("\"tick_ms\": ", "\"tick_ms\": -"),
     ];
     for i in 0..500 * scale() {
-        let approach = Approach::ALL[i % Approach::ALL.len()];
-        let s = scenario(&mut rng, approach, FaultMix::Any, false);
+        let all = shapes();
+        let shape = all[i % all.len()];
+        let s = scenario(&mut rng, shape, FaultMix::Any, false);
         let json = serde_json::to_string_pretty(&s).unwrap().replace(":", ": ").replace(":  ", ": ");
         let (from, to) = pick(&mut rng, breakers);
         if !json.contains(from) {

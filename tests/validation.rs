@@ -78,3 +78,32 @@ fn limits_are_enforced() {
     let huge = format!(r#"{{"version": 1, "approach": "redis", "intro": "{}"}}"#, "x".repeat(70_000));
     assert!(error_of(&huge).contains("limit is"));
 }
+
+#[test]
+fn tick_ms_is_read_checked_and_kept_out_of_the_json_when_default() {
+    let s = parse(r#"{"version": 1, "approach": "zookeeper", "lock": {"tick_ms": 200}}"#).unwrap();
+    assert_eq!(s.lock.tick_ms, 200);
+    assert!(serde_json::to_string(&s).unwrap().contains(r#""tick_ms":200"#));
+    let d = parse(r#"{"version": 1, "approach": "zookeeper"}"#).unwrap();
+    assert_eq!(d.lock.tick_ms, 2000);
+    assert!(!serde_json::to_string(&d).unwrap().contains("tick_ms"), "a default is not written out");
+    assert_eq!(
+        error_of(r#"{"version": 1, "approach": "zookeeper", "lock": {"tick_ms": 5}}"#),
+        "lock.tick_ms: 5 ms is out of range: must be 10..=60000 ms"
+    );
+    assert!(error_of(r#"{"version": 1, "approach": "zookeeper", "lock": {"tick_ms": "2s"}}"#).starts_with("lock.tick_ms: invalid type"));
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored_and_huge_integers_are_called_too_large() {
+    let s = parse("\u{feff}{\"version\": 1, \"approach\": \"redis\"}").unwrap();
+    assert_eq!(s.approach, locklab::scenario::Approach::Redis);
+    let e = error_of(r#"{"version": 1, "approach": "redis", "seed": 18446744073709551616}"#);
+    assert_eq!(e, "seed: integer too large: must be at most 18446744073709551615");
+    assert_eq!(parse(r#"{"version": 1, "approach": "redis", "seed": 18446744073709551615}"#).unwrap().seed, u64::MAX);
+    assert!(error_of(r#"{"version": 1, "approach": "redis", "seed": 1.5}"#).starts_with("seed: invalid type: floating point number"));
+    assert!(
+        error_of(r#"{"version": 1, "approach": "redis", "seed": -99999999999999999999}"#).starts_with("seed: invalid value: a negative")
+    );
+    assert!(error_of(r#"{"version": 1, "approach": "redis", "duration_ms": 1e19}"#).starts_with("duration_ms: integer too large"));
+}

@@ -3,9 +3,10 @@
 //! be pinned to its input. An `Edit` reads the draft, changes one thing and writes the draft
 //! back: the JSON is the source of truth and the form never holds a copy of its own.
 
+use crate::scenario::fault::{self, Need, Value};
 use crate::scenario::limits::{MAX_CLIENTS, MAX_FAULTS};
 use crate::scenario::validate::{self, ScenarioError};
-use crate::scenario::{Approach, ClientSpec, FaultSpec, Scenario};
+use crate::scenario::{Approach, ClientSpec, FaultKind, FaultSpec, Scenario};
 
 /// One input of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,25 +28,19 @@ pub enum Field {
     FaultGroups(usize),
 }
 
-/// The fault kinds the form can add; the others are written in the JSON.
+/// A fault kind the form can add (those with a `Kind::example`); the others are written in the
+/// JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NewFault {
-    Pause,
-    ClockJump,
-    Crash,
-    Partition,
-}
+pub struct NewFault(pub FaultKind);
 
 impl NewFault {
-    pub const ALL: [NewFault; 4] = [NewFault::Pause, NewFault::ClockJump, NewFault::Crash, NewFault::Partition];
+    /// The kinds the form offers for `s`, in the format's order.
+    pub fn offered(s: &Scenario) -> impl Iterator<Item = NewFault> + '_ {
+        FaultKind::ALL.into_iter().filter(|k| k.example(s, 0).is_some()).map(NewFault)
+    }
 
     pub fn label(self) -> &'static str {
-        match self {
-            NewFault::Pause => "pause",
-            NewFault::ClockJump => "clock jump",
-            NewFault::Crash => "crash",
-            NewFault::Partition => "partition",
-        }
+        self.0.noun()
     }
 }
 
@@ -84,9 +79,11 @@ pub fn apply(text: &str, edit: &Edit) -> Result<String, ScenarioError> {
         Edit::Set(field, input) => field.set(&mut s, input)?,
         Edit::AddClient => add_client(&mut s),
         Edit::RemoveClient(i) if *i < s.clients.len() => drop(s.clients.remove(*i)),
-        Edit::AddFault(kind) if s.faults.len() < MAX_FAULTS => {
-            let f = new_fault(&s, *kind);
-            s.faults.push(f)
+        Edit::AddFault(NewFault(kind)) if s.faults.len() < MAX_FAULTS => {
+            // A newcomer strikes at 1 s, inside the run.
+            if let Some(f) = kind.example(&s, 1000.min(s.duration_ms.max(0))) {
+                s.faults.push(f)
+            }
         }
         Edit::RemoveFault(i) if *i < s.faults.len() => drop(s.faults.remove(*i)),
         Edit::RemoveClient(_) | Edit::AddFault(_) | Edit::RemoveFault(_) => {}
@@ -148,10 +145,10 @@ impl Field {
             Field::ClientName(i) => s.clients.get(i).map(|c| c.name.clone()).unwrap_or_default(),
             Field::ClientStartMs(i) => s.clients.get(i).map(|c| c.acquire_at_ms.to_string()).unwrap_or_default(),
             Field::FaultAtMs(i) => fault(i).map(|f| f.at_ms().to_string()).unwrap_or_default(),
-            Field::FaultNode(i) => fault(i).and_then(|f| node_of(f).map(str::to_string)).unwrap_or_default(),
+            Field::FaultNode(i) => fault(i).and_then(node_of).unwrap_or_default(),
             Field::FaultAmount(i) => fault(i).and_then(|f| amount(f).value).map(|v| v.to_string()).unwrap_or_default(),
-            Field::FaultGroups(i) => match fault(i) {
-                Some(FaultSpec::Partition { groups, .. }) => groups.iter().map(|g| g.join(", ")).collect::<Vec<_>>().join(" | "),
+            Field::FaultGroups(i) => match fault(i).and_then(|f| fault::get(f, GROUPS)) {
+                Some(Value::Groups(groups)) => groups.iter().map(|g| g.join(", ")).collect::<Vec<_>>().join(" | "),
                 _ => String::new(),
             },
         }
@@ -189,37 +186,28 @@ impl Field {
             Field::FaultAtMs(i) => {
                 let v = whole(path, input)?;
                 if let Some(f) = s.faults.get_mut(i) {
-                    *f.at_ms_mut() = v;
+                    fault::set(f, "at_ms", Value::Int(v));
                 }
             }
             Field::FaultNode(i) => {
-                if let Some(
-                    FaultSpec::Pause { node, .. }
-                    | FaultSpec::ClockJump { node, .. }
-                    | FaultSpec::ClockDrift { node, .. }
-                    | FaultSpec::Crash { node, .. },
-                ) = s.faults.get_mut(i)
-                {
-                    *node = input.to_string();
+                if let Some(f) = s.faults.get_mut(i) {
+                    fault::set(f, NODE, Value::Name(input.to_string()));
                 }
             }
-            Field::FaultAmount(i) => match s.faults.get_mut(i) {
-                Some(FaultSpec::Pause { duration_ms: v, .. } | FaultSpec::Delay { by_ms: v, .. }) => *v = whole(path, input)?,
-                Some(FaultSpec::ClockJump { by_ms: v, .. }) => *v = whole(path, input)?,
-                Some(FaultSpec::ClockDrift { ppm, .. }) => *ppm = whole(path, input)?,
-                Some(
-                    FaultSpec::Crash { restart_after_ms: v, .. }
-                    | FaultSpec::Partition { duration_ms: v, .. }
-                    | FaultSpec::Drop { duration_ms: v, .. },
-                ) => *v = optional(path, input)?,
-                None => {}
-            },
+            Field::FaultAmount(i) => {
+                if let Some(f) = s.faults.get_mut(i) {
+                    let a = amount(f);
+                    let v = if a.when_empty.is_empty() { Value::Int(whole(path, input)?) } else { Value::Maybe(optional(path, input)?) };
+                    fault::set(f, a.name, v);
+                }
+            }
             Field::FaultGroups(i) => {
-                if let Some(FaultSpec::Partition { groups, .. }) = s.faults.get_mut(i) {
+                if let Some(f) = s.faults.get_mut(i) {
                     // Empty groups are kept, so the validator names them instead of the form
                     // silently dropping what was typed.
-                    *groups =
+                    let groups =
                         input.split('|').map(|g| g.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()).collect();
+                    fault::set(f, GROUPS, Value::Groups(groups));
                 }
             }
         }
@@ -227,15 +215,21 @@ impl Field {
     }
 }
 
+/// The field of a fault row's node menu, and of its groups input.
+const NODE: &str = "node";
+const GROUPS: &str = "groups";
+
 /// The node a fault is about, for kinds that name one.
-pub fn node_of(f: &FaultSpec) -> Option<&str> {
-    match f {
-        FaultSpec::Pause { node, .. }
-        | FaultSpec::ClockJump { node, .. }
-        | FaultSpec::ClockDrift { node, .. }
-        | FaultSpec::Crash { node, .. } => Some(node),
+pub fn node_of(f: &FaultSpec) -> Option<String> {
+    match fault::get(f, NODE) {
+        Some(Value::Name(n)) => Some(n),
         _ => None,
     }
+}
+
+/// Whether the fault's row has a groups input (a partition).
+pub fn has_groups(f: &FaultSpec) -> bool {
+    f.kind().param(GROUPS).is_some()
 }
 
 /// How a fault row reads in the form: its kind, then its one amount with a label that says what
@@ -246,41 +240,36 @@ pub struct Amount {
     pub label: &'static str,
     pub unit: &'static str,
     pub value: Option<i64>,
-    /// Shown in an empty optional input: what leaving it out means.
+    /// Shown in an empty optional input: what leaving it out means (empty: it cannot be left out).
     pub when_empty: &'static str,
 }
 
+/// The fault's one amount (the param its kind gives a form label).
 pub fn amount(f: &FaultSpec) -> Amount {
-    let a = |name, label, unit, value, when_empty| Amount { name, label, unit, value, when_empty };
-    match f {
-        FaultSpec::Pause { duration_ms, .. } => a("duration_ms", "for", "ms", Some(*duration_ms), ""),
-        FaultSpec::ClockJump { by_ms, .. } => a("by_ms", "by", "ms", Some(*by_ms), ""),
-        FaultSpec::ClockDrift { ppm, .. } => a("ppm", "by", "ppm", Some(*ppm), ""),
-        FaultSpec::Crash { restart_after_ms, .. } => a("restart_after_ms", "restarts after", "ms", *restart_after_ms, "stays down"),
-        FaultSpec::Partition { duration_ms, .. } => a("duration_ms", "for", "ms", *duration_ms, "to the end"),
-        FaultSpec::Delay { by_ms, .. } => a("by_ms", "delayed by", "ms", Some(*by_ms), ""),
-        FaultSpec::Drop { duration_ms, .. } => a("duration_ms", "for", "ms", *duration_ms, "to the end"),
-    }
+    let Some((_, p, n)) = fault::amount(f.kind()) else {
+        return Amount { name: "duration_ms", label: "", unit: "", value: None, when_empty: "" };
+    };
+    let value = match fault::get(f, p.name) {
+        Some(Value::Int(v)) => Some(v),
+        Some(Value::Maybe(v)) => v,
+        _ => None,
+    };
+    let when_empty = match n.need {
+        Need::Optional { absent } => absent,
+        Need::Required | Need::Default(_) => "",
+    };
+    Amount { name: p.name, label: p.form.unwrap_or_default(), unit: n.unit, value, when_empty }
 }
 
 /// The fault's kind in words.
 pub fn kind_label(f: &FaultSpec) -> &'static str {
-    match f {
-        FaultSpec::Pause { .. } => "Pause",
-        FaultSpec::ClockJump { .. } => "Clock jump",
-        FaultSpec::ClockDrift { .. } => "Clock drift",
-        FaultSpec::Crash { machine: false, .. } => "Crash",
-        FaultSpec::Crash { machine: true, .. } => "Machine crash",
-        FaultSpec::Partition { .. } => "Partition",
-        FaultSpec::Delay { .. } => "Delay",
-        FaultSpec::Drop { .. } => "Drop",
-    }
+    f.kind().label(f)
 }
 
 /// For the kinds that name a link rather than a node: `A → redis`.
 pub fn link_of(f: &FaultSpec) -> Option<String> {
-    match f {
-        FaultSpec::Delay { from, to, .. } | FaultSpec::Drop { from, to, .. } => Some(format!("{from} → {to}")),
+    match (fault::get(f, "from"), fault::get(f, "to")) {
+        (Some(Value::Name(from)), Some(Value::Name(to))) => Some(format!("{from} → {to}")),
         _ => None,
     }
 }
@@ -300,24 +289,14 @@ fn add_client(s: &mut Scenario) {
     s.clients.push(ClientSpec { name, acquire_at_ms: start, work_ms: 1000, writes: 1 });
 }
 
-/// A new fault of `kind` with values that do something visible in this scenario: a pause longer
-/// than the TTL on the first client, a crash or clock jump on the first lock-service node.
-fn new_fault(s: &Scenario, kind: NewFault) -> FaultSpec {
-    let client = s.clients.first().map_or_else(|| "A".to_string(), |c| c.name.clone());
-    let server = validate::service_names(s).into_iter().next().unwrap_or_default();
-    let at_ms = 1000.min(s.duration_ms.max(0));
-    match kind {
-        NewFault::Pause => FaultSpec::Pause { at_ms, node: client, duration_ms: s.lock.ttl_ms + 5000 },
-        NewFault::ClockJump => FaultSpec::ClockJump { at_ms, node: server, by_ms: s.lock.ttl_ms },
-        NewFault::Crash => FaultSpec::Crash { at_ms, node: server, restart_after_ms: Some(5000), machine: false },
-        NewFault::Partition => FaultSpec::Partition { at_ms, groups: vec![vec![client]], duration_ms: Some(5000) },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::catalog;
+
+    fn new(kind: &str) -> NewFault {
+        NewFault(FaultKind::by_id(kind).unwrap())
+    }
 
     fn gc_pause() -> String {
         write(&catalog::get("redis-gc-pause").unwrap())
@@ -400,7 +379,7 @@ mod tests {
     #[test]
     fn added_faults_are_valid_and_read_back() {
         let mut text = gc_pause();
-        for kind in NewFault::ALL {
+        for kind in NewFault::offered(&read(&text).unwrap()).collect::<Vec<_>>() {
             text = apply(&text, &Edit::AddFault(kind)).unwrap();
         }
         let s = crate::scenario::parse(&text).unwrap();
@@ -415,7 +394,7 @@ mod tests {
 
     #[test]
     fn partition_groups_are_written_as_text() {
-        let text = apply(&gc_pause(), &Edit::AddFault(NewFault::Partition)).unwrap();
+        let text = apply(&gc_pause(), &Edit::AddFault(new("partition"))).unwrap();
         let text = set(&text, Field::FaultGroups(1), " A , redis | B ").unwrap();
         let s = read(&text).unwrap();
         assert_eq!(Field::FaultGroups(1).value(&s), "A, redis | B");
@@ -429,7 +408,7 @@ mod tests {
 
     #[test]
     fn an_empty_optional_amount_means_absent() {
-        let text = apply(&gc_pause(), &Edit::AddFault(NewFault::Crash)).unwrap();
+        let text = apply(&gc_pause(), &Edit::AddFault(new("crash"))).unwrap();
         let s = read(&set(&text, Field::FaultAmount(1), "").unwrap()).unwrap();
         assert!(matches!(s.faults[1], FaultSpec::Crash { restart_after_ms: None, .. }));
         assert_eq!(amount(&s.faults[1]).when_empty, "stays down");

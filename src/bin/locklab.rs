@@ -1,6 +1,13 @@
 //! `locklab`: run a scenario file or a built-in and print its verdict (SCENARIO_FORMAT.md,
-//! "The CLI"), or draw it as an SVG figure. Exit 0 when the scenario ran (safe or not), 2 for
+//! "The CLI"), draw it as an SVG figure, or explore its fault space (explore.rs). Exit 0 when the scenario ran (safe or not), 2 for
 //! any input error.
+
+// A file beside this one would be taken for a binary of its own (src/bin/*.rs). Cargo also
+// builds this binary for the wasm32 browser tests; exploring runs on threads (rayon, native
+// only), so there the command is left out rather than the tests' build broken.
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "locklab/explore.rs"]
+mod explore;
 
 use std::process::ExitCode;
 
@@ -12,6 +19,11 @@ use locklab::timeline::Timeline;
 const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off] [--seed N] [--json | --trace]
        locklab svg (FILE | --builtin ID) [--fencing on|off] [--seed N] [--at-ms T] [--lecture] [--width PX] -o (OUT.svg | -)
        locklab compare (FILE | --builtin ID) --with APPROACH [--fencing on|off] [--seed N] [--json]
+       locklab explore (FILE | --builtin ID | --approach NAME) [--fencing on|off] [--faults KIND,…] [--max-faults K]
+                       [--runs N] [--seed S] [--threads T] [--json] [-o FOUND.json]
+       locklab explore --table [--faults KIND,…] [--max-faults K] [--runs N] [--seed S] [--threads T] [--json]
+       locklab explore --sweep PARAM=FROM..TO [--steps K] [FILE | --builtin ID | --approach NAME] [--fencing on|off]
+                       [--runs N] [--seed S] [--threads T] [--json]
        locklab list
        locklab bench [ITERATIONS]";
 
@@ -40,6 +52,8 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("run") => run(&args[1..]),
         Some("svg") => svg(&args[1..]),
         Some("compare") => compare(&args[1..]),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some("explore") => explore::explore(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),
@@ -242,11 +256,12 @@ fn compare(args: &[String]) -> Result<String, String> {
 /// Every event with its caption, one a line: the whole story in words.
 fn story(run: &lab::Run) -> String {
     let approach = run.scenario.approach;
+    let story = locklab::text::Story::of_run(run);
     run.trace
         .events
         .iter()
         .enumerate()
-        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::narrate::caption(&run.trace, approach, e)))
+        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::text::caption(&run.trace, approach, &story, i)))
         .collect()
 }
 
@@ -271,6 +286,12 @@ fn summary(run: &lab::Run) -> String {
         "verdict: {}\n",
         if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
     );
+    // The verdict's one sentence says it when no client ever got the lock.
+    out += &format!("  {}\n", locklab::text::verdict::sentence(v));
+    if let Some(granted) = v.granted_ttl_ms.filter(|&g| g != run.scenario.lock.ttl_ms) {
+        let secs = locklab::decimal::seconds;
+        out += &format!("  lease/session lifetime: asked {}, granted {}\n", secs(run.scenario.lock.ttl_ms), secs(granted));
+    }
     for g in &v.grants {
         out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
     }

@@ -1,9 +1,14 @@
 //! The database lease row `locks(name, owner, token, expires_at)`, PROTOCOLS.md P1. Acquire is
 //! the guarded upsert; expiry is evaluated lazily against the server's `now()`; a takeover
-//! increments the token; release sets `expires_at = now()` (never DELETE, or the token would
-//! restart at 1). The database is durable: a crash keeps the row.
+//! increments the token. The safe release sets `expires_at = now()` guarded by the token; the
+//! plain one is `DELETE FROM locks WHERE name = $n` (SCENARIO_FORMAT.md, `lock.safe_unlock`),
+//! which removes the row whoever holds it, so the next grant inserts a fresh row with token 1.
+//! The database is durable: a crash keeps the row.
 
+use super::single_server::SingleServerAgent;
+use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note};
+use crate::decimal::seconds;
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
 #[derive(Clone, Copy, Debug)]
@@ -30,10 +35,14 @@ impl DbServer {
         self.row.filter(|r| r.expires_wall_ms >= now_wall)
     }
 
-    fn mark_expiry(&mut self, ctx: &mut Ctx) {
+    fn cancel_marker(&mut self, ctx: &mut Ctx) {
         if let Some(t) = self.expiry_marker.take() {
             ctx.cancel_timer(t);
         }
+    }
+
+    fn mark_expiry(&mut self, ctx: &mut Ctx) {
+        self.cancel_marker(ctx);
         if let Some(row) = self.row {
             // `expires_at < now()` turns true one millisecond after the deadline.
             self.expiry_marker = Some(ctx.set_timer_at(row.expires_wall_ms + 1, ClockKind::Wall, 0));
@@ -59,20 +68,33 @@ impl Node<Msg, Note> for DbServer {
                 ctx.note(Note::LockCommitted { client: from, attempt, token: Some(token), expires_wall_ms: Some(expires_wall_ms) });
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token: Some(token) });
             }
-            Msg::Release { req, token, safe, .. } => {
-                // UPDATE locks SET expires_at = now() WHERE name = $n [AND token = $tok]
-                let target = self.live(now).filter(|r| !safe || Some(r.token) == token);
+            Msg::Release { req, token, safe: true, .. } => {
+                // UPDATE locks SET expires_at = now() WHERE name = $n AND token = $tok
+                let target = self.live(now).filter(|r| Some(r.token) == token);
                 match target {
                     Some(row) => {
                         self.row = Some(Row { expires_wall_ms: now, ..row });
-                        if let Some(t) = self.expiry_marker.take() {
-                            ctx.cancel_timer(t); // released, not expired
-                        }
+                        self.cancel_marker(ctx); // released, not expired
                         ctx.note(Note::LockReleased { holder: row.owner, by: from });
                     }
                     None => ctx.note(Note::UnlockRefused { by: from, holder: self.live(now).map(|r| r.owner) }),
                 }
                 ctx.send(from, Msg::ReleaseReply { req, released: target.is_some() });
+            }
+            Msg::Release { req, safe: false, .. } => {
+                // DELETE FROM locks WHERE name = $n: live or expired, whoever's it is.
+                let deleted = self.row.take();
+                match deleted {
+                    Some(row) => {
+                        self.cancel_marker(ctx);
+                        if row.expires_wall_ms >= now {
+                            ctx.note(Note::LockReleased { holder: row.owner, by: from });
+                        }
+                        ctx.note(Note::RowDeleted { owner: row.owner, by: from, token_was: row.token });
+                    }
+                    None => ctx.note(Note::UnlockRefused { by: from, holder: None }),
+                }
+                ctx.send(from, Msg::ReleaseReply { req, released: deleted.is_some() });
             }
             _ => {}
         }
@@ -89,4 +111,52 @@ impl Node<Msg, Note> for DbServer {
             None => {}
         }
     }
+}
+
+/// The database lease row in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "db-lease",
+    label: "Database lease row",
+    short: "Database lease",
+    nodes: |_, _| vec!["db".into()],
+    default_servers: None,
+    holding: Holding::One,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::Counter,
+    safe_unlock: true,
+    persistence: false,
+    replica: false,
+    drift_factor: false,
+    expiry_clock: ClockKind::Wall,
+    words: Words {
+        lease: "lease row",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: words,
+    },
+    build: Build {
+        agent: |p| {
+            let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);
+            Box::new(move |inc| Box::new(SingleServerAgent::new(inc, server, ttl, timeout, safe)))
+        },
+        server: |_, _| Box::new(DbServer::new()),
+    },
+};
+
+/// The SQL a message stands for, shortened: a label in flight sits beside its dot.
+fn words(msg: &Msg) -> Option<String> {
+    Some(match msg {
+        Msg::Acquire { ttl_ms, value, .. } => {
+            format!("upsert lease row, expires now()+{} (owner {:04x})", seconds(*ttl_ms), value & 0xffff)
+        }
+        Msg::AcquireReply { granted: true, token, .. } => format!("row returned, {}", SPEC.token.label(*token)),
+        Msg::AcquireReply { granted: false, .. } => "no row: busy".into(),
+        Msg::Release { safe: true, .. } => "release: expire row if token matches".into(),
+        Msg::Release { safe: false, .. } => "release: DELETE row, any owner".into(),
+        _ => return None,
+    })
 }

@@ -1,7 +1,9 @@
 //! A consensus ensemble holding lock nodes: the part ZooKeeper and etcd share (PROTOCOLS.md P4,
 //! P5). Requests go to the leader; a log entry commits once a majority has stored it; the
 //! leader expires sessions/leases it has not heard from within their timeout, by its own
-//! monotonic clock; expiring a session deletes its lock node and fires the watch on it.
+//! monotonic clock, on the real servers' schedule (ZooKeeper: in tick-wide buckets; etcd: a
+//! check every 500 ms); expiring a session deletes its lock node and fires the watch on it,
+//! and a ZooKeeper leader also closes the session's connection.
 //!
 //! Replication is Raft-shaped (terms as epochs, the up-to-date vote rule, a new leader's no-op)
 //! because that is what makes "committed state is never lost" hold under any crash of a
@@ -14,8 +16,11 @@ use crate::vec_map::VecMap;
 use super::{Ctx, Entry, Msg, Note, Op};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
 
-/// A leader heartbeats its followers this often (also the session-expiry check).
+/// A leader heartbeats its followers this often.
 pub const HEARTBEAT_MS: i64 = 250;
+/// An etcd leader looks for expired leases this often (lessor's revoke loop), so a lease ends
+/// 0–500 ms after its TTL (measured on etcd 3.4: 34–498 ms late).
+pub const LEASE_CHECK_MS: i64 = 500;
 /// A follower that has not heard from a leader this long starts an election.
 pub const ELECTION_TIMEOUT_MS: i64 = 1000;
 /// Extra wait per server rank, so the lowest-numbered candidate goes first.
@@ -23,6 +28,7 @@ pub const ELECTION_STAGGER_MS: i64 = 150;
 
 const ELECTION: u32 = 1;
 const TICK: u32 = 2;
+const EXPIRY_CHECK: u32 = 3;
 
 /// Which system the ensemble is: they differ in tokens and session rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,15 +41,36 @@ pub enum Flavour {
 
 impl Flavour {
     /// The timeout the server grants for a requested one. ZooKeeper negotiates the session
-    /// timeout into [2, 20] × tickTime (2 s); etcd leases have whole-second TTLs of at least
+    /// timeout into [2, 20] × tickTime; etcd leases have whole-second TTLs of at least
     /// ceil(1.5 × election timeout).
-    pub fn granted_ttl(self, requested_ms: i64) -> i64 {
+    pub fn granted_ttl(self, requested_ms: i64, tick_ms: i64) -> i64 {
         match self {
-            Flavour::ZooKeeper => requested_ms.clamp(4_000, 40_000),
+            Flavour::ZooKeeper => requested_ms.clamp(2 * tick_ms, 20 * tick_ms),
             Flavour::Etcd => {
                 let secs = (requested_ms + 999) / 1000;
                 secs.max((3 * ELECTION_TIMEOUT_MS / 2 + 999) / 1000) * 1000
             }
+        }
+    }
+
+    /// How often the leader looks for expired sessions (ZooKeeper: every tick, at multiples of
+    /// it; etcd: every 500 ms).
+    fn expiry_period(self, tick_ms: i64) -> i64 {
+        match self {
+            Flavour::ZooKeeper => tick_ms,
+            Flavour::Etcd => LEASE_CHECK_MS,
+        }
+    }
+
+    /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
+    /// `now_ms` (all on the leader's monotonic clock). ZooKeeper's ExpiryQueue puts the
+    /// deadline in the bucket of the next multiple of tickTime above it and expires a bucket
+    /// when its time comes; etcd revokes a lease whose TTL has passed.
+    fn expired(self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
+        let deadline = heard_ms + ttl_ms;
+        match self {
+            Flavour::ZooKeeper => (deadline.div_euclid(tick_ms) + 1) * tick_ms <= now_ms,
+            Flavour::Etcd => deadline < now_ms,
         }
     }
 }
@@ -100,7 +127,7 @@ impl Store {
         self.nodes.iter().find(|n| n.session == session)
     }
 
-    fn apply(&mut self, flavour: Flavour, entry: &Entry) -> Applied {
+    fn apply(&mut self, flavour: Flavour, tick_ms: i64, entry: &Entry) -> Applied {
         // A zxid counts transactions within an epoch; every entry is one.
         if entry.epoch != self.zxid_epoch {
             self.zxid_epoch = entry.epoch;
@@ -117,7 +144,8 @@ impl Store {
                     out.session = Some(*s);
                 } else {
                     self.next_session += 1;
-                    let s = SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: flavour.granted_ttl(*ttl_ms) };
+                    let s =
+                        SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: flavour.granted_ttl(*ttl_ms, tick_ms) };
                     self.sessions.push(s);
                     out.session = Some(s);
                     out.opened = true;
@@ -185,6 +213,7 @@ struct Waiting {
 
 pub struct EnsembleServer {
     flavour: Flavour,
+    tick_ms: i64,
     rank: usize,
     servers: Vec<NodeId>,
     role: Role,
@@ -211,15 +240,18 @@ pub struct EnsembleServer {
     waiting: Vec<Waiting>,
     last_heard: VecMap<u64, i64>,
     closing: Vec<u64>,
-    watches: Vec<(u64, NodeId)>,
+    /// (token watched, client, its session): a watch belongs to the session that set it.
+    watches: Vec<(u64, NodeId, u64)>,
 }
 
 impl EnsembleServer {
     /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
-    pub fn new(flavour: Flavour, rank: usize, servers: Vec<NodeId>) -> Self {
+    /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`).
+    pub fn new(flavour: Flavour, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Self {
         let n = servers.len();
         EnsembleServer {
             flavour,
+            tick_ms,
             rank,
             servers,
             role: Role::Follower,
@@ -273,7 +305,8 @@ impl EnsembleServer {
         self.role = Role::Follower;
         self.leader = leader;
         self.waiting.clear();
-        self.watches.clear();
+        // Watches stay: a server keeps its clients' watches through a leader change (a client
+        // that moves to another server lists again, ensemble_client).
         self.closing.clear();
         self.arm_election(ctx);
     }
@@ -314,6 +347,13 @@ impl EnsembleServer {
             self.last_heard.insert(s.id, now);
         }
         ctx.note(Note::LeaderElected { epoch: self.epoch });
+        // A watch kept from an earlier term whose node went while another server led fires now.
+        let (gone, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.watches).into_iter().partition(|(t, _, _)| !self.store.nodes.iter().any(|n| n.token == *t));
+        self.watches = kept;
+        for (token, client, session) in gone {
+            ctx.send(client, Msg::WatchFired { token, session });
+        }
         self.propose(ctx, Op::Noop, None);
         ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
     }
@@ -362,7 +402,7 @@ impl EnsembleServer {
             let index = self.commit;
             let before = self.store.lowest();
             let entry = self.log[index].clone();
-            let applied = self.store.apply(self.flavour, &entry);
+            let applied = self.store.apply(self.flavour, self.tick_ms, &entry);
             self.commit += 1;
             if self.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -378,6 +418,11 @@ impl EnsembleServer {
         }
         if let Some(s) = applied.expired {
             ctx.note(Note::SessionExpired { client: s.client, session: s.id });
+            if self.flavour == Flavour::ZooKeeper {
+                // ZooKeeper closes the expired session's connection (the client's next step is
+                // to notice, and to try to reconnect).
+                ctx.send(s.client, Msg::SessionClosed { session: s.id });
+            }
         }
         if let Op::CloseSession { session, .. } = op {
             self.last_heard.remove(session);
@@ -395,10 +440,10 @@ impl EnsembleServer {
                 Op::CloseSession { expired: true, .. } if was_holder => ctx.note(Note::LockExpired { holder: gone.client }),
                 _ => {}
             }
-            let (fire, keep): (Vec<_>, Vec<_>) = self.watches.iter().partition(|(t, _)| *t == gone.token);
+            let (fire, keep): (Vec<_>, Vec<_>) = self.watches.iter().partition(|(t, _, _)| *t == gone.token);
             self.watches = keep;
-            for (token, client) in fire {
-                ctx.send(client, Msg::WatchFired { token });
+            for (token, client, session) in fire {
+                ctx.send(client, Msg::WatchFired { token, session });
             }
         }
         let after = self.store.lowest();
@@ -414,7 +459,7 @@ impl EnsembleServer {
         self.waiting = rest;
         for w in done {
             let reply = match (op, applied) {
-                (_, a) if a.no_session => Msg::KeepAliveReply { session: 0, alive: false },
+                (_, a) if a.no_session => self.session_gone(op_session(op)),
                 (Op::OpenSession { .. }, Applied { session: Some(s), .. }) => {
                     Msg::SessionReply { req: w.req, session: s.id, ttl_ms: s.ttl_ms }
                 }
@@ -443,18 +488,59 @@ impl EnsembleServer {
         for p in peers {
             self.send_append(ctx, p);
         }
+        ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
+    }
+
+    /// The next expiry check, at the next multiple of the period on this server's monotonic
+    /// clock (ZooKeeper's buckets sit on multiples of tickTime). Every server runs it; only a
+    /// leader acts on it.
+    fn arm_expiry_check(&mut self, ctx: &mut Ctx) {
+        let period = self.flavour.expiry_period(self.tick_ms);
+        let next = (ctx.mono_ms().div_euclid(period) + 1) * period;
+        ctx.set_timer_at(next, ClockKind::Mono, EXPIRY_CHECK);
+    }
+
+    /// Leader: proposes the expiry of every session not heard from within its timeout.
+    fn expire_overdue(&mut self, ctx: &mut Ctx) {
+        let now = ctx.mono_ms();
+        let (flavour, tick) = (self.flavour, self.tick_ms);
         let overdue: Vec<u64> = self
             .store
             .sessions
             .iter()
-            .filter(|s| !self.closing.contains(&s.id) && now - self.last_heard.get(&s.id).copied().unwrap_or(now) > s.ttl_ms)
+            .filter(|s| !self.closing.contains(&s.id))
+            .filter(|s| flavour.expired(self.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
             .map(|s| s.id)
             .collect();
         for session in overdue {
             self.closing.push(session);
             self.propose(ctx, Op::CloseSession { session, expired: true }, None);
         }
-        ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
+    }
+
+    /// How a request about a session that no longer exists is answered: ZooKeeper has closed
+    /// that session's connection; etcd says the lease is not found (TTL 0).
+    fn session_gone(&self, session: u64) -> Msg {
+        match self.flavour {
+            Flavour::ZooKeeper => Msg::SessionClosed { session },
+            Flavour::Etcd => Msg::KeepAliveReply { session, alive: false },
+        }
+    }
+
+    /// A waiter's ping names the node it watches: a watch this server lacks (it was set on
+    /// another, or the notice of its firing was lost on the way) is registered again, or fired
+    /// at once if its node is already gone.
+    fn rewatch(&mut self, ctx: &mut Ctx, client: NodeId, session: u64, token: u64) {
+        if !self.store.nodes.iter().any(|n| n.token == token) {
+            self.watches.retain(|w| *w != (token, client, session));
+            ctx.send(client, Msg::WatchFired { token, session });
+        } else if !self.watches.contains(&(token, client, session)) {
+            self.watches.push((token, client, session));
+        }
+    }
+
+    fn session_alive(&self, session: u64) -> bool {
+        self.store.session(session).is_some() && !self.closing.contains(&session)
     }
 
     fn on_append(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, prev_len: usize, prev_epoch: u64, entries: Vec<Entry>, commit: usize) {
@@ -556,7 +642,8 @@ impl EnsembleServer {
             | Msg::ListLockNodes { req, .. }
             | Msg::WatchNode { req, .. }
             | Msg::DeleteLockNode { req, .. }
-            | Msg::CloseSession { req, .. } => *req,
+            | Msg::CloseSession { req, .. }
+            | Msg::Reconnect { req, .. } => *req,
             _ => 0,
         };
         if self.role != Role::Leader {
@@ -572,25 +659,37 @@ impl EnsembleServer {
             }
             Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
             Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
+            Msg::ListLockNodes { session, .. } if self.flavour == Flavour::ZooKeeper && !self.session_alive(session) => {
+                ctx.send(from, self.session_gone(session))
+            }
             Msg::ListLockNodes { req, session } => {
                 let mine = self.store.node_of(session).map(|n| n.token);
                 let predecessor = mine.and_then(|m| self.store.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
                 ctx.send(from, Msg::ListReply { req, mine, predecessor });
             }
-            Msg::WatchNode { req, token } => {
+            Msg::WatchNode { req, token, session } => {
                 let exists = self.store.nodes.iter().any(|n| n.token == token);
                 if exists {
-                    self.watches.push((token, from));
+                    self.watches.push((token, from, session));
                 }
                 ctx.send(from, Msg::WatchReply { req, exists });
             }
-            Msg::KeepAlive { session } => {
-                let alive = self.store.session(session).is_some() && !self.closing.contains(&session);
-                if alive {
-                    self.last_heard.insert(session, ctx.mono_ms());
+            Msg::KeepAlive { session, watching } if self.session_alive(session) => {
+                self.last_heard.insert(session, ctx.mono_ms());
+                ctx.send(from, Msg::KeepAliveReply { session, alive: true });
+                if let Some(token) = watching {
+                    self.rewatch(ctx, from, session, token);
                 }
-                ctx.send(from, Msg::KeepAliveReply { session, alive });
             }
+            Msg::KeepAlive { session, .. } => ctx.send(from, self.session_gone(session)),
+            // ZooKeeper: a client whose connection closed comes back with its session id.
+            Msg::Reconnect { req, session } => match self.store.session(session).copied().filter(|s| self.session_alive(s.id)) {
+                Some(s) => {
+                    self.last_heard.insert(session, ctx.mono_ms());
+                    ctx.send(from, Msg::SessionReply { req, session, ttl_ms: s.ttl_ms });
+                }
+                None => ctx.send(from, Msg::ReconnectRefused { req, session }),
+            },
             _ => {}
         }
     }
@@ -600,6 +699,7 @@ impl Node<Msg, Note> for EnsembleServer {
     fn on_start(&mut self, ctx: &mut Ctx) {
         // A bootstrapped ensemble: server 1 already leads epoch 1.
         let first = self.servers[0];
+        self.arm_expiry_check(ctx);
         if self.rank == 0 {
             self.start_election_as_bootstrap(ctx);
         } else {
@@ -629,19 +729,26 @@ impl Node<Msg, Note> for EnsembleServer {
                 }
             }
             TICK => self.on_tick(ctx),
+            EXPIRY_CHECK => {
+                if self.role == Role::Leader {
+                    self.expire_overdue(ctx);
+                }
+                self.arm_expiry_check(ctx);
+            }
             _ => {}
         }
     }
 
     fn on_crash(&mut self, _machine: bool) {
         // The log, epoch and vote are fsynced before any reply (both systems do); the rest is
-        // volatile.
+        // volatile. Watches are volatile too, but a real client re-registers them when its
+        // connection comes back (ZooKeeper's SetWatches, etcd's watch resume); keeping them here
+        // across the restart is what the client observes, without modelling that reconnect.
         self.role = Role::Follower;
         self.leader = None;
         self.election = None;
         self.votes.clear();
         self.waiting.clear();
-        self.watches.clear();
         self.closing.clear();
         self.last_heard.clear();
     }
@@ -649,6 +756,15 @@ impl Node<Msg, Note> for EnsembleServer {
     fn on_restart(&mut self, ctx: &mut Ctx) {
         self.last_leader_contact = i64::MIN / 2;
         self.arm_election(ctx);
+        self.arm_expiry_check(ctx);
+    }
+}
+
+/// The session an op names.
+fn op_session(op: &Op) -> u64 {
+    match op {
+        Op::CloseSession { session, .. } | Op::CreateLockNode { session, .. } | Op::DeleteLockNode { session, .. } => *session,
+        Op::Noop | Op::OpenSession { .. } => 0,
     }
 }
 

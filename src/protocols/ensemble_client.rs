@@ -2,11 +2,15 @@
 //! open a session (lease) and keep it alive every third of its timeout; create an ephemeral,
 //! ordered lock node; list the queue; if ours is lowest, hold the lock with its czxid /
 //! create revision as the token; otherwise watch the next-lower node and list again when it
-//! goes. A client learns its session is gone only from a reply. Requests go to the leader;
-//! on silence or a "not leader" answer the client tries the next server.
+//! goes. A client learns its session is gone only from the service: etcd answers a keepalive
+//! with TTL 0; ZooKeeper closes the connection, which the client notices first (Disconnected,
+//! Curator's SUSPENDED: unsure, belief kept) and learns Expired only when its reconnect with
+//! the session id is refused (SCENARIO_FORMAT.md, "Ensembles"). Requests go to the leader; on
+//! silence or a "not leader" answer the client tries the next server.
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::{AcquireFailure, BeliefEnd, Ctx, Msg};
+use super::ensemble::Flavour;
+use super::{AcquireFailure, BeliefEnd, Ctx, Msg, Note};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
 const REQUEST_TIMEOUT: u32 = AGENT_TAGS;
@@ -26,6 +30,7 @@ enum Step {
 }
 
 pub struct EnsembleAgent {
+    flavour: Flavour,
     servers: Vec<NodeId>,
     target: usize,
     ttl_ms: i64,
@@ -41,16 +46,21 @@ pub struct EnsembleAgent {
     awaiting_pong: bool,
     /// The watch request was answered and registered; now we wait for it to fire.
     watch_registered: bool,
+    /// ZooKeeper: the connection was closed; the client is reconnecting with its session id and
+    /// does not know yet whether the session still exists.
+    reconnecting: bool,
 }
 
 impl EnsembleAgent {
-    pub fn new(servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`).
+    pub fn new(incarnation: u32, flavour: Flavour, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
         EnsembleAgent {
+            flavour,
             servers,
             target: 0,
             ttl_ms,
             timeout_ms,
-            rpc: Rpc::default(),
+            rpc: Rpc::new(incarnation),
             step: Step::Idle,
             attempt: 0,
             session: None,
@@ -60,21 +70,30 @@ impl EnsembleAgent {
             keepalive: None,
             awaiting_pong: false,
             watch_registered: false,
+            reconnecting: false,
         }
+    }
+
+    fn is_mine(&self, session: u64) -> bool {
+        self.session == Some(session)
     }
 
     fn server(&self) -> NodeId {
         self.servers[self.target]
     }
 
-    /// (Re)sends the request of the current step to the current target.
+    /// (Re)sends the request of the current step to the current target; while reconnecting,
+    /// the step waits until the connection is back.
     fn send_step(&mut self, ctx: &mut Ctx) {
+        if self.reconnecting {
+            return;
+        }
         let session = self.session.unwrap_or(0);
         let msg = |req| match self.step {
             Step::Opening => Some(Msg::OpenSession { req, nonce: self.nonce, ttl_ms: self.ttl_ms }),
             Step::Creating => Some(Msg::CreateLockNode { req, session, attempt: self.attempt }),
             Step::Listing => Some(Msg::ListLockNodes { req, session }),
-            Step::Watching(token) => Some(Msg::WatchNode { req, token }),
+            Step::Watching(token) => Some(Msg::WatchNode { req, token, session }),
             Step::Deleting => Some(Msg::DeleteLockNode { req, session }),
             Step::Closing => Some(Msg::CloseSession { req, session }),
             Step::Idle | Step::Holding => None,
@@ -86,6 +105,43 @@ impl EnsembleAgent {
         let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
         let to = self.server();
         ctx.send(to, msg(req).expect("checked above"));
+    }
+
+    /// Sends again whatever is outstanding: the reconnect, or the current step.
+    fn resend(&mut self, ctx: &mut Ctx) {
+        match (self.reconnecting, self.session) {
+            (true, Some(session)) => {
+                let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
+                let to = self.server();
+                ctx.send(to, Msg::Reconnect { req, session });
+            }
+            _ => self.send_step(ctx),
+        }
+    }
+
+    /// ZooKeeper: the connection is gone. The client cannot tell whether its session survives,
+    /// so it keeps believing (SUSPENDED) and reconnects with its session id.
+    fn disconnected(&mut self, ctx: &mut Ctx, session: u64) {
+        ctx.note(Note::Disconnected { session });
+        self.reconnecting = true;
+        self.awaiting_pong = false;
+        if let Some(t) = self.keepalive.take() {
+            ctx.cancel_timer(t);
+        }
+        self.resend(ctx);
+    }
+
+    /// The reconnect was accepted: the session lives. A watch set on the old connection went
+    /// with it, so a waiter lists again.
+    fn reconnected(&mut self, ctx: &mut Ctx, session: u64) {
+        ctx.note(Note::Reconnected { session });
+        self.reconnecting = false;
+        self.arm_keepalive(ctx);
+        if matches!(self.step, Step::Watching(_)) {
+            self.go(ctx, Step::Listing);
+        } else {
+            self.send_step(ctx);
+        }
     }
 
     fn go(&mut self, ctx: &mut Ctx, step: Step) {
@@ -107,16 +163,21 @@ impl EnsembleAgent {
     }
 
     fn send_keepalive(&mut self, ctx: &mut Ctx) {
-        if let Some(session) = self.session {
+        if let (Some(session), false) = (self.session, self.reconnecting) {
             self.awaiting_pong = true;
             let to = self.server();
-            ctx.send(to, Msg::KeepAlive { session });
+            let watching = match self.step {
+                Step::Watching(token) if self.watch_registered => Some(token),
+                _ => None,
+            };
+            ctx.send(to, Msg::KeepAlive { session, watching });
         }
     }
 
     /// The ensemble said the session is gone (its node with it).
     fn session_lost(&mut self, ctx: &mut Ctx) -> AgentEvent {
         self.session = None;
+        self.reconnecting = false;
         self.rpc.cancel(ctx);
         if let Some(t) = self.keepalive.take() {
             ctx.cancel_timer(t);
@@ -153,7 +214,7 @@ impl LockAgent for EnsembleAgent {
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {
         match *msg {
-            Msg::SessionReply { req, session, ttl_ms } if self.step == Step::Opening && self.rpc.answer(ctx, req) => {
+            Msg::SessionReply { req, session, ttl_ms } if self.step == Step::Opening && !self.reconnecting && self.rpc.answer(ctx, req) => {
                 self.session = Some(session);
                 self.session_ttl_ms = ttl_ms;
                 self.arm_keepalive(ctx);
@@ -180,7 +241,9 @@ impl LockAgent for EnsembleAgent {
                     self.go(ctx, Step::Listing);
                 }
             }
-            Msg::WatchFired { token } if self.step == Step::Watching(token) => self.go(ctx, Step::Listing),
+            Msg::WatchFired { token, session } if self.step == Step::Watching(token) && self.is_mine(session) => {
+                self.go(ctx, Step::Listing)
+            }
             Msg::DeleteReply { req } if self.step == Step::Deleting && self.rpc.answer(ctx, req) => {
                 self.go(ctx, Step::Closing);
                 return AgentEvent::Released;
@@ -192,16 +255,35 @@ impl LockAgent for EnsembleAgent {
                     ctx.cancel_timer(t);
                 }
             }
-            Msg::KeepAliveReply { alive: false, .. } => return self.session_lost(ctx),
+            // Replies about another session (a dead process's, or one this process closed) are
+            // not news about this one.
+            Msg::KeepAliveReply { session, .. } | Msg::SessionClosed { session } if !self.is_mine(session) => {}
+            Msg::SessionClosed { session } if !self.reconnecting => self.disconnected(ctx, session),
+            Msg::KeepAliveReply { session, alive: false } if self.flavour == Flavour::ZooKeeper && !self.reconnecting => {
+                self.disconnected(ctx, session)
+            }
+            Msg::KeepAliveReply { alive: false, .. } if self.flavour == Flavour::Etcd => return self.session_lost(ctx),
             Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
+            Msg::SessionReply { req, session, .. } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
+                self.reconnected(ctx, session)
+            }
+            Msg::ReconnectRefused { req, session } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
+                return self.session_lost(ctx)
+            }
             Msg::NotLeader { req, leader } => match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
                 // Redirected: go to the leader now.
                 Some(i) if self.servers[i] != from => {
                     self.target = i;
                     if req == 0 {
                         self.send_keepalive(ctx);
+                        // A watch lives with the leader that registered it; this one is gone,
+                        // so queue up again (the real client re-registers its watches when
+                        // it reconnects to another server).
+                        if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
+                            self.go(ctx, Step::Listing);
+                        }
                     } else if self.rpc.answer(ctx, req) {
-                        self.send_step(ctx);
+                        self.resend(ctx);
                     }
                 }
                 // No leader known (an election is on): try the next server, but only when the
@@ -218,7 +300,7 @@ impl LockAgent for EnsembleAgent {
             REQUEST_TIMEOUT => {
                 self.rpc.time_out();
                 self.next_server();
-                self.send_step(ctx);
+                self.resend(ctx);
             }
             KEEPALIVE => {
                 self.keepalive = None;

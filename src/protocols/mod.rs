@@ -3,13 +3,23 @@
 //! vocabulary so the checker, the narrator and the UI treat them alike.
 
 pub mod client;
+pub mod config;
 pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;
+pub mod etcd;
 pub mod redis;
 pub mod redlock;
+pub mod registry;
 pub mod single_server;
+pub mod spec;
 pub mod storage;
+pub mod words;
+pub mod zookeeper;
+
+pub use config::LockConfig;
+pub use registry::Approach;
+pub use spec::Spec;
 
 use serde::Serialize;
 
@@ -41,7 +51,8 @@ pub enum Msg {
         token: Option<u64>,
     },
     /// Give the lock back. Redis: the Lua compare-and-delete (`safe`) or a plain `DEL`.
-    /// Database: `UPDATE … SET expires_at = now()`, guarded by the token when `safe`.
+    /// Database: `UPDATE … SET expires_at = now() WHERE … AND token = $tok` (`safe`) or a plain
+    /// `DELETE FROM locks WHERE name = $n`.
     Release {
         req: u32,
         value: u64,
@@ -95,10 +106,12 @@ pub enum Msg {
         mine: Option<u64>,
         predecessor: Option<u64>,
     },
-    /// ZooKeeper: `exists(pred, watch)`; etcd: `Watch(pred key)` for its DELETE.
+    /// ZooKeeper: `exists(pred, watch)`; etcd: `Watch(pred key)` for its DELETE. A watch belongs
+    /// to the session (connection) that set it.
     WatchNode {
         req: u32,
         token: u64,
+        session: u64,
     },
     WatchReply {
         req: u32,
@@ -107,6 +120,7 @@ pub enum Msg {
     /// The watched node was deleted.
     WatchFired {
         token: u64,
+        session: u64,
     },
     /// Unlock: ZooKeeper `delete` of the own node; etcd `Delete` of the own key.
     DeleteLockNode {
@@ -124,13 +138,33 @@ pub enum Msg {
     CloseReply {
         req: u32,
     },
-    /// ZooKeeper session ping / etcd `LeaseKeepAlive`.
+    /// ZooKeeper session ping / etcd `LeaseKeepAlive`. `watching`: the node a waiter is
+    /// watching, so the server can (re)register the watch and fire it if the node is already
+    /// gone — what a real client's watch re-registration does (ZooKeeper's SetWatches, etcd's
+    /// watch resume from a revision): a watch event is never lost while the session lives.
     KeepAlive {
         session: u64,
+        watching: Option<u64>,
     },
     KeepAliveReply {
         session: u64,
         alive: bool,
+    },
+    /// ZooKeeper: the server closed this session's connection (the session expired, or a
+    /// request named a session that no longer exists).
+    SessionClosed {
+        session: u64,
+    },
+    /// ZooKeeper: a client whose connection closed reconnects with its session id; answered
+    /// with `SessionReply` if the session lives, else `ReconnectRefused`.
+    Reconnect {
+        req: u32,
+        session: u64,
+    },
+    /// ZooKeeper: "session expired" — the reconnect is refused: the session is gone.
+    ReconnectRefused {
+        req: u32,
+        session: u64,
     },
     /// Not the leader: try `leader` (None: unknown, try another server).
     NotLeader {
@@ -226,10 +260,27 @@ pub enum AcquireFailure {
     Timeout,
     /// Redlock: fewer than a majority of instances said OK.
     NoQuorum { granted: u32, needed: u32 },
-    /// Redlock: a majority said OK, but so late that no validity time was left.
+    /// The lock was granted (Redlock: by a majority), but so late that no validity time was left
+    /// by the client's clock; it gives the lock back.
     ValidityExhausted { validity_ms: i64 },
     /// ZooKeeper/etcd: the session or lease expired while the client was still queued.
     SessionExpired,
+}
+
+/// Where a client process is in its job (acquire, write, release).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientPhase {
+    /// Not yet started, or between attempts.
+    Waiting,
+    /// An acquisition is under way.
+    Acquiring,
+    /// It believes it holds the lock.
+    Holding,
+    /// Its release is under way.
+    Releasing,
+    /// It has released: the job is done.
+    Done,
 }
 
 /// What ended a client's belief that it holds the lock.
@@ -267,6 +318,11 @@ pub enum Note {
     ReleaseSent,
     /// Client: done with the lock for this run.
     Finished,
+    /// Client: restarted after a crash as a new process (`incarnation` 1, 2, …) that remembers
+    /// nothing and starts its job over. `predecessor`: where the dead process was in its job; if
+    /// it was holding (or acquiring, or releasing), what it had at the lock service stays there
+    /// until it expires.
+    StartedOver { incarnation: u32, predecessor: ClientPhase },
     /// Lock service: committed `client`'s acquisition. For TTL locks (db, Redis) the lease ends
     /// when the server's wall clock reads `expires_wall_ms`; ensembles hold it for the session.
     LockCommitted { client: NodeId, attempt: u32, token: Option<u64>, expires_wall_ms: Option<i64> },
@@ -276,6 +332,11 @@ pub enum Note {
     SteppedDown { epoch: u64 },
     /// Ensemble: a session (ZooKeeper) or lease (etcd) was created with this timeout/TTL.
     SessionOpened { client: NodeId, session: u64, ttl_ms: i64 },
+    /// ZooKeeper client: its connection was closed. It cannot tell whether its session (and
+    /// lock) survives: Disconnected, Curator's SUSPENDED; it keeps believing and reconnects.
+    Disconnected { session: u64 },
+    /// ZooKeeper client: its reconnect was accepted; the session lives.
+    Reconnected { session: u64 },
     /// Ensemble: the leader expired a session/lease it had not heard from in time.
     SessionExpired { client: NodeId, session: u64 },
     /// Ensemble: `client`'s node joined the queue with this token (czxid / create revision).
@@ -292,6 +353,10 @@ pub enum Note {
     LockReleased { holder: NodeId, by: NodeId },
     /// Lock service: an unlock from `by` found the lock not theirs and left it alone.
     UnlockRefused { by: NodeId, holder: Option<NodeId> },
+    /// Database: a plain release (`DELETE FROM locks WHERE name = $n`) by `by` removed the row of
+    /// `owner` (live or already expired); with it goes the token column, so the next grant
+    /// inserts a fresh row with token 1 (`token_was` was the row's).
+    RowDeleted { owner: NodeId, by: NodeId, token_was: u64 },
     /// Lock service: a restart kept nothing (no persistence); the counter restarts.
     StateLost { token_counter_was: u64 },
     /// Storage: a write arrived and was accepted or rejected.

@@ -5,27 +5,11 @@
 //! before it is replicated) that promotes itself when the primary has been silent for 1 s. Redlock's instances are the same
 //! server without the token counter.
 
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Deserialize;
-use serde::Serialize;
-
+pub use super::config::Persistence;
+use super::single_server::SingleServerAgent;
+use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Node, NodeId, TimerId};
-
-/// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
-#[serde(rename_all = "kebab-case")]
-pub enum Persistence {
-    /// Nothing survives a restart.
-    None,
-    /// AOF, fsync once a second: a process crash keeps everything acknowledged, a machine
-    /// crash loses what was written since the last fsync.
-    #[default]
-    AofEverysec,
-    /// AOF, fsync before every reply: everything survives.
-    AofAlways,
-}
 
 const EXPIRY: u32 = 1;
 const FSYNC: u32 = 2;
@@ -286,4 +270,49 @@ impl Node<Msg, Note> for RedisServer {
         self.arm_expiry(ctx);
         self.on_start(ctx);
     }
+}
+
+/// Single-instance Redis (optionally with a replica) in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "redis",
+    label: "Redis SET NX PX",
+    short: "Redis",
+    nodes: |l, _| if l.replica { vec!["redis".into(), "redis-replica".into()] } else { vec!["redis".into()] },
+    default_servers: None,
+    holding: Holding::One,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::Counter,
+    safe_unlock: true,
+    persistence: true,
+    replica: true,
+    drift_factor: false,
+    expiry_clock: ClockKind::Wall,
+    words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
+    build: Build {
+        agent: |p| {
+            let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);
+            Box::new(move |inc| Box::new(SingleServerAgent::new(inc, server, ttl, timeout, safe)))
+        },
+        server: |p, rank| {
+            // With a replica, server 0 is the primary and server 1 its replica.
+            let replication =
+                p.lock.replica.then(|| Replication { peer: p.servers[1 - rank], clients: p.clients.clone(), primary: rank == 0 });
+            Box::new(RedisServer::new(p.lock.persistence, true, replication))
+        },
+    },
+};
+
+/// The Redis commands a lock message stands for (Redlock's instances speak the same).
+pub(super) fn words(msg: &Msg) -> Option<String> {
+    Some(match msg {
+        Msg::Acquire { ttl_ms, value, .. } => format!("SET lock {:04x}… NX PX {ttl_ms}", value & 0xffff),
+        Msg::AcquireReply { granted: true, token: Some(t), .. } => format!("OK, {}", SPEC.token.label(Some(*t))),
+        Msg::AcquireReply { granted: true, token: None, .. } => "OK".into(),
+        Msg::AcquireReply { granted: false, .. } => "nil (key exists)".into(),
+        Msg::Release { safe: true, value, .. } => format!("EVAL compare-and-delete {:04x}…", value & 0xffff),
+        Msg::Release { safe: false, .. } => "DEL lock".into(),
+        _ => return None,
+    })
 }

@@ -4,7 +4,9 @@
 //! client's monotonic clock from before the first request. Otherwise it unlocks every instance
 //! and the client retries after a random delay. The value is random: there is no fencing token.
 
-use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
+use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
+use super::redis::{self, RedisServer};
+use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -33,7 +35,8 @@ pub struct RedlockAgent {
 }
 
 impl RedlockAgent {
-    pub fn new(instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`).
+    pub fn new(incarnation: u32, instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
         let n = instances.len();
         RedlockAgent {
             instances,
@@ -42,7 +45,7 @@ impl RedlockAgent {
             timeout_ms,
             safe_unlock,
             round: Round::Idle,
-            req: 0,
+            req: req_base(incarnation),
             value: 0,
             started_mono: 0,
             answers: vec![None; n],
@@ -142,3 +145,40 @@ impl LockAgent for RedlockAgent {
         self.settle(ctx)
     }
 }
+
+/// Redlock in the registry (see `registry`).
+pub const SPEC: Spec = Spec {
+    id: "redlock",
+    label: "Redlock",
+    short: "Redlock",
+    nodes: |_, n| numbered("redis", n),
+    default_servers: Some(5),
+    holding: Holding::Majority,
+    lease: LeaseKind::FixedTtl,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::None,
+    safe_unlock: true,
+    persistence: true,
+    replica: false,
+    drift_factor: true,
+    expiry_clock: ClockKind::Wall,
+    words: Words {
+        lease: "key",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: redis::words,
+    },
+    build: Build {
+        agent: |p| {
+            let (servers, l) = (p.servers.clone(), p.lock.clone());
+            Box::new(move |inc| {
+                Box::new(RedlockAgent::new(inc, servers.clone(), l.ttl_ms, l.drift_factor, l.request_timeout_ms, l.safe_unlock))
+            })
+        },
+        // Redlock's instances are plain Redis servers with no token counter.
+        server: |p, _| Box::new(RedisServer::new(p.lock.persistence, false, None)),
+    },
+};

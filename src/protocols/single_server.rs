@@ -22,13 +22,14 @@ pub struct SingleServerAgent {
 }
 
 impl SingleServerAgent {
-    pub fn new(server: NodeId, ttl_ms: i64, timeout_ms: i64, safe_unlock: bool) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`).
+    pub fn new(incarnation: u32, server: NodeId, ttl_ms: i64, timeout_ms: i64, safe_unlock: bool) -> Self {
         SingleServerAgent {
             server,
             ttl_ms,
             timeout_ms,
             safe_unlock,
-            rpc: Rpc::default(),
+            rpc: Rpc::new(incarnation),
             asked_at_mono: 0,
             value: 0,
             token: None,
@@ -63,9 +64,11 @@ impl LockAgent for SingleServerAgent {
                 self.token = token;
                 let validity_ms = self.ttl_ms - (ctx.mono_ms() - self.asked_at_mono);
                 if validity_ms <= 0 {
+                    // Granted, but the reply came so late that the TTL had already run out by
+                    // the client's clock: give it back, nothing was held.
                     self.release(ctx);
                     self.releasing = false;
-                    return AgentEvent::Failed(AcquireFailure::Timeout);
+                    return AgentEvent::Failed(AcquireFailure::ValidityExhausted { validity_ms });
                 }
                 AgentEvent::Acquired { token, validity_ms: Some(validity_ms) }
             }

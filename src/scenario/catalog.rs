@@ -10,6 +10,7 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/etcd-gc-pause.json"),
     include_str!("catalog/zookeeper-session-expiry.json"),
     include_str!("catalog/redis-plain-del-unlock.json"),
+    include_str!("catalog/db-lease-plain-delete.json"),
     include_str!("catalog/redis-failover.json"),
     include_str!("catalog/redlock-clock-jump.json"),
     include_str!("catalog/redlock-restart-without-persistence.json"),

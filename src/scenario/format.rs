@@ -8,55 +8,8 @@ use serde::Serialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Deserialize;
 
-pub use crate::protocols::redis::Persistence;
-
-/// A lock approach.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
-#[serde(rename_all = "kebab-case")]
-pub enum Approach {
-    DbLease,
-    Redis,
-    Redlock,
-    Zookeeper,
-    Etcd,
-}
-
-impl Approach {
-    pub const ALL: [Approach; 5] = [Approach::DbLease, Approach::Redis, Approach::Redlock, Approach::Zookeeper, Approach::Etcd];
-
-    /// The id used in scenario files.
-    pub fn id(self) -> &'static str {
-        match self {
-            Approach::DbLease => "db-lease",
-            Approach::Redis => "redis",
-            Approach::Redlock => "redlock",
-            Approach::Zookeeper => "zookeeper",
-            Approach::Etcd => "etcd",
-        }
-    }
-
-    /// A fencing token as the approach names it: a czxid is `epoch << 32 | counter`.
-    pub fn token_label(self, token: Option<u64>) -> String {
-        match (self, token) {
-            (_, None) => "no token".into(),
-            (Approach::Zookeeper, Some(t)) => format!("czxid 0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff),
-            (Approach::Etcd, Some(t)) => format!("revision {t}"),
-            (_, Some(t)) => format!("token {t}"),
-        }
-    }
-
-    /// The name people use for it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Approach::DbLease => "Database lease row",
-            Approach::Redis => "Redis SET NX PX",
-            Approach::Redlock => "Redlock",
-            Approach::Zookeeper => "ZooKeeper recipe",
-            Approach::Etcd => "etcd mutex",
-        }
-    }
-}
+pub use crate::protocols::config::{LockConfig, Persistence};
+pub use crate::protocols::registry::Approach;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
@@ -86,43 +39,6 @@ pub struct Scenario {
     pub faults: Vec<FaultSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
-#[serde(deny_unknown_fields)]
-pub struct LockConfig {
-    #[serde(default = "default_ttl")]
-    pub ttl_ms: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub servers: Option<u32>,
-    #[serde(default = "yes")]
-    pub safe_unlock: bool,
-    #[serde(default)]
-    pub replica: bool,
-    #[serde(default)]
-    pub persistence: Persistence,
-    #[serde(default = "default_drift_factor")]
-    pub drift_factor: f64,
-    #[serde(default = "default_retry")]
-    pub retry_ms: [i64; 2],
-    #[serde(default = "default_request_timeout")]
-    pub request_timeout_ms: i64,
-}
-
-impl Default for LockConfig {
-    fn default() -> Self {
-        LockConfig {
-            ttl_ms: default_ttl(),
-            servers: None,
-            safe_unlock: true,
-            replica: false,
-            persistence: Persistence::default(),
-            drift_factor: default_drift_factor(),
-            retry_ms: default_retry(),
-            request_timeout_ms: default_request_timeout(),
-        }
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -162,7 +78,8 @@ pub struct ClientSpec {
     pub writes: u32,
 }
 
-/// One entry of `faults[]`, tagged by `kind`.
+/// One entry of `faults[]`, tagged by `kind`. What each kind means, reads, checks, builds and
+/// says is in `fault.rs`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -213,34 +130,6 @@ pub enum FaultSpec {
     },
 }
 
-/// Every fault kind's `at_ms`, by reference or by mutable reference (one list of the kinds for
-/// both accessors).
-macro_rules! fault_at_ms {
-    ($fault:expr) => {
-        match $fault {
-            FaultSpec::Pause { at_ms, .. }
-            | FaultSpec::ClockJump { at_ms, .. }
-            | FaultSpec::ClockDrift { at_ms, .. }
-            | FaultSpec::Crash { at_ms, .. }
-            | FaultSpec::Partition { at_ms, .. }
-            | FaultSpec::Delay { at_ms, .. }
-            | FaultSpec::Drop { at_ms, .. } => at_ms,
-        }
-    };
-}
-
-impl FaultSpec {
-    /// When the fault strikes, in true ms.
-    pub fn at_ms(&self) -> i64 {
-        *fault_at_ms!(self)
-    }
-
-    /// The same, to edit (the editor's form).
-    pub fn at_ms_mut(&mut self) -> &mut i64 {
-        fault_at_ms!(self)
-    }
-}
-
 /// The outcome a scenario's author claims, per fencing setting.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
@@ -272,22 +161,6 @@ pub(super) fn default_seed() -> u64 {
 pub(super) fn default_duration() -> i64 {
     30_000
 }
-fn default_ttl() -> i64 {
-    10_000
-}
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // only serde (native) uses it
-fn yes() -> bool {
-    true
-}
-fn default_drift_factor() -> f64 {
-    0.01
-}
-fn default_retry() -> [i64; 2] {
-    [100, 300]
-}
-fn default_request_timeout() -> i64 {
-    50
-}
 fn default_latency() -> [i64; 2] {
     [1, 5]
 }
@@ -297,7 +170,7 @@ pub(super) fn default_work() -> i64 {
 pub(super) fn default_writes() -> u32 {
     1
 }
-pub(super) fn one_ms() -> i64 {
+pub(super) const fn one_ms() -> i64 {
     1
 }
 pub(super) fn default_clients() -> Vec<ClientSpec> {

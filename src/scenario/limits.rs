@@ -16,3 +16,7 @@ pub const MAX_SCENARIO_BYTES: usize = 64 * 1024;
 pub const MAX_TRACE_EVENTS: usize = 100_000;
 /// Retry delays shorter than this could flood a run with attempts.
 pub const MIN_RETRY_MS: i64 = 10;
+/// ZooKeeper's tickTime (`lock.tick_ms`): sessions are expired in buckets this wide, so a tick
+/// below 10 ms would only add timer work; a minute is already far beyond any real setting.
+pub const MIN_TICK_MS: i64 = 10;
+pub const MAX_TICK_MS: i64 = 60_000;

@@ -3,6 +3,8 @@
 
 pub mod build;
 pub mod catalog;
+mod error;
+pub mod fault;
 pub mod format;
 mod json_path;
 pub mod limits;
@@ -11,5 +13,6 @@ pub mod share;
 mod strict_json;
 pub mod validate;
 
-pub use format::{Approach, ClientSpec, Expect, FaultSpec, Outcome, Persistence, Scenario};
+pub use fault::FaultKind;
+pub use format::{Approach, ClientSpec, Expect, FaultSpec, LockConfig, Outcome, Persistence, Scenario};
 pub use validate::{parse, ScenarioError};

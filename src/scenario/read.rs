@@ -10,17 +10,17 @@
 
 use serde_json::{Map, Value};
 
+use super::error::ScenarioError;
 use super::format::*;
-use super::validate::ScenarioError;
 
-type Read<T> = Result<T, ScenarioError>;
+pub(super) type Read<T> = Result<T, ScenarioError>;
 
-fn err<T>(path: &str, message: String) -> Read<T> {
+pub(super) fn err<T>(path: &str, message: String) -> Read<T> {
     Err(ScenarioError { path: path.to_string(), message })
 }
 
 /// `path.key`, or `key` at the top.
-fn join(path: &str, key: &str) -> String {
+pub(super) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
@@ -41,7 +41,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
+pub(super) fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
     err(path, format!("invalid type: {}, expected {expected}", kind(v)))
 }
 
@@ -51,13 +51,13 @@ fn one_of(names: &[&str]) -> String {
 }
 
 /// An object with only the `known` keys.
-struct Object<'a> {
+pub(super) struct Object<'a> {
     map: &'a Map<String, Value>,
     path: String,
 }
 
 impl<'a> Object<'a> {
-    fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
+    pub(super) fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
         let Value::Object(map) = v else { return invalid(path, v, "an object") };
         if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
             return err(&join(path, k), format!("unknown field `{k}`, expected one of {}", one_of(known)));
@@ -66,7 +66,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that may be missing (and, like an optional field, may be null).
-    fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
+    pub(super) fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => read(v, &join(&self.path, key)).map(Some),
@@ -74,7 +74,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field with a default when missing.
-    fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(super) fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => Ok(default),
             Some(v) => read(v, &join(&self.path, key)),
@@ -82,7 +82,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that must be there.
-    fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(super) fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => err(&self.path, format!("missing field `{key}`")),
             Some(v) => read(v, &join(&self.path, key)),
@@ -90,19 +90,34 @@ impl<'a> Object<'a> {
     }
 }
 
-fn int(v: &Value, path: &str) -> Read<i64> {
-    match v.as_i64() {
-        Some(n) => Ok(n),
-        None if v.is_u64() => err(path, "integer too large: must be at most 2^63 - 1".into()),
-        None => invalid(path, v, "an integer"),
+/// A whole number written beyond what 64 bits hold (`99999999999999999999`): serde_json keeps it
+/// as a float, but its author wrote an integer and should hear that it is out of range, not
+/// that it is "a floating point number". `Some(true)`: too large; `Some(false)`: too small.
+fn whole_beyond(v: &Value, lo: f64, hi: f64) -> Option<bool> {
+    let f = v.as_f64().filter(|f| f.fract() == 0.0)?;
+    (f >= hi || f < lo).then_some(f >= hi)
+}
+
+pub(super) fn int(v: &Value, path: &str) -> Read<i64> {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    match (v.as_i64(), whole_beyond(v, -TWO_POW_63, TWO_POW_63)) {
+        (Some(n), _) => Ok(n),
+        (None, Some(true)) => err(path, "integer too large: must be at most 2^63 - 1".into()),
+        (None, Some(false)) => err(path, "integer too small: must be at least -2^63".into()),
+        (None, None) if v.is_u64() => err(path, "integer too large: must be at most 2^63 - 1".into()),
+        (None, None) => invalid(path, v, "an integer"),
     }
 }
 
 fn uint(v: &Value, path: &str) -> Read<u64> {
-    match v.as_u64() {
-        Some(n) => Ok(n),
-        None if v.is_i64() => err(path, "invalid value: a negative integer, expected an unsigned integer".into()),
-        None => invalid(path, v, "an unsigned integer"),
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    match (v.as_u64(), whole_beyond(v, 0.0, TWO_POW_64)) {
+        (Some(n), _) => Ok(n),
+        (None, Some(true)) => err(path, format!("integer too large: must be at most {}", u64::MAX)),
+        (None, _) if v.is_i64() || v.as_f64().is_some_and(|f| f.fract() == 0.0 && f < 0.0) => {
+            err(path, "invalid value: a negative integer, expected an unsigned integer".into())
+        }
+        (None, _) => invalid(path, v, "an unsigned integer"),
     }
 }
 
@@ -115,15 +130,15 @@ fn float(v: &Value, path: &str) -> Read<f64> {
     v.as_f64().map_or_else(|| invalid(path, v, "a number"), Ok)
 }
 
-fn boolean(v: &Value, path: &str) -> Read<bool> {
+pub(super) fn boolean(v: &Value, path: &str) -> Read<bool> {
     v.as_bool().map_or_else(|| invalid(path, v, "a boolean"), Ok)
 }
 
-fn string(v: &Value, path: &str) -> Read<String> {
+pub(super) fn string(v: &Value, path: &str) -> Read<String> {
     v.as_str().map_or_else(|| invalid(path, v, "a string"), |s| Ok(s.to_string()))
 }
 
-fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+pub(super) fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
     let Value::Array(items) = v else { return invalid(path, v, "an array") };
     items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect()
 }
@@ -135,7 +150,7 @@ fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
 }
 
 /// One of the names in `table`.
-fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
+pub(super) fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
     let name = string(v, path)?;
     match table.iter().find(|(n, _)| *n == name) {
         Some(&(_, t)) => Ok(t),
@@ -156,7 +171,7 @@ fn persistence(v: &Value, path: &str) -> Read<Persistence> {
 }
 
 fn lock(v: &Value, path: &str) -> Read<LockConfig> {
-    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms"];
+    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms", "tick_ms"];
     let o = Object::new(v, path, &known)?;
     let d = LockConfig::default();
     Ok(LockConfig {
@@ -168,6 +183,7 @@ fn lock(v: &Value, path: &str) -> Read<LockConfig> {
         drift_factor: o.or("drift_factor", d.drift_factor, float)?,
         retry_ms: o.or("retry_ms", d.retry_ms, pair)?,
         request_timeout_ms: o.or("request_timeout_ms", d.request_timeout_ms, int)?,
+        tick_ms: o.or("tick_ms", d.tick_ms, int)?,
     })
 }
 
@@ -189,52 +205,6 @@ fn client(v: &Value, path: &str) -> Read<ClientSpec> {
         acquire_at_ms: o.or("acquire_at_ms", 0, int)?,
         work_ms: o.or("work_ms", default_work(), int)?,
         writes: o.or("writes", default_writes(), uint32)?,
-    })
-}
-
-/// The fault kinds, as `kind` names them.
-const FAULT_KINDS: [&str; 7] = ["pause", "clock_jump", "clock_drift", "crash", "partition", "delay", "drop"];
-
-fn fault(v: &Value, path: &str) -> Read<FaultSpec> {
-    // `kind` picks the fields that are allowed, so it is read first.
-    let Value::Object(map) = v else { return invalid(path, v, "an object") };
-    let Some(kind) = map.get("kind") else { return err(path, "missing field `kind`".into()) };
-    let table: Vec<(&str, &str)> = FAULT_KINDS.iter().map(|k| (*k, *k)).collect();
-    let kind = choice(kind, &join(path, "kind"), &table)?;
-    let fields: &[&str] = match kind {
-        "pause" => &["kind", "at_ms", "node", "duration_ms"],
-        "clock_jump" => &["kind", "at_ms", "node", "by_ms"],
-        "clock_drift" => &["kind", "at_ms", "node", "ppm"],
-        "crash" => &["kind", "at_ms", "node", "restart_after_ms", "machine"],
-        "partition" => &["kind", "at_ms", "groups", "duration_ms"],
-        "delay" => &["kind", "at_ms", "from", "to", "by_ms", "duration_ms"],
-        _ => &["kind", "at_ms", "from", "to", "duration_ms"],
-    };
-    let o = Object::new(v, path, fields)?;
-    let at_ms = o.req("at_ms", int)?;
-    Ok(match kind {
-        "pause" => FaultSpec::Pause { at_ms, node: o.req("node", string)?, duration_ms: o.req("duration_ms", int)? },
-        "clock_jump" => FaultSpec::ClockJump { at_ms, node: o.req("node", string)?, by_ms: o.req("by_ms", int)? },
-        "clock_drift" => FaultSpec::ClockDrift { at_ms, node: o.req("node", string)?, ppm: o.req("ppm", int)? },
-        "crash" => FaultSpec::Crash {
-            at_ms,
-            node: o.req("node", string)?,
-            restart_after_ms: o.opt("restart_after_ms", int)?,
-            machine: o.or("machine", false, boolean)?,
-        },
-        "partition" => FaultSpec::Partition {
-            at_ms,
-            groups: o.req("groups", |v, p| list(v, p, |v, p| list(v, p, string)))?,
-            duration_ms: o.opt("duration_ms", int)?,
-        },
-        "delay" => FaultSpec::Delay {
-            at_ms,
-            from: o.req("from", string)?,
-            to: o.req("to", string)?,
-            by_ms: o.req("by_ms", int)?,
-            duration_ms: o.or("duration_ms", one_ms(), int)?,
-        },
-        _ => FaultSpec::Drop { at_ms, from: o.req("from", string)?, to: o.req("to", string)?, duration_ms: o.opt("duration_ms", int)? },
     })
 }
 
@@ -270,7 +240,7 @@ pub fn scenario(v: &Value) -> Read<Scenario> {
         storage: o.or("storage", StorageConfig::default(), storage)?,
         network: o.or("network", NetworkConfig::default(), network)?,
         clients: o.or("clients", default_clients(), |v, p| list(v, p, client))?,
-        faults: o.or("faults", Vec::new(), |v, p| list(v, p, fault))?,
+        faults: o.or("faults", Vec::new(), |v, p| list(v, p, super::fault::read))?,
         expect: o.opt("expect", expect)?,
     })
 }

@@ -73,10 +73,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
 pub struct Opened {
     pub scenario: Scenario,
     pub cursor_ms: Option<i64>,
-    pub lecture: bool,
-    pub embed: bool,
-    /// `compare=<approach id>`: side by side with that approach.
-    pub compare: Option<Approach>,
+    pub modes: Modes,
     /// What was wrong with the link, one entry per problem, each naming its parameter.
     pub problems: Vec<String>,
     /// The scenario the link asked for could not be had; another is on screen.
@@ -99,6 +96,20 @@ impl Opened {
     }
 }
 
+/// How the view is shown, as a link carries it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modes {
+    /// `lecture=1`: big type, high contrast, stops at key moments.
+    pub lecture: bool,
+    /// `embed=1`: the diagram, caption and transport alone, fitted to an iframe.
+    pub embed: bool,
+    /// `outcome=1`: the verdict and findings of the whole run show from the start (for
+    /// documentation pages); otherwise they build up as the cursor passes them.
+    pub outcome: bool,
+    /// `compare=<approach id>`: side by side with that approach.
+    pub compare: Option<Approach>,
+}
+
 fn flag(v: &str) -> Option<bool> {
     match v {
         "1" | "on" | "true" | "yes" => Some(true),
@@ -117,9 +128,8 @@ fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
 pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
     let mut problems = Vec::new();
     let mut bad = |key: &str, v: &str, want: &str| problems.push(format!("{key}={v}: {want}; ignored"));
-    let (mut id, mut seed, mut fencing, mut safe_unlock, mut cursor_ms, mut lecture, mut embed) =
-        (None, None, None, None, None, false, false);
-    let mut compare = None;
+    let (mut id, mut seed, mut fencing, mut safe_unlock, mut cursor_ms) = (None, None, None, None, None);
+    let mut modes = Modes::default();
     for (k, v) in pairs(search.trim_start_matches('?')) {
         match k {
             "scenario" => id = Some(v),
@@ -145,15 +155,19 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
                 Ok(ms) if ms >= 0 => cursor_ms = Some(ms),
                 _ => bad(k, v, "expected a time in whole milliseconds ≥ 0"),
             },
-            "lecture" | "embed" => match flag(v) {
-                Some(on) if k == "lecture" => lecture = on,
-                Some(on) => embed = on,
+            "lecture" | "embed" | "outcome" => match flag(v) {
+                Some(on) if k == "lecture" => modes.lecture = on,
+                Some(on) if k == "embed" => modes.embed = on,
+                Some(on) => modes.outcome = on,
                 None => bad(k, v, "expected 1 or 0"),
             },
-            "compare" => match Approach::ALL.into_iter().find(|a| a.id() == v) {
-                Some(a) => compare = Some(a),
+            "compare" => match Approach::by_id(v) {
+                Some(a) => modes.compare = Some(a),
                 None if v == "none" => {}
-                None => bad(k, v, "expected an approach id (db-lease, redis, redlock, zookeeper, etcd)"),
+                None => {
+                    let ids: Vec<&str> = Approach::ALL.iter().map(|a| a.id()).collect();
+                    bad(k, v, &format!("expected an approach id ({})", ids.join(", ")))
+                }
             },
             // Other tools add their own parameters (utm_source, …): not ours to refuse.
             _ => {}
@@ -188,7 +202,7 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
     if let Some(u) = safe_unlock {
         scenario.lock.safe_unlock = u;
     }
-    Opened { scenario, cursor_ms, lecture, embed, compare, problems, fell_back }
+    Opened { scenario, cursor_ms, modes, problems, fell_back }
 }
 
 /// Only reached with an empty catalog (never in the app; keeps `open` total).
@@ -278,7 +292,7 @@ fn squeeze(json: &str) -> String {
 
 /// The link to a view: `?query#hash`, to be put after the app's path. Cursor and modes are
 /// written only when they are not the defaults, so a plain link stays plain.
-pub fn link(named: &Named, cursor_ms: i64, lecture: bool, embed: bool, compare: Option<Approach>) -> String {
+pub fn link(named: &Named, cursor_ms: i64, modes: &Modes) -> String {
     let mut q = named.query.clone();
     let mut add = |p: &str| {
         if !q.is_empty() {
@@ -289,13 +303,16 @@ pub fn link(named: &Named, cursor_ms: i64, lecture: bool, embed: bool, compare: 
     if cursor_ms > 0 {
         add(&format!("t={cursor_ms}"));
     }
-    if lecture {
+    if modes.lecture {
         add("lecture=1");
     }
-    if embed {
+    if modes.embed {
         add("embed=1");
     }
-    if let Some(a) = compare {
+    if modes.outcome {
+        add("outcome=1");
+    }
+    if let Some(a) = modes.compare {
         add(&format!("compare={}", a.id()));
     }
     let q = if q.is_empty() { q } else { format!("?{q}") };
@@ -356,11 +373,14 @@ mod tests {
         let all = catalog::all();
         let s = catalog::get("redis-gc-pause").unwrap();
         let named = name(&s, &all);
-        assert_eq!(link(&named, 0, false, false, None), "?scenario=redis-gc-pause");
-        assert_eq!(link(&named, 15_502, true, true, None), "?scenario=redis-gc-pause&t=15502&lecture=1&embed=1");
-        assert_eq!(link(&named, 0, false, false, Some(Approach::Etcd)), "?scenario=redis-gc-pause&compare=etcd");
-        assert_eq!(open_link("?scenario=redis-gc-pause&compare=etcd").compare, Some(Approach::Etcd));
-        assert_eq!(open_link("?scenario=redis-gc-pause&compare=none").compare, None);
+        assert_eq!(link(&named, 0, &Modes::default()), "?scenario=redis-gc-pause");
+        assert_eq!(
+            link(&named, 15_502, &Modes { lecture: true, embed: true, ..Modes::default() }),
+            "?scenario=redis-gc-pause&t=15502&lecture=1&embed=1"
+        );
+        assert_eq!(link(&named, 0, &Modes { compare: Some(Approach::Etcd), ..Modes::default() }), "?scenario=redis-gc-pause&compare=etcd");
+        assert_eq!(open_link("?scenario=redis-gc-pause&compare=etcd").modes.compare, Some(Approach::Etcd));
+        assert_eq!(open_link("?scenario=redis-gc-pause&compare=none").modes.compare, None);
         assert_eq!(open_link("?compare=chubby").problems.len(), 1);
     }
 
@@ -369,7 +389,7 @@ mod tests {
         let all = catalog::all();
         let mut s = catalog::get("redis-gc-pause").unwrap();
         (s.seed, s.storage.fencing, s.lock.safe_unlock) = (7, true, false);
-        let l = link(&name(&s, &all), 4321, false, false, None);
+        let l = link(&name(&s, &all), 4321, &Modes::default());
         assert_eq!(l, "?scenario=redis-gc-pause&seed=7&fencing=on&unlock=plain&t=4321");
         let o = open_link(&l);
         assert_eq!((o.scenario, o.cursor_ms, o.problems.len()), (s, Some(4321), 0));
@@ -382,11 +402,11 @@ mod tests {
         s.lock.ttl_ms = 9000;
         s.storage.fencing = true;
         s.intro = "Ein Prozess pausiert — und schreibt trotzdem. 🔒".into();
-        let l = link(&name(&s, &all), 15_502, false, true, None);
+        let l = link(&name(&s, &all), 15_502, &Modes { embed: true, ..Modes::default() });
         assert!(l.starts_with("?t=15502&embed=1#s="), "{l}");
         let o = open_link(&l);
         assert_eq!(o.problems, Vec::<String>::new());
-        assert_eq!((o.cursor_ms, o.embed, o.lecture), (Some(15_502), true, false));
+        assert_eq!((o.cursor_ms, o.modes.embed, o.modes.lecture), (Some(15_502), true, false));
         assert_eq!(o.scenario, s);
         let (a, b) = (crate::lab::run(&s), crate::lab::run(&o.scenario));
         assert_eq!(a.trace.events.len(), b.trace.events.len());
@@ -405,7 +425,7 @@ mod tests {
             }
             let named = name(&s, &all);
             assert!(named.query.is_empty() && named.hash.starts_with("#s="), "{}", b.id);
-            assert_eq!(open_link(&link(&named, 0, false, false, None)).scenario, s, "{}", b.id);
+            assert_eq!(open_link(&link(&named, 0, &Modes::default())).scenario, s, "{}", b.id);
             // Unchanged, it is named by id.
             assert_eq!(name(b, &all).query, format!("scenario={}", b.id));
         }
@@ -425,7 +445,7 @@ mod tests {
     #[test]
     fn old_safe_unlock_links_still_open() {
         let o = open_link("?scenario=redis-gc-pause&safe_unlock=off&fencing=on&t=100&lecture=1");
-        assert!(!o.scenario.lock.safe_unlock && o.scenario.storage.fencing && o.lecture);
+        assert!(!o.scenario.lock.safe_unlock && o.scenario.storage.fencing && o.modes.lecture);
         assert_eq!(o.banner(), None);
     }
 
@@ -511,7 +531,7 @@ mod tests {
     fn no_link_opens_the_first_built_in() {
         let o = open("", "", &catalog::all());
         assert_eq!(
-            (o.scenario.id.as_str(), o.cursor_ms, o.lecture, o.embed, o.banner()),
+            (o.scenario.id.as_str(), o.cursor_ms, o.modes.lecture, o.modes.embed, o.banner()),
             (catalog::all()[0].id.as_str(), None, false, false, None)
         );
     }

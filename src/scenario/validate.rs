@@ -2,29 +2,10 @@
 //! `faults[2].node: no node named "redis-9" (redis has A, B, redis, storage)`. A scenario that
 //! fails here is never run.
 
-use std::fmt;
-
-use super::format::{Approach, FaultSpec, Scenario};
+use super::format::{Approach, Scenario};
 use super::limits::*;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The field path, e.g. `faults[2].node`; empty for the document as a whole.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+pub use super::error::ScenarioError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { path: path.into(), message: message.into() }
@@ -44,6 +25,8 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// can show (and fix) a draft whose TTL is out of range. Errors name the field path as `parse`
 /// does; `parse` is this plus validation.
 pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
+    // Editors on Windows start UTF-8 files with a byte-order mark; it is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
@@ -81,7 +64,7 @@ fn number(v: f64) -> String {
     }
 }
 
-fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
+pub(super) fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
     if v < lo || v > hi {
         return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
     }
@@ -98,28 +81,22 @@ pub fn node_names(s: &Scenario) -> Vec<String> {
 
 /// The lock service's nodes.
 pub fn service_names(s: &Scenario) -> Vec<String> {
-    let n = servers(s);
-    match s.approach {
-        Approach::DbLease => vec!["db".into()],
-        Approach::Redis if s.lock.replica => vec!["redis".into(), "redis-replica".into()],
-        Approach::Redis => vec!["redis".into()],
-        Approach::Redlock => (1..=n).map(|i| format!("redis-{i}")).collect(),
-        Approach::Zookeeper => (1..=n).map(|i| format!("zk-{i}")).collect(),
-        Approach::Etcd => (1..=n).map(|i| format!("etcd-{i}")).collect(),
-    }
+    (s.approach.spec().nodes)(&s.lock, servers(s))
 }
 
-/// `lock.servers` with its per-approach default.
+/// `lock.servers` with its per-approach default (1 where the approach has a fixed shape).
 pub fn servers(s: &Scenario) -> u32 {
-    s.lock.servers.unwrap_or(match s.approach {
-        Approach::Redlock => 5,
-        Approach::Zookeeper | Approach::Etcd => 3,
-        Approach::DbLease | Approach::Redis => 1,
-    })
+    s.lock.servers.or(s.approach.spec().default_servers).unwrap_or(1)
 }
 
-fn describe_nodes(s: &Scenario) -> String {
-    format!("{} has {}", s.approach.id(), node_names(s).join(", "))
+/// How many lock servers must hold a client's lease for the service to hold it.
+pub fn quorum(s: &Scenario) -> usize {
+    s.approach.spec().quorum(servers(s))
+}
+
+/// `no node named "redis-9" (redlock has A, B, redis-1, …, storage)` at `path`.
+pub(super) fn unknown_node(s: &Scenario, path: String, name: &str) -> ScenarioError {
+    err(path, format!("no node named \"{name}\" ({} has {})", s.approach.id(), node_names(s).join(", ")))
 }
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
@@ -138,8 +115,13 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
     range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
-    if l.replica && s.approach != Approach::Redis {
-        return Err(err("lock.replica", format!("only the redis approach has a replica (this scenario is {})", s.approach.id())));
+    range("lock.tick_ms", l.tick_ms, MIN_TICK_MS, MAX_TICK_MS, " ms")?;
+    if l.replica && !s.approach.spec().replica {
+        let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().replica).map(|a| a.id()).collect();
+        return Err(err(
+            "lock.replica",
+            format!("only the {} approach has a replica (this scenario is {})", with.join(", "), s.approach.id()),
+        ));
     }
     let net = &s.network;
     range("network.latency_ms[0]", net.latency_ms[0], 0, MAX_LATENCY_MS, " ms")?;
@@ -173,83 +155,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         return Err(err("faults", format!("{} faults: the limit is {MAX_FAULTS}", s.faults.len())));
     }
     let names = node_names(s);
-    let node = |path: String, name: &str| -> Result<(), ScenarioError> {
-        if names.iter().any(|n| n == name) {
-            Ok(())
-        } else {
-            Err(err(path, format!("no node named \"{name}\" ({})", describe_nodes(s))))
-        }
-    };
     for (i, f) in s.faults.iter().enumerate() {
-        let p = |field: &str| format!("faults[{i}].{field}");
-        range(&p("at_ms"), f.at_ms(), 0, s.duration_ms, " ms")?;
-        match f {
-            FaultSpec::Pause { node: n, duration_ms, .. } => {
-                node(p("node"), n)?;
-                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
-            }
-            FaultSpec::ClockJump { node: n, by_ms, .. } => {
-                node(p("node"), n)?;
-                range(&p("by_ms"), *by_ms, -MAX_CLOCK_JUMP_MS, MAX_CLOCK_JUMP_MS, " ms")?;
-            }
-            FaultSpec::ClockDrift { node: n, ppm, .. } => {
-                node(p("node"), n)?;
-                range(&p("ppm"), *ppm, -MAX_DRIFT_PPM, MAX_DRIFT_PPM, " ppm")?;
-            }
-            FaultSpec::Crash { node: n, restart_after_ms, .. } => {
-                node(p("node"), n)?;
-                if n == "storage" {
-                    return Err(err(
-                        p("node"),
-                        "storage is durable and does not crash in this model; crash a client or a lock-service node",
-                    ));
-                }
-                if let Some(r) = restart_after_ms {
-                    range(&p("restart_after_ms"), *r, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-            FaultSpec::Partition { groups, duration_ms, .. } => {
-                if groups.is_empty() {
-                    return Err(err(p("groups"), "needs at least one group of node names"));
-                }
-                let mut seen: Vec<&str> = Vec::new();
-                for (g, members) in groups.iter().enumerate() {
-                    if members.is_empty() {
-                        return Err(err(format!("faults[{i}].groups[{g}]"), "an empty group"));
-                    }
-                    for (m, name) in members.iter().enumerate() {
-                        let path = format!("faults[{i}].groups[{g}][{m}]");
-                        node(path.clone(), name)?;
-                        if seen.contains(&name.as_str()) {
-                            return Err(err(path, format!("\"{name}\" is in more than one group (groups must be disjoint)")));
-                        }
-                        seen.push(name);
-                    }
-                }
-                if let Some(d) = duration_ms {
-                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-            FaultSpec::Delay { from, to, by_ms, duration_ms, .. } => {
-                node(p("from"), from)?;
-                node(p("to"), to)?;
-                if from == to {
-                    return Err(err(p("to"), "from and to are the same node"));
-                }
-                range(&p("by_ms"), *by_ms, 0, MAX_DURATION_MS, " ms")?;
-                range(&p("duration_ms"), *duration_ms, 1, MAX_DURATION_MS, " ms")?;
-            }
-            FaultSpec::Drop { from, to, duration_ms, .. } => {
-                node(p("from"), from)?;
-                node(p("to"), to)?;
-                if from == to {
-                    return Err(err(p("to"), "from and to are the same node"));
-                }
-                if let Some(d) = duration_ms {
-                    range(&p("duration_ms"), *d, 1, MAX_DURATION_MS, " ms")?;
-                }
-            }
-        }
+        super::fault::validate(f, i, s, &names)?;
     }
     Ok(())
 }

@@ -49,7 +49,8 @@ pub enum EventKind<M, N> {
         msg: M,
         arrived_at_ms: Time,
     },
-    /// A message reached a crashed node and vanished.
+    /// A message reached a crashed node and vanished (or had reached it while it was paused, and
+    /// the node crashed before handling it).
     Lost {
         msg_id: u64,
         from: NodeId,

@@ -124,30 +124,39 @@ struct PendingTimer {
 
 /// Work that reached a paused node; handled on resume in the order it became due.
 enum Backlogged<M> {
-    Deliver { msg_id: u64, from: NodeId, msg: M, arrived: Time },
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        msg: M,
+        arrived: Time,
+    },
     Timer(TimerId),
+    /// The node was paused before the run started it.
+    Start,
 }
 
-/// A queued item, ordered by (time, sequence number) so that equal times keep the order they
-/// were pushed in; the heap pops the smallest first.
-struct Queued<M> {
+/// A queued item's place in the queue, ordered by (time, sequence number) so that equal times
+/// keep the order they were pushed in; the heap pops the smallest first. The item itself waits
+/// in `World::items` at `slot`: the heap moves its entries on every push and pop, and an item
+/// (a message with its payload) is several times the size of this key.
+struct Queued {
     at: Time,
     seq: u64,
-    item: Item<M>,
+    slot: usize,
 }
 
-impl<M> PartialEq for Queued<M> {
+impl PartialEq for Queued {
     fn eq(&self, other: &Self) -> bool {
         (self.at, self.seq) == (other.at, other.seq)
     }
 }
-impl<M> Eq for Queued<M> {}
-impl<M> PartialOrd for Queued<M> {
+impl Eq for Queued {}
+impl PartialOrd for Queued {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<M> Ord for Queued<M> {
+impl Ord for Queued {
     fn cmp(&self, other: &Self) -> Ordering {
         (other.at, other.seq).cmp(&(self.at, self.seq)) // reversed: BinaryHeap is a max-heap
     }
@@ -170,12 +179,21 @@ pub struct World<M, N> {
     max_events: usize,
     slots: Vec<Slot<M, N>>,
     info: Vec<NodeInfo>,
-    queue: BinaryHeap<Queued<M>>,
+    queue: BinaryHeap<Queued>,
+    /// The queued items, by slot; `free` lists the slots whose item has been taken.
+    items: Vec<Option<Item<M>>>,
+    free: Vec<usize>,
     seq: u64,
     next_msg: u64,
     next_timer: u64,
     net: Network,
     events: Vec<Event<M, N>>,
+    /// Events so far, kept or not (the limit counts them all, so a lean run stops where a
+    /// full one does), and the time of the last.
+    counted: usize,
+    last_at: Time,
+    /// Whether message events (sent, received, lost) are kept: see `without_messages`.
+    messages: bool,
     truncated: bool,
     spare_effects: Vec<Effect<M, N>>,
 }
@@ -199,11 +217,16 @@ impl<M: Clone, N> World<M, N> {
             slots: Vec::with_capacity(count),
             info: Vec::with_capacity(count),
             queue: BinaryHeap::new(),
+            items: Vec::new(),
+            free: Vec::new(),
             seq: 0,
             next_msg: 0,
             next_timer: 0,
             net: Network::new(cfg.seed, count, cfg.latency_ms, cfg.drop_rate),
             events: Vec::new(),
+            counted: 0,
+            last_at: 0,
+            messages: true,
             truncated: false,
             spare_effects: Vec::new(),
         };
@@ -226,7 +249,17 @@ impl<M: Clone, N> World<M, N> {
 
     fn push(&mut self, at: Time, item: Item<M>) {
         self.seq += 1;
-        self.queue.push(Queued { at, seq: self.seq, item });
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.items[slot] = Some(item);
+                slot
+            }
+            None => {
+                self.items.push(Some(item));
+                self.items.len() - 1
+            }
+        };
+        self.queue.push(Queued { at, seq: self.seq, slot });
     }
 
     /// Schedules a fault at true time `at`.
@@ -234,12 +267,38 @@ impl<M: Clone, N> World<M, N> {
         self.push(at, Item::Fault(fault));
     }
 
-    fn record(&mut self, node: NodeId, kind: EventKind<M, N>) {
-        if self.events.len() >= self.max_events {
+    /// A run that is only judged (the explorer's) keeps no message events: the checker reads
+    /// notes and crashes, and messages, with a copy of each in the trace, are most of a run's
+    /// cost. Everything else, the limit included, is as in a full run.
+    pub fn without_messages(mut self) -> Self {
+        self.messages = false;
+        self
+    }
+
+    /// Counts one event against the limit; false once the limit is reached.
+    fn count(&mut self) -> bool {
+        if self.counted >= self.max_events {
             self.truncated = true;
-            return;
+            return false;
         }
-        self.events.push(Event { at_ms: self.now, node, kind });
+        self.counted += 1;
+        self.last_at = self.now;
+        true
+    }
+
+    fn record(&mut self, node: NodeId, kind: EventKind<M, N>) {
+        if self.count() {
+            self.events.push(Event { at_ms: self.now, node, kind });
+        }
+    }
+
+    /// A message event, made (and its message copied) only if messages are kept.
+    fn record_message(&mut self, node: NodeId, kind: impl FnOnce() -> EventKind<M, N>) {
+        if self.messages {
+            self.record(node, kind());
+        } else {
+            self.count();
+        }
     }
 
     /// Runs to the end of the scenario (or the event limit) and returns the trace.
@@ -247,7 +306,9 @@ impl<M: Clone, N> World<M, N> {
         for n in 0..self.slots.len() {
             self.push(0, Item::Start(n));
         }
-        while let Some(Queued { at, item, .. }) = self.queue.pop() {
+        while let Some(Queued { at, slot, .. }) = self.queue.pop() {
+            let item = self.items[slot].take().expect("a queued item waits in its slot");
+            self.free.push(slot);
             if at > self.end || self.truncated {
                 break;
             }
@@ -256,17 +317,25 @@ impl<M: Clone, N> World<M, N> {
         }
         // A run cut at the event limit knows nothing after its last event: its trace ends there,
         // so the diagram's axis, the open bars and the scrubber stop where the knowledge does.
-        let duration_ms = if self.truncated { self.events.last().map_or(0, |e| e.at_ms).max(1) } else { self.end };
+        let duration_ms = if self.truncated { self.last_at.max(1) } else { self.end };
         Trace { nodes: self.info, duration_ms, events: self.events, truncated: self.truncated }
     }
 
     fn handle(&mut self, item: Item<M>) {
         match item {
+            // A node crashed before it started starts on restart (`on_restart`); one paused
+            // before it started starts when it resumes.
+            Item::Start(n) if self.slots[n].down => {}
+            Item::Start(n) if self.slots[n].paused_until.is_some() => {
+                self.seq += 1;
+                let seq = self.seq;
+                self.slots[n].backlog.push((self.now, seq, Backlogged::Start));
+            }
             Item::Start(n) => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             Item::Deliver { msg_id, from, to, msg } => {
                 let slot = &mut self.slots[to];
                 if slot.down {
-                    self.record(to, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
+                    self.record_message(to, || EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
                 } else if slot.paused_until.is_some() {
                     self.seq += 1;
                     let arrived = self.now;
@@ -302,7 +371,7 @@ impl<M: Clone, N> World<M, N> {
     }
 
     fn deliver(&mut self, to: NodeId, msg_id: u64, from: NodeId, msg: M, arrived_at_ms: Time) {
-        self.record(to, EventKind::Received { msg_id, from, msg: msg.clone(), arrived_at_ms });
+        self.record_message(to, || EventKind::Received { msg_id, from, msg: msg.clone(), arrived_at_ms });
         self.dispatch(to, |node, ctx| node.on_message(ctx, from, msg));
     }
 
@@ -327,6 +396,7 @@ impl<M: Clone, N> World<M, N> {
             match work {
                 Backlogged::Deliver { msg_id, from, msg, arrived } => self.deliver(n, msg_id, from, msg, arrived),
                 Backlogged::Timer(id) => self.fire_timer(n, id),
+                Backlogged::Start => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             }
         }
     }
@@ -362,10 +432,16 @@ impl<M: Clone, N> World<M, N> {
                 }
                 slot.down = true;
                 slot.paused_until = None;
-                slot.backlog.clear();
+                // Messages that arrived while it was paused and were never handled die with it.
+                let unhandled = std::mem::take(&mut slot.backlog);
                 slot.timers.clear();
                 slot.node.on_crash(machine);
                 self.record(node, EventKind::Crashed { machine });
+                for (_, _, work) in unhandled {
+                    if let Backlogged::Deliver { msg_id, from, .. } = work {
+                        self.record(node, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
+                    }
+                }
                 if let Some(after) = restart_after_ms {
                     self.push(now + after, Item::Restart(node));
                 }
@@ -434,11 +510,11 @@ impl<M: Clone, N> World<M, N> {
                 let msg_id = self.next_msg;
                 match self.net.route(now, n, to) {
                     Route::Deliver(at) => {
-                        self.record(n, EventKind::Sent { msg_id, to, msg: msg.clone(), arrives_at_ms: Some(at), lost: None });
+                        self.record_message(n, || EventKind::Sent { msg_id, to, msg: msg.clone(), arrives_at_ms: Some(at), lost: None });
                         self.push(at, Item::Deliver { msg_id, from: n, to, msg });
                     }
                     Route::Lost(reason) => {
-                        self.record(n, EventKind::Sent { msg_id, to, msg, arrives_at_ms: None, lost: Some(reason) });
+                        self.record_message(n, || EventKind::Sent { msg_id, to, msg, arrives_at_ms: None, lost: Some(reason) });
                     }
                 }
             }
@@ -453,5 +529,255 @@ impl<M: Clone, N> World<M, N> {
             }
             Effect::Note(note) => self.record(n, EventKind::Note(note)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The engine on its own, with probe nodes whose behaviour each test scripts: queue order,
+    //! pauses, crashes, partitions and cuts, clock jumps and drift.
+
+    use super::*;
+    use crate::sim::{EventKind, Role};
+
+    type Script = Box<dyn FnMut(&mut Ctx<u32, String>, Input)>;
+
+    #[derive(Debug)]
+    enum Input {
+        Start,
+        Msg(NodeId, u32),
+        Timer(u32),
+        Restart,
+    }
+
+    struct Probe(Script);
+
+    impl Node<u32, String> for Probe {
+        fn on_start(&mut self, ctx: &mut Ctx<u32, String>) {
+            (self.0)(ctx, Input::Start)
+        }
+        fn on_message(&mut self, ctx: &mut Ctx<u32, String>, from: NodeId, msg: u32) {
+            (self.0)(ctx, Input::Msg(from, msg))
+        }
+        fn on_timer(&mut self, ctx: &mut Ctx<u32, String>, _id: TimerId, tag: u32) {
+            (self.0)(ctx, Input::Timer(tag))
+        }
+        fn on_restart(&mut self, ctx: &mut Ctx<u32, String>) {
+            (self.0)(ctx, Input::Restart)
+        }
+    }
+
+    /// A world of probes with a fixed one-way latency.
+    fn world(latency: i64, scripts: Vec<Script>) -> World<u32, String> {
+        let cfg = WorldConfig { seed: 1, duration_ms: 10_000, latency_ms: (latency, latency), drop_rate: 0.0, max_events: 10_000 };
+        let nodes = scripts
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (NodeInfo { name: format!("n{i}"), role: Role::Client }, Box::new(Probe(s)) as Box<dyn Node<u32, String>>))
+            .collect();
+        World::new(&cfg, nodes)
+    }
+
+    /// Every handled input noted as "<what>@<true time>".
+    fn recorder() -> Script {
+        Box::new(|ctx, input| {
+            let what = match input {
+                Input::Start => return,
+                Input::Msg(_, m) => format!("msg{m}"),
+                Input::Timer(t) => format!("timer{t}"),
+                Input::Restart => "restart".into(),
+            };
+            ctx.note(format!("{what}@{}", ctx.now));
+        })
+    }
+
+    fn notes(trace: &Trace<u32, String>, node: NodeId) -> Vec<String> {
+        trace
+            .events
+            .iter()
+            .filter(|e| e.node == node)
+            .filter_map(|e| if let EventKind::Note(n) = &e.kind { Some(n.clone()) } else { None })
+            .collect()
+    }
+
+    #[test]
+    fn equal_times_keep_the_order_things_were_scheduled_in() {
+        let sender: Script = Box::new(|ctx, input| {
+            if let Input::Start = input {
+                for m in [3, 1, 2] {
+                    ctx.send(1, m);
+                }
+            }
+        });
+        let t = world(5, vec![sender, recorder()]).run();
+        assert_eq!(notes(&t, 1), ["msg3@5", "msg1@5", "msg2@5"]);
+        let timers: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for tag in [9, 7, 8] {
+                    ctx.set_timer(5, ClockKind::Mono, tag);
+                }
+            }
+            Input::Timer(t) => ctx.note(format!("timer{t}")),
+            _ => {}
+        });
+        assert_eq!(notes(&world(0, vec![timers]).run(), 0), ["timer9", "timer7", "timer8"]);
+    }
+
+    #[test]
+    fn a_paused_node_handles_its_backlog_on_resume_in_the_order_it_became_due() {
+        let node0: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer(50, ClockKind::Mono, 50);
+                ctx.set_timer(20, ClockKind::Mono, 20);
+            }
+            other => ctx.note(format!("{other:?}@{}", ctx.now)),
+        });
+        let node1: Script = Box::new(|ctx, input| {
+            if let Input::Start = input {
+                ctx.set_timer(25, ClockKind::Mono, 1);
+            } else {
+                ctx.send(0, 30); // sent at 25, arrives at 30
+            }
+        });
+        let mut w = world(5, vec![node0, node1]);
+        w.schedule_fault(10, Fault::Pause { node: 0, duration_ms: 100 });
+        let t = w.run();
+        assert_eq!(notes(&t, 0), ["Timer(20)@110", "Msg(1, 30)@110", "Timer(50)@110"]);
+        // Nothing of node 0's between its pause and its resume; the message kept its arrival.
+        let paused = t.events.iter().position(|e| matches!(e.kind, EventKind::Paused { until_ms: 110 })).unwrap();
+        let resumed = t.events.iter().position(|e| e.node == 0 && matches!(e.kind, EventKind::Resumed)).unwrap();
+        assert!(t.events[paused + 1..resumed].iter().all(|e| e.node != 0));
+        assert!(t.events.iter().any(|e| matches!(e.kind, EventKind::Received { arrived_at_ms: 30, .. } if e.at_ms == 110)));
+    }
+
+    #[test]
+    fn a_crash_loses_messages_in_flight_to_the_node_and_its_timers_but_not_what_it_sent() {
+        let node0: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.send(1, 1); // arrives at 10
+                ctx.set_timer(30, ClockKind::Mono, 30);
+            }
+            Input::Restart => ctx.note("restart".into()),
+            Input::Timer(t) => ctx.note(format!("timer{t}")),
+            Input::Msg(_, m) => ctx.note(format!("msg{m}")),
+        });
+        let mut w = world(10, vec![node0, recorder()]);
+        w.schedule_fault(5, Fault::Crash { node: 0, machine: false, restart_after_ms: Some(50) });
+        w.schedule_fault(5, Fault::Crash { node: 1, machine: false, restart_after_ms: None });
+        let t = w.run();
+        // Node 0's message, sent before it crashed, still arrives, at a crashed node 1: lost.
+        assert!(t.events.iter().any(|e| e.node == 1 && matches!(e.kind, EventKind::Lost { reason: LossReason::ReceiverDown, .. })));
+        assert_eq!(notes(&t, 1), Vec::<String>::new());
+        // Node 0's timer died with it; on restart it runs again from on_restart only.
+        assert_eq!(notes(&t, 0), ["restart"]);
+    }
+
+    #[test]
+    fn partitions_and_cuts_are_decided_when_a_message_is_sent() {
+        let pinger: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for at in [5, 15, 30, 45] {
+                    ctx.set_timer(at, ClockKind::Mono, at as u32);
+                }
+            }
+            Input::Timer(t) => {
+                ctx.send(1, t);
+                ctx.send(2, t);
+            }
+            _ => {}
+        });
+        let echo: Script = Box::new(|ctx, input| {
+            if let Input::Msg(from, m) = input {
+                ctx.note(format!("msg{m}@{}", ctx.now));
+                ctx.send(from, m);
+            }
+        });
+        let mut w = world(10, vec![pinger, echo, recorder()]);
+        // Node 1 alone from 10 to 30; node 0 → node 2 cut from 40 on (one way).
+        w.schedule_fault(10, Fault::Partition { groups: vec![vec![1]], duration_ms: Some(20) });
+        w.schedule_fault(40, Fault::Drop { from: 0, to: 2, duration_ms: None });
+        let t = w.run();
+        // Sent at 5 (before the partition) arrives at 15 inside it; sent at 15 is lost; at 30 healed.
+        assert_eq!(notes(&t, 1), ["msg5@15", "msg30@40", "msg45@55"]);
+        assert_eq!(notes(&t, 2), ["msg5@15", "msg15@25", "msg30@40"]);
+        let lost: Vec<(NodeId, LossReason)> = t
+            .events
+            .iter()
+            .filter_map(|e| if let EventKind::Sent { to, lost: Some(r), .. } = e.kind { Some((to, r)) } else { None })
+            .collect();
+        // The echo of msg5 at 15 could not leave node 1 either.
+        assert_eq!(lost, [(1, LossReason::Partitioned), (0, LossReason::Partitioned), (2, LossReason::LinkCut)]);
+        // Node 1's echoes sent outside the partition (of msg30 and msg45) got home.
+        assert_eq!(t.events.iter().filter(|e| e.node == 0 && matches!(e.kind, EventKind::Received { .. })).count(), 2);
+    }
+
+    #[test]
+    fn a_delay_window_adds_to_the_latency_of_what_is_sent_in_it() {
+        let pinger: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer(5, ClockKind::Mono, 5);
+                ctx.set_timer(25, ClockKind::Mono, 25);
+            }
+            Input::Timer(t) => ctx.send(1, t),
+            _ => {}
+        });
+        let mut w = world(3, vec![pinger, recorder()]);
+        w.schedule_fault(0, Fault::Delay { from: 0, to: 1, by_ms: 100, duration_ms: 20 });
+        assert_eq!(notes(&w.run(), 1), ["msg25@28", "msg5@108"], "sent at 5 in the window, at 25 after it");
+    }
+
+    #[test]
+    fn clock_jumps_move_wall_timers_and_drift_moves_both() {
+        let timers: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(1000, ClockKind::Wall, 1);
+                ctx.set_timer_at(1000, ClockKind::Mono, 2);
+            }
+            Input::Timer(t) => ctx.note(format!("{t}@{} wall {} mono {}", ctx.now, ctx.wall_ms(), ctx.mono_ms())),
+            _ => {}
+        });
+        let mut w = world(1, vec![timers]);
+        w.schedule_fault(100, Fault::ClockJump { node: 0, by_ms: 500 });
+        assert_eq!(notes(&w.run(), 0), ["1@500 wall 1000 mono 500", "2@1000 wall 1500 mono 1000"]);
+
+        let drifting: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(1100, ClockKind::Wall, 1);
+                ctx.set_timer_at(1100, ClockKind::Mono, 2);
+            }
+            Input::Timer(t) => ctx.note(format!("{t}@{}", ctx.now)),
+            _ => {}
+        });
+        let mut w = world(1, vec![drifting]);
+        w.schedule_fault(0, Fault::ClockDrift { node: 0, ppm: 100_000 }); // 10 % fast
+        assert_eq!(notes(&w.run(), 0), ["1@1000", "2@1000"]);
+        // A backward step delays a wall timer: it fires when the clock reads its deadline again.
+        let late: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                ctx.set_timer_at(300, ClockKind::Wall, 1);
+            }
+            Input::Timer(_) => ctx.note(format!("@{}", ctx.now)),
+            _ => {}
+        });
+        let mut w = world(1, vec![late]);
+        w.schedule_fault(200, Fault::ClockJump { node: 0, by_ms: -150 });
+        assert_eq!(notes(&w.run(), 0), ["@450"]);
+    }
+
+    #[test]
+    fn a_node_crashed_before_the_start_starts_on_restart_and_a_paused_one_on_resume() {
+        let starter = || -> Script {
+            Box::new(|ctx, input| match input {
+                Input::Start => ctx.note(format!("start@{}", ctx.now)),
+                Input::Restart => ctx.note(format!("restart@{}", ctx.now)),
+                _ => {}
+            })
+        };
+        let mut w = world(1, vec![starter(), starter()]);
+        w.schedule_fault(0, Fault::Crash { node: 0, machine: false, restart_after_ms: Some(40) });
+        w.schedule_fault(0, Fault::Pause { node: 1, duration_ms: 30 });
+        let t = w.run();
+        assert_eq!(notes(&t, 0), ["restart@40"]);
+        assert_eq!(notes(&t, 1), ["start@30"]);
     }
 }

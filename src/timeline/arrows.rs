@@ -1,7 +1,6 @@
 //! Messages as arrows between lanes: sent, arrived (or lost), and handled (later than the
 //! arrival when the receiver was paused).
 
-use crate::narrate;
 use crate::protocols::{EventKind, Msg, Trace};
 use crate::scenario::Approach;
 use crate::sim::{LossReason, NodeId, Role, Time};
@@ -91,7 +90,7 @@ pub fn arrows(trace: &Trace, approach: Approach) -> Vec<Arrow> {
                     data: role(from) == Some(Role::Storage) || role(to) == Some(Role::Storage),
                     reply,
                     quiet: heartbeat(msg),
-                    label: narrate::message_label(approach, msg),
+                    label: crate::protocols::words::message_label(approach, msg),
                     event: i,
                 };
                 match msg {

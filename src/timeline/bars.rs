@@ -245,7 +245,9 @@ pub fn held(leases: &[LeaseBar], quorum: usize) -> Vec<HeldBar> {
         let mine: Vec<&LeaseBar> = leases.iter().filter(|l| l.holder == client).collect();
         // Ends sort before starts at the same instant, so back-to-back leases do not overlap.
         let mut edges: Vec<(Time, bool, usize)> = Vec::new();
-        for (k, l) in mine.iter().enumerate() {
+        // A lease that ends the instant it starts holds nothing (its end would sort before
+        // its start).
+        for (k, l) in mine.iter().enumerate().filter(|(_, l)| l.from < l.to) {
             edges.push((l.from, true, k));
             edges.push((l.to, false, k));
         }

@@ -4,8 +4,7 @@
 use super::bars::{LeaseBar, LeaseEnd};
 use super::{Timeline, WriteMark, WriteResult};
 use crate::check::Verdict;
-use crate::narrate;
-use crate::protocols::{AcquireFailure, BeliefEnd, EventKind, Note, Trace};
+use crate::protocols::{AcquireFailure, Approach, BeliefEnd, Event, EventKind, Note, Trace};
 use crate::sim::{NodeId, Time};
 
 /// An event a step lands on (one with its own caption).
@@ -45,10 +44,6 @@ pub struct KeyMoment {
     pub text: String,
 }
 
-fn tok(t: Option<u64>) -> String {
-    t.map_or("no token".into(), |t| format!("token {t}"))
-}
-
 /// Captioned events, except the repeats of a retry loop: a client refused while another holds
 /// the lock retries every few hundred ms, and a lecturer should not press → forty times to get
 /// through it. The first refusal stays a step; its repeats are skipped until the client holds
@@ -57,7 +52,7 @@ pub fn steps(trace: &Trace) -> Vec<Step> {
     let mut retrying: Vec<NodeId> = Vec::new();
     let mut out = Vec::new();
     for (event, e) in trace.events.iter().enumerate() {
-        if !narrate::is_captioned(e) {
+        if !is_captioned(e) {
             continue;
         }
         let routine = match &e.kind {
@@ -86,15 +81,20 @@ fn mark(set: &mut Vec<NodeId>, n: NodeId) -> bool {
     new
 }
 
-pub fn key_moments(trace: &Trace, verdict: &Verdict, leases: &[LeaseBar], writes: &[WriteMark]) -> Vec<KeyMoment> {
+pub fn key_moments(trace: &Trace, verdict: &Verdict, approach: Approach, leases: &[LeaseBar], writes: &[WriteMark]) -> Vec<KeyMoment> {
+    let tok = |t: Option<u64>| approach.token_label(t);
     let name = |n: NodeId| trace.nodes.get(n).map_or("?", |i| i.name.as_str());
     let mut out: Vec<KeyMoment> = Vec::new();
     let mut push = |at: Time, event: usize, node: NodeId, kind: KeyKind, text: String| out.push(KeyMoment { at, event, node, kind, text });
+    let servers = trace.nodes.iter().filter(|n| n.role == crate::sim::Role::LockServer).count() as u32;
+    let quorum = approach.spec().quorum(servers);
     for g in &verdict.grants {
         let node = trace.events.get(g.event).map_or(0, |e| e.node);
         let takeover = leases.iter().any(|l| l.event == g.event && l.takeover);
         let (kind, verb) = if takeover { (KeyKind::Takeover, "takes over") } else { (KeyKind::Grant, "gets the lock") };
-        push(g.at_ms, g.event, node, kind, format!("{} {verb} ({})", g.client, tok(g.token)));
+        // Independent instances grant at the quorum-th OK: name the majority, not one instance.
+        let how = if quorum > 1 { format!("{quorum} of {servers} instances, {}", tok(g.token)) } else { tok(g.token) };
+        push(g.at_ms, g.event, node, kind, format!("{} {verb} ({how})", g.client));
     }
     for l in leases {
         let (kind, text) = match l.end {
@@ -181,13 +181,53 @@ impl Timeline {
         k.checked_sub(1).map(|k| self.steps[k])
     }
 
-    /// The first key moment strictly after the cursor.
-    pub fn next_key(&self, cursor: f64) -> Option<&KeyMoment> {
-        self.key_moments.iter().find(|k| k.at as f64 > cursor)
+    /// The key moment the cursor stands on: the one whose event is focused, at the cursor's
+    /// millisecond (several key moments can share one: an expiry and the takeover it allows).
+    fn key_at(&self, cursor: f64, focus: Option<usize>) -> Option<usize> {
+        let ms = cursor.floor() as Time;
+        self.key_moments.iter().position(|k| Some(k.event) == focus && k.at == ms && k.at as f64 == cursor)
     }
 
-    /// The last key moment strictly before the cursor.
-    pub fn prev_key(&self, cursor: f64) -> Option<&KeyMoment> {
-        self.key_moments.iter().rev().find(|k| (k.at as f64) < cursor.floor())
+    /// The next key moment: after the one the cursor stands on, else the first strictly
+    /// after the cursor.
+    pub fn next_key(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => self.key_moments.get(k + 1),
+            None => self.key_moments.iter().find(|k| k.at as f64 > cursor),
+        }
+    }
+
+    /// The previous key moment: before the one the cursor stands on, else the last strictly
+    /// before the cursor.
+    pub fn prev_key(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => k.checked_sub(1).map(|k| &self.key_moments[k]),
+            None => self.key_moments.iter().rev().find(|k| (k.at as f64) < cursor.floor()),
+        }
+    }
+
+    /// The last key moment at or before the cursor (the focused one where several share the
+    /// cursor's millisecond).
+    pub fn key_before(&self, cursor: f64, focus: Option<usize>) -> Option<&KeyMoment> {
+        match self.key_at(cursor, focus) {
+            Some(k) => self.key_moments.get(k),
+            None => self.key_moments.iter().rev().find(|k| k.at as f64 <= cursor),
+        }
+    }
+}
+
+/// Index of the last event at or before `cursor_ms` worth a caption (message receipts are
+/// skipped: the send and the effect tell the story), or None before the first.
+pub fn current_event(trace: &Trace, cursor_ms: i64) -> Option<usize> {
+    let end = trace.events.partition_point(|e| e.at_ms <= cursor_ms);
+    (0..end).rev().find(|&i| is_captioned(&trace.events[i]))
+}
+
+/// Whether an event gets its own caption when stepping.
+pub fn is_captioned(e: &Event) -> bool {
+    match &e.kind {
+        EventKind::Received { arrived_at_ms, .. } => *arrived_at_ms < e.at_ms,
+        EventKind::Sent { .. } => false,
+        _ => true,
     }
 }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::caption::Caption;
 use super::compare::{CompareSelect, Sides};
-use super::diagram::Diagram;
+use super::diagram::{Diagram, Editing};
 use super::editor::Editor;
 use super::help::Help;
 use super::keys::use_keyboard;
@@ -14,10 +14,10 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
-use super::state::{Action, Lab, Shared};
+use super::state::{Action, Session, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
-use super::verdict::Verdict;
+use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
 
 /// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
@@ -30,7 +30,7 @@ fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scena
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let lab = use_reducer(|| Lab::new(&super::start::from_page()));
+    let lab = use_reducer(|| Session::new(&super::start::from_page()));
     let act = lab.dispatcher();
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
@@ -51,7 +51,7 @@ pub fn app() -> Html {
         })
     };
     // Copied or opened from an embed, a link leads to the full app.
-    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), lab.lecture, false, lab.compared_with());
+    let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), &crate::scenario::share::Modes { embed: false, ..lab.modes() });
     let url = AttrValue::from(format!("{}{link}", named.1));
     // The address bar follows the view once it rests (not per frame while playing, nor per
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
@@ -71,7 +71,7 @@ pub fn app() -> Html {
     // The runs on screen: this one and, comparing, the other. Each gets its exports, verdict
     // and ledger; compared, each under its approach's name.
     let mut runs = vec![(s.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
-    if let Some((with, (run, timeline))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
+    if let Some((with, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
         runs.push((with, Shared(run), timeline, true));
     }
     let compared = runs.len() > 1;
@@ -87,14 +87,42 @@ pub fn app() -> Html {
         let side = compared.then(|| AttrValue::from(short_name(*approach)));
         html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
     });
+    // No spoilers: until the end (or `outcome=1`) the verdict is judged up to the cursor and
+    // the ledger lists only the writes that have arrived.
+    let whole = lab.outcome_shown();
+    // Faults where you point, on the diagram a user edits (an embed's is only to look at).
+    let editing = (!lab.embed).then(|| {
+        let menu = lab.menu.clone().map(|m| {
+            let offers = lab.fault_menu(&m.node);
+            (m, offers)
+        });
+        std::rc::Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
+    });
+    let (can_undo, can_redo) = lab.can_undo();
+    let undo_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::Undo)
+    };
+    let redo_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::Redo)
+    };
+    let judge = match &lab.original {
+        Some(original) => Judge::Change(Shared(original.clone())),
+        None => Judge::Expect,
+    };
     let verdicts = runs.iter().map(|(approach, run, _, other_side)| {
-        // The verdict only changes look when the cursor crosses a finding.
-        let verdict_ms = run.verdict.findings.iter().map(|f| f.at_ms).filter(|&at| at <= cursor).max().unwrap_or(-1);
-        named_side(*approach, html! { <Verdict run={run.clone()} cursor_ms={verdict_ms} other_side={*other_side} act={act.clone()} /> })
+        // The verdict only changes look when the cursor crosses a milestone.
+        let upto = (!whole).then(|| crate::text::verdict::milestone(&run.verdict, cursor));
+        let judge = if *other_side { Judge::Nothing } else { judge.clone() };
+        named_side(*approach, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
     });
     let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
         let passed = timeline.writes.partition_point(|w| w.at <= cursor);
-        named_side(*approach, html! { <Ledger timeline={timeline.clone()} {passed} other_side={*other_side} act={act.clone()} /> })
+        named_side(
+            *approach,
+            html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
+        )
     });
     let lecture_btn = {
         let act = act.clone();
@@ -106,6 +134,14 @@ pub fn app() -> Html {
         let title = if s.title.is_empty() { &s.id } else { &s.title };
         AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
     });
+    let stops_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleStopAtKeys)
+    };
+    let outcome_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::ToggleOutcome)
+    };
     let help_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleHelp)
@@ -124,6 +160,16 @@ pub fn app() -> Html {
                 <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
                 <div class="modes">
                     <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
+                    if lab.lecture {
+                        <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
+                            title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
+                    }
+                    <button type="button" class="small" data-testid="show-outcome" aria-pressed={lab.outcome.to_string()} onclick={outcome_btn}
+                        title="Show the whole run's verdict from the start (otherwise it builds up as the run plays)">{"Outcome"}</button>
+                    if !lab.embed {
+                        <button type="button" class="small" data-testid="undo" disabled={!can_undo} onclick={undo_btn} title="Undo the last edit (Ctrl+Z)">{"Undo"}</button>
+                        <button type="button" class="small" data-testid="redo" disabled={!can_redo} onclick={redo_btn} title="Redo (Ctrl+Shift+Z)">{"Redo"}</button>
+                    }
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
                         {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
@@ -138,14 +184,19 @@ pub fn app() -> Html {
                 <p class="intro">
                     <span class="approach">{s.approach.label()}</span>
                     {s.intro.clone()}
+                    // An intro tells the built-in's story with its numbers: once they changed, say so.
+                    if lab.edited_from().is_some() && !s.intro.is_empty() {
+                        <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
+                    }
                 </p>
                 if let Some(other) = lab.other.clone() {
-                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} other={Shared(other)} cursor={lab.cursor}
-                        event={caption_event} other_focus={lab.other_focus} lecture={lab.lecture} act={act.clone()} />
+                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
+                        event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
+                        other_focus={lab.other_focus} lecture={lab.lecture} whole={whole} act={act.clone()} />
                 } else {
-                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
+                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} event={caption_event} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {

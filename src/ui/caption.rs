@@ -1,12 +1,14 @@
-//! The caption: the current moment in plain words, announced politely to screen readers.
+//! The caption: the current moment in plain words, announced politely to screen readers. What
+//! it shows (an event, a fast-forwarded stretch, the outcome) is the session's `CaptionView`.
 
 use yew::prelude::*;
 
+use crate::decimal::seconds;
 use crate::lab::Run;
-use crate::narrate;
+use crate::session::CaptionView;
 use crate::sim::Role;
+use crate::text::{self, Story};
 use crate::timeline::draw::hue_class;
-use crate::timeline::draw::words::secs;
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
 
@@ -14,40 +16,62 @@ use crate::ui::state::Shared;
 pub struct CaptionProps {
     pub run: Shared<Run>,
     pub timeline: Shared<Timeline>,
-    /// The trace event to caption (None before the first).
-    pub event: Option<usize>,
+    pub story: Shared<Story>,
+    pub view: CaptionView,
+    /// Playback is fast-forwarding through a quiet stretch.
+    #[prop_or_default]
+    pub fast_forward: bool,
 }
 
 #[function_component(Caption)]
 pub fn caption(p: &CaptionProps) -> Html {
     let trace = &p.run.trace;
-    let body = match p.event.and_then(|i| trace.events.get(i).map(|e| (i, e))) {
-        Some((i, e)) => {
-            let text = narrate::caption(trace, p.run.scenario.approach, e);
-            let who = trace.nodes.get(e.node).map(|info| (info.name.clone(), info.role));
-            let key = p.timeline.key_moments.iter().find(|k| k.event == i);
-            html! {
-                <>
-                    <div class="caption-meta">
-                        <span class="caption-time">{secs(e.at_ms as f64)}</span>
-                        if let Some((name, role)) = who {
-                            <span class={classes!("caption-node", hue_class(if role == Role::Client { p.timeline.hue(e.node) } else { None }))}>{name}</span>
-                        }
-                        if let Some(k) = key {
-                            <span class="caption-key">{"key moment"}</span>
-                            <span class="visually-hidden">{format!(": {}", k.text)}</span>
-                        }
-                    </div>
-                    <p class="caption-text">{text}</p>
-                </>
-            }
+    let meta = |time: String, who: Html, tag: Html| {
+        html! {
+            <div class="caption-meta">
+                <span class="caption-time">{time}</span>
+                {who}
+                {tag}
+            </div>
         }
-        None => html! {
-            <p class="caption-text">{"Press play (Space), or step through it with →."}</p>
-        },
+    };
+    let (kind, body) = match &p.view {
+        CaptionView::Event(i) if trace.events.get(*i).is_some() => {
+            let e = &trace.events[*i];
+            let text = text::caption(trace, p.run.scenario.approach, &p.story, *i);
+            let who = trace.nodes.get(e.node).map_or(html! {}, |info| {
+                let hue = hue_class(if info.role == Role::Client { p.timeline.hue(e.node) } else { None });
+                html! { <span class={classes!("caption-node", hue)}>{info.name.clone()}</span> }
+            });
+            let key = p.timeline.key_moments.iter().find(|k| k.event == *i);
+            let tag = key.map_or(html! {}, |k| {
+                html! {
+                    <>
+                        <span class="caption-key">{"key moment"}</span>
+                        <span class="visually-hidden">{format!(": {}", k.text)}</span>
+                    </>
+                }
+            });
+            ("event", html! { <>{meta(seconds(e.at_ms), who, tag)}<p class="caption-text">{text}</p></> })
+        }
+        CaptionView::Quiet { from, to } => {
+            let tag = html! { <span class="caption-key ff" data-testid="fast-forward">{"⏩ fast-forward"}</span> };
+            let text = text::quiet::summary(trace, *from, *to);
+            (
+                "quiet",
+                html! { <>{meta(format!("{} – {}", seconds(*from), seconds(*to)), html! {}, tag)}<p class="caption-text">{text}</p></> },
+            )
+        }
+        CaptionView::Outcome => {
+            let tag = html! { <span class="caption-key outcome">{"outcome"}</span> };
+            let text = text::verdict::sentence(&p.run.verdict);
+            ("outcome", html! { <>{meta(seconds(p.timeline.duration_ms), html! {}, tag)}<p class="caption-text">{text}</p></> })
+        }
+        _ => ("start", html! { <p class="caption-text">{"Press play (Space), or step through it with →."}</p> }),
     };
     html! {
-        <section class="caption" data-testid="caption" role="status" aria-live="polite" aria-atomic="true" aria-label="What is happening">
+        <section class={classes!("caption", p.fast_forward.then_some("fast"))} data-testid="caption" data-view={kind}
+            role="status" aria-live="polite" aria-atomic="true" aria-label="What is happening">
             {body}
         </section>
     }

@@ -5,66 +5,19 @@
 //! The state keeps the other side as one `Other`, re-derived from the edited scenario on every
 //! re-simulation, so the switches and knobs apply to both sides by construction.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::caption::Caption;
 use super::diagram::Diagram;
-use super::state::{Act, Action, Lab, Shared};
+use super::state::{Act, Action, Shared};
 use crate::check::Verdict;
 use crate::compare::{self, short_name};
 use crate::lab::Run;
-use crate::scenario::{Approach, Scenario};
+use crate::scenario::Approach;
+use crate::session::{CaptionView, Other};
 use crate::sim::{NodeId, Time};
+use crate::text::Story;
 use crate::timeline::Timeline;
-
-/// The comparison's other side: its run, or why it could not be built.
-#[derive(Debug)]
-pub struct Other {
-    pub with: Approach,
-    pub run: Option<(Rc<Run>, Shared<Timeline>)>,
-    pub summary: String,
-    pub not_applicable: Vec<String>,
-    pub notes: Vec<String>,
-    /// Why there is no counterpart (the field path and what is wrong).
-    pub error: Option<String>,
-}
-
-impl Other {
-    pub fn timeline(&self) -> Option<&Timeline> {
-        self.run.as_ref().map(|(_, t)| &**t)
-    }
-}
-
-/// Derives and runs the counterpart of `s` on `with`. `left` is the run already on screen.
-pub fn derive(s: &Scenario, left: &Run, with: Approach) -> Other {
-    match compare::counterpart(s, with) {
-        Ok(c) => {
-            let run = crate::lab::run(&c.scenario);
-            let summary = compare::difference(&left.verdict, &run.verdict);
-            let timeline = Timeline::of_run(&run);
-            Other {
-                with,
-                run: Some((Rc::new(run), Shared(Rc::new(timeline)))),
-                summary,
-                not_applicable: c.not_applicable,
-                notes: c.notes,
-                error: None,
-            }
-        }
-        Err(e) => {
-            Other { with, run: None, summary: String::new(), not_applicable: Vec::new(), notes: Vec::new(), error: Some(e.to_string()) }
-        }
-    }
-}
-
-/// The other side for the lab's current scenario, if compare mode is on and the approaches
-/// differ (picking a scenario of the compared approach leaves compare mode).
-pub fn refresh(lab: &Lab, with: Option<Approach>) -> Option<Rc<Other>> {
-    let with = with.filter(|&a| a != lab.scenario.approach)?;
-    Some(Rc::new(derive(&lab.scenario, &lab.run, with)))
-}
 
 #[derive(Properties, PartialEq)]
 pub struct SelectProps {
@@ -109,11 +62,20 @@ pub fn compare_select(p: &SelectProps) -> Html {
 }
 
 /// A side's heading: which approach, safe or not, and why in a few words.
-fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
-    let text = compare::side(v);
+/// A side's heading: its approach and, once the outcome shows (`upto` None), whether it was
+/// safe and why; before that, the verdict so far.
+fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) -> Html {
+    let (class, badge, text) = match upto {
+        None => (if v.safe { "safe" } else { "unsafe" }, if v.safe { "● Safe" } else { "▲ Unsafe" }, compare::side(v)),
+        Some(u) => (
+            "so-far",
+            "So far",
+            format!("{}: {}", v.approach.short_name(), crate::text::verdict::so_far(v, u).trim_start_matches("So far: ")),
+        ),
+    };
     html! {
-        <h2 class={classes!("side-head", if v.safe { "safe" } else { "unsafe" })} data-testid={testid} data-safe={v.safe.to_string()}>
-            <span class="side-badge">{if v.safe { "● Safe" } else { "▲ Unsafe" }}</span>
+        <h2 class={classes!("side-head", class)} data-testid={testid} data-safe={v.safe.to_string()}>
+            <span class="side-badge">{badge}</span>
             {" "}{text}
             // Why a side stayed calm is often that the fault has no node there: say it up here.
             if left_out > 0 {
@@ -127,12 +89,20 @@ fn head(v: &Verdict, testid: &'static str, left_out: usize) -> Html {
 pub struct SidesProps {
     pub run: Shared<Run>,
     pub timeline: Shared<Timeline>,
+    pub story: Shared<Story>,
     pub other: Shared<Other>,
     pub cursor: f64,
     /// The left run's captioned event.
     pub event: Option<usize>,
+    /// What each side's caption shows.
+    pub view: CaptionView,
+    pub other_view: Option<CaptionView>,
+    pub fast_forward: bool,
     pub other_focus: Option<usize>,
     pub lecture: bool,
+    /// The outcome shows (the end, or `outcome=1`): headings and the one-line difference say
+    /// how each side ended; before that, how it stands so far.
+    pub whole: bool,
     pub act: Act,
 }
 
@@ -145,18 +115,19 @@ fn place(run: &Run, event: Option<usize>) -> Option<(Time, NodeId)> {
 /// carried over, and both captions.
 #[function_component(Sides)]
 pub fn sides(p: &SidesProps) -> Html {
+    let upto = |v: &Verdict| (!p.whole).then(|| crate::text::verdict::milestone(v, p.cursor.floor() as Time));
     let o = &*p.other;
     let ms = p.cursor.floor() as Time;
     let left = html! {
         <section class="side" aria-label={short_name(p.run.scenario.approach)}>
-            {head(&p.run.verdict, "compare-left", 0)}
+            {head(&p.run.verdict, "compare-left", 0, upto(&p.run.verdict))}
             <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
     let left_caption = html! {
-        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} event={p.event} /></div>
+        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} story={p.story.clone()} view={p.view.clone()} fast_forward={p.fast_forward} /></div>
     };
-    let Some((run, timeline)) = &o.run else {
+    let Some((run, timeline, story)) = &o.run else {
         return html! {
             <div class="compare" data-testid="compare">
                 {left}
@@ -167,16 +138,18 @@ pub fn sides(p: &SidesProps) -> Html {
     };
     let event = match p.other_focus {
         Some(f) if run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
-        _ => crate::narrate::current_event(&run.trace, ms),
+        _ => crate::timeline::current_event(&run.trace, ms),
     };
     html! {
         <div class="compare" data-testid="compare">
             {left}
             <section class="side" aria-label={short_name(o.with)}>
-                {head(&run.verdict, "compare-right", o.not_applicable.len())}
+                {head(&run.verdict, "compare-right", o.not_applicable.len(), upto(&run.verdict))}
                 <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
-            <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>
+            if p.whole {
+                <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>
+            }
             <ul class="compare-na" data-testid="compare-not-applicable" aria-label="Faults not carried over">
                 {for o.not_applicable.iter().map(|t| html! { <li>{t.clone()}</li> })}
             </ul>
@@ -188,7 +161,7 @@ pub fn sides(p: &SidesProps) -> Html {
             }
             <div class="side-captions">
                 {left_caption}
-                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} event={event} /></div>
+                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} story={story.clone()} view={p.other_view.clone().unwrap_or(CaptionView::Start)} fast_forward={p.fast_forward} /></div>
             </div>
         </div>
     }

@@ -41,10 +41,18 @@ fn target(e: &KeyboardEvent) -> Target {
 
 /// The action a key press asks for, if any.
 pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
+    let where_ = target(e);
+    // Undo and redo every edit, as anywhere (a text field keeps its own).
+    if (e.ctrl_key() || e.meta_key()) && !e.alt_key() && !matches!(where_, Target::Field) {
+        return match (e.key().as_str(), e.shift_key()) {
+            ("z" | "Z", false) => Some(Action::Undo),
+            ("z" | "Z", true) | ("y" | "Y", false) => Some(Action::Redo),
+            _ => None,
+        };
+    }
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    let where_ = target(e);
     // The slider keeps its own plain arrows; Shift+arrows (key moments) are the app's everywhere.
     let arrows_free = !matches!(where_, Target::Slider);
     Some(match (e.key().as_str(), e.shift_key()) {
@@ -61,6 +69,7 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,
         ("?", _) => Action::ToggleHelp,
+        ("Delete" | "Backspace", _) => Action::RemoveSelected,
         _ => return None,
     })
 }

@@ -3,17 +3,21 @@
 
 use yew::prelude::*;
 
+use crate::decimal::seconds;
 use crate::timeline::draw::hue_class;
-use crate::timeline::draw::words::{secs, token_value};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 use crate::ui::state::{Act, Action, Shared};
 
 #[derive(Properties, PartialEq)]
 pub struct LedgerProps {
     pub timeline: Shared<Timeline>,
-    /// How many writes (in time order) the cursor has passed; later rows are dimmed. A count,
-    /// not the cursor, so playback re-renders the ledger only when a write is reached.
+    /// How many writes (in time order) the cursor has passed. A count, not the cursor, so
+    /// playback re-renders the ledger only when a write is reached.
     pub passed: usize,
+    /// Also list the writes still to come (dimmed): the outcome is shown. Otherwise they are
+    /// left out, so the ledger does not give the ending away.
+    #[prop_or_default]
+    pub future: bool,
     /// The comparison's other run (compare mode): rows move the cursor to that run's writes,
     /// and the test hook is `ledger-other`.
     #[prop_or_default]
@@ -42,7 +46,8 @@ fn result_word(r: WriteResult) -> &'static str {
 #[function_component(Ledger)]
 pub fn ledger(p: &LedgerProps) -> Html {
     let t = &p.timeline;
-    let rows = t.writes.iter().enumerate().map(|(i, w)| {
+    let shown = if p.future { t.writes.len() } else { p.passed };
+    let rows = t.writes.iter().take(shown).enumerate().map(|(i, w)| {
         let act = p.act.clone();
         let event = w.event;
         let later = i >= p.passed;
@@ -52,9 +57,9 @@ pub fn ledger(p: &LedgerProps) -> Html {
             <tr data-testid="ledger-row" data-result={w.result.id()} data-future={later.to_string()}
                 data-after-takeover={w.after_takeover.to_string()} data-unfenced={w.unfenced.to_string()}
                 class={classes!(w.result.id(), later.then_some("later"), w.after_takeover.then_some("after-takeover"), w.unfenced.then_some("unfenced"))}>
-                <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{secs(w.at as f64)}</button></td>
+                <td class="num"><button type="button" class="link" {onclick} title="Move the cursor here">{seconds(w.at)}</button></td>
                 <td class={classes!("who", hue_class(t.hue(w.client)))}>{t.name(w.client).to_string()}</td>
-                <td class="num">{token_value(t.approach, w.token)}</td>
+                <td class="num">{t.approach.token_value(w.token)}</td>
                 <td class="result"><span class="result-shape" aria-hidden="true">{match w.result {
                     WriteResult::Accepted => "●", WriteResult::Rejected => "■", WriteResult::StaleAccepted => "▲" }}</span>{" "}{result_word(w.result)}</td>
                 <td class="note">{note(w)}</td>
@@ -64,8 +69,10 @@ pub fn ledger(p: &LedgerProps) -> Html {
     html! {
         <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label={if p.other_side { "Storage ledger, the compared approach" } else { "Storage ledger" }}>
             <h2>{"Storage ledger"}</h2>
-            if t.writes.is_empty() {
+            if t.writes.is_empty() && p.future {
                 <p class="empty">{"No write reached storage in this run."}</p>
+            } else if shown == 0 {
+                <p class="empty">{"No write has reached storage yet."}</p>
             } else {
                 <table>
                     <thead><tr><th>{"arrived"}</th><th>{"writer"}</th><th>{"token"}</th><th>{"result"}</th><th class="note">{"why it matters"}</th></tr></thead>

@@ -17,7 +17,6 @@ mod playback;
 mod share;
 pub mod start;
 pub mod state;
-mod stepping;
 mod switches;
 mod transport;
 mod verdict;

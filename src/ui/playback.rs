@@ -1,6 +1,6 @@
 //! The animation loop. One `requestAnimationFrame` is armed per rendered frame, and only while
 //! playing: paused, nothing runs (RaftScope's users' hot laptops), and a hidden tab gets no
-//! frames from the browser at all. A long gap (tab back in view) is clamped in `Lab::tick`.
+//! frames from the browser at all. A long gap (tab back in view) is clamped in `Session::tick`.
 
 use gloo::render::request_animation_frame;
 use yew::prelude::*;

@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use crate::scenario::Approach;
 use crate::ui::state::{Act, Action};
 
 #[derive(Properties, PartialEq)]
@@ -38,7 +39,7 @@ struct ToggleProps {
     shortcut: &'static str,
     which: Which,
     /// Why it is disabled (None: enabled).
-    why_not: Option<&'static str>,
+    why_not: Option<AttrValue>,
     act: Act,
 }
 
@@ -53,7 +54,7 @@ fn toggle(p: &ToggleProps) -> Html {
         })
     };
     let enabled = p.why_not.is_none();
-    let title = p.why_not.map_or_else(|| format!("{} ({})", p.label, p.shortcut), str::to_string);
+    let title = p.why_not.clone().unwrap_or_else(|| format!("{} ({})", p.label, p.shortcut).into());
     html! {
         <label class={classes!("switch", (!enabled).then_some("disabled"))} title={title}>
             <input type="checkbox" role="switch" data-testid={p.testid} checked={p.on} disabled={!enabled} {onchange} />
@@ -64,12 +65,19 @@ fn toggle(p: &ToggleProps) -> Html {
     }
 }
 
+/// Why the safe-unlock switch is off for some approaches: their releases cannot remove
+/// another holder's lock ("ZooKeeper and etcd releases are owner-scoped by construction").
+fn owner_scoped() -> AttrValue {
+    let names: Vec<&str> = Approach::ALL.iter().filter(|a| !a.spec().safe_unlock).map(|a| a.short_name()).collect();
+    format!("{} releases are owner-scoped by construction", crate::timeline::draw::words::and_list(&names)).into()
+}
+
 #[function_component(Switches)]
 pub fn switches(p: &SwitchesProps) -> Html {
-    let why_not = (!p.safe_unlock_applies).then_some("ZooKeeper and etcd releases are owner-scoped by construction");
+    let why_not = (!p.safe_unlock_applies).then(owner_scoped);
     html! {
         <div class="switches">
-            <Toggle on={p.fencing} testid="fencing-toggle" label="Fencing" shortcut="F" which={Which::Fencing} why_not={None::<&'static str>} act={p.act.clone()} />
+            <Toggle on={p.fencing} testid="fencing-toggle" label="Fencing" shortcut="F" which={Which::Fencing} why_not={None::<AttrValue>} act={p.act.clone()} />
             <Toggle on={p.safe_unlock} testid="safe-unlock-toggle" label="Safe unlock" shortcut="U" which={Which::SafeUnlock} {why_not} act={p.act.clone()} />
         </div>
     }

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::timeline::draw::words::secs;
+use crate::decimal::seconds;
 use crate::ui::icons::{icon, Icon};
 use crate::ui::state::{Act, Action, SPEEDS};
 
@@ -69,9 +69,9 @@ pub fn transport(p: &TransportProps) -> Html {
                 {button(act, || Action::NextKey, "key-next", "Next key moment", "Shift+→", Icon::NextKey)}
             </div>
             <input type="range" class="scrub" data-testid="scrub" min="0" max={p.duration_ms.to_string()} step="1"
-                value={(ms as i64).to_string()} aria-label="Time (ms of true time)" aria-valuetext={secs(ms)} oninput={on_scrub} />
+                value={(ms as i64).to_string()} aria-label="Time (ms of true time)" aria-valuetext={seconds(ms as i64)} oninput={on_scrub} />
             <span class="clock-readout" aria-hidden="true">
-                <span class="now">{secs(ms)}</span>{" / "}{secs(p.duration_ms as f64)}
+                <span class="now">{seconds(ms as i64)}</span>{" / "}{seconds(p.duration_ms)}
             </span>
             <label class="speed">
                 <span>{"Speed"}</span>

@@ -3,8 +3,8 @@
 
 use super::geometry::Geometry;
 use super::svg::Svg;
-use super::words::span;
 use super::{Label, Placer};
+use crate::decimal::seconds;
 use crate::timeline::{BandKind, Timeline};
 
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
@@ -37,7 +37,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let Some(lane) = g.lane(b.node) else { continue };
         let (x0, x1) = (g.xt(b.from), g.xt(b.to));
         let long = match b.kind {
-            BandKind::Paused => format!("paused {}", span(b.to - b.from)),
+            BandKind::Paused => format!("paused {}", seconds(b.to - b.from)),
             BandKind::Down { machine: true } => "down (power loss)".into(),
             BandKind::Down { machine: false } => "down (crashed)".into(),
         };

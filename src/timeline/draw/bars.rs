@@ -4,10 +4,8 @@
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::Svg;
-use super::words::{token, token_value};
 use super::{Label, Placer};
 use crate::protocols::BeliefEnd;
-use crate::scenario::Approach;
 use crate::timeline::{LeaseEnd, Timeline};
 
 /// Belief bar: top and height relative to the lane's middle line.
@@ -23,14 +21,7 @@ fn lease_h(lane_h: f64) -> f64 {
 
 fn end_word(t: &Timeline, end: LeaseEnd) -> Option<String> {
     match end {
-        LeaseEnd::Expired => Some(
-            match t.approach {
-                Approach::Zookeeper => "session expired",
-                Approach::Etcd => "lease expired",
-                _ => "TTL expired",
-            }
-            .into(),
-        ),
+        LeaseEnd::Expired => Some(t.approach.spec().words.expired.into()),
         LeaseEnd::Released => Some("released".into()),
         LeaseEnd::DeletedBy(by) => Some(format!("deleted by {}", t.name(by))),
         LeaseEnd::StateLost => Some("lost in restart".into()),
@@ -46,7 +37,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
         let bh = lease_h(lane.h);
         let y = lane.mid() - bh / 2.0;
         s.open(&format!("lease {}{}", hue_class(t.hue(l.holder)), if l.takeover { " takeover" } else { "" }));
-        s.title(&format!("{} holds {}'s lease ({})", t.name(l.server), t.name(l.holder), token(t.approach, l.token)));
+        s.title(&format!("{} holds {}'s lease ({})", t.name(l.server), t.name(l.holder), t.approach.token_label(l.token)));
         // A clock step can end a lease before its TTL: show where the TTL would have ended.
         if let Some(p) = l.planned_end.filter(|&p| l.end == LeaseEnd::Expired && (g.xt(p) - x1).abs() > 4.0) {
             s.line("lease-planned", x1.min(g.xt(p)), lane.mid(), x1.max(g.xt(p)), lane.mid());
@@ -63,7 +54,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
         let y = lane.mid() + HELD_TOP;
         let bad = matches!(h.end, LeaseEnd::DeletedBy(_));
         s.open(&format!("held {}{}", hue_class(t.hue(h.client)), if bad { " bad" } else { "" }));
-        s.title(&format!("the lock service holds {}'s lease ({})", t.name(h.client), token(t.approach, h.token)));
+        s.title(&format!("the lock service holds {}'s lease ({})", t.name(h.client), t.approach.token_label(h.token)));
         s.rect("held-bar", x0, y, (x1 - x0).max(1.5), HELD_H);
         if end_word(t, h.end).is_some() {
             s.line("held-end", x1, y - 3.0, x1, y + HELD_H + 3.0);
@@ -75,7 +66,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
         let (x0, x1) = (g.xt(b.from), g.xt(b.to));
         let y = lane.mid() + BELIEF_TOP;
         s.open(&format!("belief {}", hue_class(t.hue(b.client))));
-        s.title(&format!("{} believes it holds the lock ({})", t.name(b.client), token(t.approach, b.token)));
+        s.title(&format!("{} believes it holds the lock ({})", t.name(b.client), t.approach.token_label(b.token)));
         s.rect("belief-bar", x0, y, (x1 - x0).max(1.5), BELIEF_H);
         // Past its own deadline the client is still sure of itself: hatch that part.
         if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 2.0) {
@@ -94,9 +85,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let (x0, x1) = (g.xt(l.from), g.xt(l.to));
         let who = t.name(l.holder);
         let bh = lease_h(lane.h);
-        let mut inside = vec![format!("{who} · {}", token(t.approach, l.token))];
+        let mut inside = vec![format!("{who} · {}", t.approach.token_label(l.token))];
         if l.token.is_some() {
-            inside.push(format!("{who} · {}", token_value(t.approach, l.token)));
+            inside.push(format!("{who} · {}", t.approach.token_value(l.token)));
         }
         inside.push(who.to_string());
         if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
@@ -144,8 +135,8 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let y = lane.mid() + BELIEF_TOP;
         let name = t.name(b.client);
         let cls = format!("lbl bar-lbl {}", hue_class(t.hue(b.client)));
-        let long = format!("{name} believes it holds the lock ({})", token(t.approach, b.token));
-        let short = format!("believes · {}", token_value(t.approach, b.token));
+        let long = format!("{name} believes it holds the lock ({})", t.approach.token_label(b.token));
+        let short = format!("believes · {}", t.approach.token_value(b.token));
         for label in [long, short] {
             if p.place(g, Label { at: b.from, class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
                 break;

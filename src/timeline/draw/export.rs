@@ -7,8 +7,8 @@
 use std::fmt::Write;
 
 use super::svg::{Esc, N};
-use super::words::secs;
 use super::{backdrop, lanes, live, scene, Geometry, DEFS};
+use crate::decimal::seconds;
 use crate::lab::Run;
 use crate::scenario::Scenario;
 use crate::sim::Time;
@@ -69,7 +69,7 @@ pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css:
 
 /// "Lock Lab · Redis: GC pause after acquire · fencing off · seed 42 · at 15.502 s".
 pub fn title(s: &Scenario, at: Time) -> String {
-    format!("Lock Lab · {} · fencing {} · seed {} · at {}", s.title, if s.storage.fencing { "on" } else { "off" }, s.seed, secs(at as f64))
+    format!("Lock Lab · {} · fencing {} · seed {} · at {}", s.title, if s.storage.fencing { "on" } else { "off" }, s.seed, seconds(at))
 }
 
 /// A file name for an export: "redis-gc-pause-t15502.svg", "-fencing-on" when it is on, no

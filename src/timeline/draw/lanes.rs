@@ -6,8 +6,7 @@ use std::fmt::Write;
 
 use super::geometry::{hue_class, Geometry, LaneBox};
 use super::svg::{Esc, N};
-use super::words::{span, token, token_value};
-use crate::scenario::Approach;
+use crate::decimal::seconds;
 use crate::sim::{Role, Time};
 use crate::timeline::{Timeline, WriteResult};
 
@@ -24,18 +23,14 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             (true, None) => ("paused".into(), "warn"),
             (false, Some(None)) => ("believes it holds".into(), "holds"),
             // Long tokens (czxids) do not fit the column; the bar's label carries them.
-            (false, Some(tok)) if token_value(t.approach, tok).len() > 6 => ("believes it holds".into(), "holds"),
-            (false, Some(tok)) if narrow => (format!("holds · {}", token_value(t.approach, tok)), "holds"),
-            (false, Some(tok)) => (format!("believes it holds · {}", token_value(t.approach, tok)), "holds"),
+            (false, Some(tok)) if t.approach.token_value(tok).len() > 6 => ("believes it holds".into(), "holds"),
+            (false, Some(tok)) if narrow => (format!("holds · {}", t.approach.token_value(tok)), "holds"),
+            (false, Some(tok)) => (format!("believes it holds · {}", t.approach.token_value(tok)), "holds"),
             (false, None) => ("no lock".into(), "quiet"),
         },
         Role::LockServer => {
-            let lead = t.leader_at(lane.node, at).map(|l| match (t.approach, l) {
-                (Approach::Redis, true) => "primary",
-                (Approach::Redis, false) => "replica",
-                (_, true) => "leader",
-                (_, false) => "follower",
-            });
+            let roles = t.approach.spec().words.roles;
+            let lead = t.leader_at(lane.node, at).map(|leads| if leads { roles[0] } else { roles[1] });
             let lock = match s.holders.as_slice() {
                 [] => "free".to_string(),
                 // The bar beside it shows the token; the column has room for names only.
@@ -43,7 +38,7 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             };
             let paused = if s.paused { "paused · " } else { "" };
             match lead {
-                Some(l) if narrow => (format!("{paused}{l}"), if l == "leader" || l == "primary" { "holds" } else { "quiet" }),
+                Some(l) if narrow => (format!("{paused}{l}"), if l == roles[0] { "holds" } else { "quiet" }),
                 Some(l) => (format!("{paused}{l} · lock: {lock}"), "quiet"),
                 None => (format!("{paused}lock: {lock}"), "quiet"),
             }
@@ -53,7 +48,7 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             match seen.map(|w| w.token).max() {
                 None => ("no writes yet".into(), "quiet"),
                 Some(None) => ("writes carry no token".into(), "quiet"),
-                Some(k) => (format!("highest {}", token(t.approach, k)), "quiet"),
+                Some(k) => (format!("highest {}", t.approach.token_label(k)), "quiet"),
             }
         }
     }
@@ -63,12 +58,12 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
 /// spelled out (not just coloured) wherever a step or drift moved the clock.
 fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     let off = reading - at;
-    let value = crate::decimal::secs(reading as f64, 3).to_string();
+    let value = crate::decimal::Fixed(reading as f64 / 1000.0, 3).to_string();
     if off == 0 {
         let _ = write!(out, "<tspan>{label} {value}</tspan>");
     } else {
         let sign = if off > 0 { "+" } else { "−" };
-        let _ = write!(out, r#"<tspan class="skewed">{label} {value} ({sign}{})</tspan>"#, span(off.abs()));
+        let _ = write!(out, r#"<tspan class="skewed">{label} {value} ({sign}{})</tspan>"#, seconds(off.abs()));
     }
 }
 

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use super::arrows::ends;
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Esc, N};
-use super::words::{and_list, secs};
+use super::words::and_list;
+use crate::decimal::seconds;
 use crate::timeline::Timeline;
 
 /// At most this many in-flight messages get a text label (the rest are dots).
@@ -16,7 +17,7 @@ const LABELLED: usize = 3;
 /// The cursor: a line down through the lanes and a tag on the axis with its true time.
 pub fn cursor(g: &Geometry, cursor: f64) -> String {
     let x = g.x(cursor);
-    let text = secs((cursor.floor()).max(0.0));
+    let text = seconds((cursor.floor() as i64).max(0));
     let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
     let bx = crate::decimal::clamp(x - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
     format!(

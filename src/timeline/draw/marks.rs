@@ -3,8 +3,8 @@
 
 use super::geometry::Geometry;
 use super::svg::{Svg, N};
-use super::words::span;
 use super::{Label, Placer};
+use crate::decimal::seconds;
 use crate::timeline::{Mark, MarkKind, Timeline};
 
 fn describe(t: &Timeline, m: &Mark) -> (&'static str, String) {
@@ -12,11 +12,11 @@ fn describe(t: &Timeline, m: &Mark) -> (&'static str, String) {
         MarkKind::Crash { machine: true } => ("crash", "power loss".into()),
         MarkKind::Crash { machine: false } => ("crash", "crash".into()),
         MarkKind::Restart => ("restart", "restart".into()),
-        MarkKind::ClockJump { by_ms } => ("clock", format!("clock {}{}", if by_ms >= 0 { "+" } else { "−" }, span(by_ms.abs()))),
+        MarkKind::ClockJump { by_ms } => ("clock", format!("clock {}{}", if by_ms >= 0 { "+" } else { "−" }, seconds(by_ms.abs()))),
         MarkKind::ClockDrift { ppm } => ("clock", format!("clock {ppm:+} ppm")),
         MarkKind::StateLost => ("crash", "state lost".into()),
         MarkKind::LinkCut { to } => ("link", format!("cut → {}", t.name(to))),
-        MarkKind::LinkDelayed { to, by_ms } => ("link", format!("+{} → {}", span(by_ms), t.name(to))),
+        MarkKind::LinkDelayed { to, by_ms } => ("link", format!("+{} → {}", seconds(by_ms), t.name(to))),
         MarkKind::Leader { epoch } => ("leader", format!("leader · epoch {epoch}")),
         MarkKind::Follower { epoch } => ("follower", format!("steps down · epoch {epoch}")),
     }

@@ -3,7 +3,6 @@
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Svg, N};
-use super::words::{token, token_value};
 use super::{Label, Placer};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 
@@ -46,7 +45,7 @@ fn mark(t: &Timeline, g: &Geometry, w: &WriteMark) -> Option<String> {
     let x = g.xt(w.at);
     let mut s = Svg::default();
     s.open(&format!("write {} {}", w.result.id(), hue_class(t.hue(w.client))));
-    s.title(&format!("{}'s write ({}): {}", t.name(w.client), token(t.approach, w.token), word(w.result)));
+    s.title(&format!("{}'s write ({}): {}", t.name(w.client), t.approach.token_label(w.token), word(w.result)));
     s.line("write-stem", x, lane.top + 4.0, x, lane.bottom() - 4.0);
     s.out.push_str(&glyph_svg(w.result, x, lane.mid()));
     s.close();
@@ -75,9 +74,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         }
         let who = t.name(w.client);
         let (head, words) = if tight {
-            (format!("{who} · {}", token_value(t.approach, w.token)), None)
+            (format!("{who} · {}", t.approach.token_value(w.token)), None)
         } else {
-            (format!("{who} · {}", token(t.approach, w.token)), Some(word(w.result)))
+            (format!("{who} · {}", t.approach.token_label(w.token)), Some(word(w.result)))
         };
         let (who_y, word_y) = if up { (y - 15.0 - g.font, y - 14.0) } else { (y + 21.0, y + 22.0 + g.font) };
         let who_y = if up && tight { y - 14.0 } else { who_y };

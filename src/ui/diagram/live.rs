@@ -7,8 +7,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::n;
+use crate::decimal::seconds;
 use crate::sim::{NodeId, Time};
-use crate::timeline::draw::words::secs;
 use crate::timeline::draw::Geometry;
 use crate::timeline::{KeyKind, Timeline, WriteResult};
 use crate::ui::state::{Act, Action, Shared};
@@ -55,7 +55,7 @@ pub fn key_markers(p: &KeyMarkersProps) -> Html {
             });
             html! {
                 <g class={classes!("key", key_class(k.kind))} {onclick}>
-                    <title>{format!("{} — {}", secs(k.at as f64), k.text)}</title>
+                    <title>{format!("{} — {}", seconds(k.at), k.text)}</title>
                     <rect class="key-hit" x={n(x - 7.0)} y={n(y - 7.0)} width="14" height="14" />
                     <path class="key-mark" d={format!("M{} {}l4.5 4.5l-4.5 4.5l-4.5 -4.5z", n(x), n(y - 4.5))} />
                 </g>

@@ -107,7 +107,7 @@ pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, on_edit: &Ca
                 {for node}
                 {for form::link_of(f)}
                 {c.input(Field::FaultAtMs(i), "at", "ms", "")}
-                if matches!(f, crate::scenario::FaultSpec::Partition { .. }) {
+                if form::has_groups(f) {
                     {c.input(Field::FaultGroups(i), "groups", "", "A, redis | B")}
                 }
                 {c.input(Field::FaultAmount(i), amount.label, amount.unit, amount.when_empty)}
@@ -116,7 +116,7 @@ pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, on_edit: &Ca
         }
     });
     let add_faults =
-        NewFault::ALL.map(|k| c.button(k.label(), Edit::AddFault(k), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
+        NewFault::offered(s).map(|k| c.button(k.label(), Edit::AddFault(k), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
     html! {
         <fieldset class="draft-form" disabled={!editable} data-testid="editor-form">
             <legend>{"Form"}</legend>

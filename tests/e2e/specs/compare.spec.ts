@@ -31,9 +31,14 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   expect(c).toBeGreaterThan(a);
   expect(d).toBe(c);
 
-  // The summary names both approaches and what happened to each.
+  // No spoilers: until the end the headings say how each side stands so far, and the
+  // one-line difference waits.
   const summary = page.getByTestId('compare-summary');
-  await expect(summary).toContainText('Redis: 2 holders at 10.1 s, stale write accepted at 15.5 s');
+  await expect(summary).toHaveCount(0);
+  await expect(page.getByTestId('compare-left')).toContainText('So far');
+  await page.keyboard.press('End');
+  // The summary names both approaches and what happened to each.
+  await expect(summary).toContainText('Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s');
   await expect(summary).toContainText('; etcd: 2 holders at');
   await expect(page.getByTestId('compare-left')).toHaveAttribute('data-safe', 'false');
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'false');
@@ -43,7 +48,7 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   // Fencing applies to both sides: both now reject the stale write, and the cursor stays.
   const before = await cursors(page);
   await setSwitch(page, 'fencing-toggle', true);
-  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.1 s, stale write rejected at 15.5 s');
+  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s');
   await expect(summary).toContainText('; etcd + fencing: ');
   await expect(summary).toContainText(/etcd \+ fencing: .*stale write rejected/);
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
@@ -91,7 +96,8 @@ test('a lock-service fault is not applicable on the other side; compare= opens i
   await expect(page.getByTestId('compare-with')).toHaveValue('etcd');
   const na = page.getByTestId('compare-not-applicable');
   await expect(na).toContainText('not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)');
-  await expect(na).toContainText('not applicable: drop A → redis-4 from 0 ms (no node redis-4 in etcd)');
+  await expect(na).toContainText('not applicable: drop A → redis-4 from 0 s (no node redis-4 in etcd)');
+  await page.keyboard.press('End');
   const summary = page.getByTestId('compare-summary');
   await expect(summary).toContainText('Redlock + fencing: 2 holders at');
   await expect(summary).toContainText('(no token to check); etcd + fencing: one holder at a time');
@@ -110,7 +116,7 @@ test('a lock-service fault is not applicable on the other side; compare= opens i
 
 test('redis-gc-pause with fencing against Redlock, at 360 px', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 780 });
-  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=15502');
+  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=15502&outcome=1');
   await expect(diagrams(page)).toHaveCount(2);
   await expect(page.getByTestId('compare-summary')).toContainText('Redlock + fencing: ');
   expect(await cursors(page)).toEqual([15502, 15502]);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page, type FrameLocator } from '@playwright/test';
-import { cursorMs, ledgerRows, openApp, scrubTo, SCREENSHOTS } from './helpers';
+import { cursorMs, ledgerRows, openApp, scrubTo, SCREENSHOTS, toEnd } from './helpers';
 
 // The scenario editor (issue 5, part 4): the form and the JSON edit one draft, checked as the
 // user types with the CLI's field-path errors; saved scenarios in local storage; import and
@@ -42,6 +42,9 @@ test('the form edits the JSON, and a run shows the edited scenario', async ({ pa
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-safe', 'false');
   await page.getByTestId('scenario-json-run').click();
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-safe', 'true');
+  // The ledger lists writes as they arrive: at the end, all of them.
+  await expect(ledgerRows(page, 'rejected')).toHaveCount(0);
+  await toEnd(page);
   await expect(ledgerRows(page, 'rejected')).toHaveCount(1);
 });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { test, expect, type Page, type Download } from '@playwright/test';
-import { cursorMs } from './helpers';
+import { cursorMs, toEnd } from './helpers';
 
 // Exports (issue 5, part 3): the diagram at the cursor as SVG and PNG, the run as JSON. Each
 // button's file is captured as the download it is, then checked the way its reader would.
@@ -63,6 +63,8 @@ test('PNG: the same figure at twice its size', async ({ page }) => {
 
 test('JSON: scenario, verdict and trace; the verdict is the one on screen', async ({ page }) => {
   await openAt(page);
+  // At the end the panel shows the whole verdict, as the file holds it.
+  await toEnd(page);
   for (const fencing of [false, true]) {
     if (fencing) await page.keyboard.press('f');
     const verdict = page.getByTestId('verdict');

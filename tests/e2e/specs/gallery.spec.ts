@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { openApp, chooseScenario, cursorMs, shot } from './helpers';
+import { openApp, chooseScenario, cursorMs, shot, toEnd } from './helpers';
 
 // The README's gallery: every approach at its key moment on a 1280×720 projector, in normal and
 // lecture mode. The keyboard walk (keyboard.spec.ts) takes four of them on its way; this takes
@@ -9,7 +9,9 @@ test('etcd at the stale write, normal and lecture mode', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openApp(page);
   await chooseScenario(page, 'etcd-gc-pause');
-  // The verdict's finding link moves the cursor to the write that broke safety.
+  // At the end the whole verdict shows; its finding link moves the cursor to the write that
+  // broke safety.
+  await toEnd(page);
   await page.getByTestId('verdict').locator('.finding button').first().click();
   await expect.poll(() => cursorMs(page)).toBeGreaterThan(0);
   await expect(page.getByTestId('caption')).toContainText(/stale|older|A/i);
@@ -26,6 +28,7 @@ test('a phone: 360 px wide, no sideways scroll, the story still readable', async
   await page.setViewportSize({ width: 360, height: 780 });
   await openApp(page);
   await chooseScenario(page, 'redis-gc-pause');
+  await toEnd(page);
   await page.getByTestId('verdict').locator('.finding button').first().click();
   await expect.poll(() => cursorMs(page)).toBeGreaterThan(15_000);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -39,6 +39,11 @@ export async function scrubTo(page: Page, ms: number) {
   await expect.poll(() => cursorMs(page)).toBe(ms);
 }
 
+/** Moves the cursor to the end of the run, where the whole verdict shows. */
+export async function toEnd(page: Page) {
+  await scrubTo(page, (await scrubRange(page)).max);
+}
+
 /** Saves a screenshot of the whole page (or only the viewport, as a projector shows it) under assets/screenshots/. */
 export async function shot(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });

@@ -1,0 +1,388 @@
+//! `locklab explore`: search a scenario's fault space for counterexamples, shrink the worst;
+//! `--table` measures the seed's table, `--sweep` one number's effect. Runs on every core
+//! (rayon) with the same result for any `--threads`: the explorer folds outcomes in schedule
+//! order (src/explore/mod.rs).
+
+use std::time::Instant;
+
+use locklab::explore::shrink::{shrink, Shrunk};
+use locklab::explore::sweep::{self, Param};
+use locklab::explore::table::{self, Cell};
+use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError, Report};
+use locklab::lab;
+use locklab::scenario::fault;
+use locklab::scenario::limits::MAX_FAULTS;
+use locklab::scenario::{FaultKind, Scenario};
+use locklab::timeline::draw::words::thousands;
+use serde_json::{json, Value};
+
+use super::{ScenarioArgs, USAGE};
+
+/// Schedules per search, per table cell and per sweep point when `--runs` is not given.
+const RUNS: u64 = 10_000;
+const TABLE_RUNS: u64 = 2_000;
+const SWEEP_RUNS: u64 = 1_000;
+const SWEEP_STEPS: usize = 11;
+
+/// What the command line asked for.
+struct Args {
+    scenario: ScenarioArgs,
+    fencing_given: bool,
+    mix: Mix,
+    runs: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    json: bool,
+    out: Option<String>,
+    table: bool,
+    sweep: Option<(Param, f64, f64)>,
+    steps: usize,
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str, what: &str, ok: impl Fn(&T) -> bool) -> Result<T, String> {
+    v.parse().ok().filter(|n| ok(n)).ok_or_else(|| format!("{flag}: \"{v}\" is not {what}"))
+}
+
+fn kinds(v: &str) -> Result<Vec<FaultKind>, String> {
+    let ids: Vec<&str> = FaultKind::ALL.iter().map(|k| k.id()).collect();
+    v.split(',')
+        .map(|k| FaultKind::by_id(k.trim()).ok_or_else(|| format!("--faults: unknown fault kind \"{k}\" (one of {})", ids.join(", "))))
+        .collect()
+}
+
+fn sweep_arg(v: &str) -> Result<(Param, f64, f64), String> {
+    let ids: Vec<&str> = Param::ALL.iter().map(|p| p.id()).collect();
+    let bad = || format!("--sweep: expected PARAM=FROM..TO with PARAM one of {}, got \"{v}\"", ids.join(", "));
+    let (param, range) = v.split_once('=').ok_or_else(bad)?;
+    let param = Param::by_id(param).ok_or_else(bad)?;
+    let (from, to) = range.split_once("..").ok_or_else(bad)?;
+    let (from, to): (f64, f64) = (from.parse().map_err(|_| bad())?, to.parse().map_err(|_| bad())?);
+    if !(from.is_finite() && to.is_finite()) || from > to {
+        return Err(bad());
+    }
+    Ok((param, from, to))
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        scenario: ScenarioArgs::default(),
+        fencing_given: false,
+        mix: Mix::full(),
+        runs: None,
+        seed: 1,
+        threads: None,
+        json: false,
+        out: None,
+        table: false,
+        sweep: None,
+        steps: SWEEP_STEPS,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
+        match arg.as_str() {
+            // The explorer's seed, not the scenario's (each schedule draws its own).
+            "--seed" => a.seed = number("--seed", &value("--seed")?, "an unsigned 64-bit integer", |_| true)?,
+            "--approach" => {
+                let id = value("--approach")?;
+                let ids: Vec<String> = table::rows().into_iter().map(|r| r.id).collect();
+                let row = table::row(&id).ok_or_else(|| format!("--approach: unknown approach \"{id}\" (one of {})", ids.join(", ")))?;
+                a.scenario.set_source("explore", row.base)?;
+            }
+            "--faults" => a.mix.kinds = kinds(&value("--faults")?)?,
+            "--max-faults" => {
+                let what = format!("a number of faults from 1 to {MAX_FAULTS}");
+                a.mix.max_faults = number("--max-faults", &value("--max-faults")?, &what, |k| (1..=MAX_FAULTS).contains(k))?
+            }
+            "--runs" => a.runs = Some(number("--runs", &value("--runs")?, "a number of schedules (1 or more)", |n| *n >= 1)?),
+            "--threads" => a.threads = Some(number("--threads", &value("--threads")?, "a number of threads (1 or more)", |n| *n >= 1)?),
+            "--steps" => a.steps = number("--steps", &value("--steps")?, "a number of points from 2 to 101", |n| (2..=101).contains(n))?,
+            "--sweep" => a.sweep = Some(sweep_arg(&value("--sweep")?)?),
+            "--table" => a.table = true,
+            "--json" => a.json = true,
+            "-o" => a.out = Some(value("-o")?),
+            _ => {
+                a.fencing_given |= arg == "--fencing";
+                if !a.scenario.take("explore", arg, &mut it)? {
+                    return Err(format!("unknown flag \"{arg}\"\n{USAGE}"));
+                }
+            }
+        }
+    }
+    if a.table && a.sweep.is_some() {
+        return Err("--table: give either --table or --sweep, not both".into());
+    }
+    if (a.table || a.sweep.is_some()) && a.out.is_some() {
+        return Err("-o: only a search (without --table or --sweep) writes a counterexample".into());
+    }
+    if a.table && (a.scenario.source.is_some() || a.fencing_given) {
+        return Err("--table: the table runs its own base for every approach with fencing off and on; give no scenario or --fencing".into());
+    }
+    Ok(a)
+}
+
+/// `field` of a mix error as the flag that set it.
+fn mix_error(e: MixError) -> String {
+    let flag = match e.field {
+        "kinds" => "--faults",
+        "max_faults" => "--max-faults",
+        "ranges" => "--sweep",
+        _ => "explore",
+    };
+    format!("{flag}: {}", e.message)
+}
+
+/// Runs `f` on a pool of `threads` (all cores when None), timing it.
+fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<(T, f64, usize), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("--threads: cannot start the threads: {e}"))?;
+    let n = pool.current_num_threads();
+    let start = Instant::now();
+    let out = pool.install(f);
+    Ok((out, start.elapsed().as_secs_f64(), n))
+}
+
+fn rate(runs: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        runs as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+fn pretty(v: &impl serde::Serialize) -> String {
+    let mut out = serde_json::to_string_pretty(v).expect("serializes");
+    out.push('\n');
+    out
+}
+
+pub fn explore(args: &[String]) -> Result<String, String> {
+    let a = parse(args)?;
+    if a.table {
+        return run_table(&a);
+    }
+    if a.sweep.is_some() {
+        return run_sweep(a);
+    }
+    search(a)
+}
+
+fn faults_in_words(s: &Scenario) -> String {
+    if s.faults.is_empty() {
+        return "no faults".into();
+    }
+    s.faults.iter().map(fault::words).collect::<Vec<_>>().join("; ")
+}
+
+fn class_lines(counts: &Counts) -> String {
+    let total = counts.total().max(1) as f64;
+    Class::ALL
+        .iter()
+        .map(|&c| {
+            let n = counts.get(c);
+            format!("  {:<15} {:>10}  {:>5.1}%\n", c.id(), thousands(n as usize), 100.0 * n as f64 / total)
+        })
+        .collect()
+}
+
+/// `locklab explore FILE…`: one search, its worst counterexample shrunk.
+fn search(a: Args) -> Result<String, String> {
+    let base = a
+        .scenario
+        .scenario("explore")
+        .map_err(|e| e.replace("give a scenario FILE or --builtin ID", "give a scenario FILE, --builtin ID or --approach NAME"))?;
+    let runs = a.runs.unwrap_or(RUNS);
+    let mut explorer = Explorer::new(&base, a.mix.clone(), a.seed, runs).map_err(mix_error)?;
+    let (report, secs, threads) = on_threads(a.threads, || {
+        explorer.run_batch_parallel(runs);
+        explorer.report()
+    })?;
+    let per_s = rate(report.runs, secs);
+    let shrunk = report.worst().map(|f| (f, shrink(&f.scenario, f.class)));
+    let how = |f: &locklab::explore::Found, what: &str| {
+        format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words())
+    };
+    let files = shrunk.as_ref().map(|(f, s)| {
+        let after = as_found(&s.after, f.class, &how(f, &format!(", shrunk in {} runs", s.runs)));
+        let before = as_found(&s.before, f.class, &how(f, ", before shrinking"));
+        (after, before)
+    });
+    if let (Some(path), Some((after, _))) = (&a.out, &files) {
+        std::fs::write(path, pretty(after)).map_err(|e| format!("-o: cannot write {path}: {e}"))?;
+    }
+    if a.json {
+        let v = json!({
+            "approach": base.approach,
+            "fencing": base.storage.fencing,
+            "seed": a.seed,
+            "mix": a.mix.words(),
+            "runs": report.runs,
+            "classes": report.counts,
+            "schedules_per_s": per_s,
+            "threads": threads,
+            "found_class": shrunk.as_ref().map(|(f, _)| f.class),
+            "found_index": shrunk.as_ref().map(|(f, _)| f.index),
+            "shrink_runs": shrunk.as_ref().map(|(_, s)| s.runs),
+            "found": files.as_ref().map(|(after, _)| after),
+            "found_before_shrink": files.as_ref().map(|(_, before)| before),
+        });
+        return Ok(pretty(&v));
+    }
+    let fencing = if base.storage.fencing { "on" } else { "off" };
+    let mut out = format!(
+        "{} (fencing {fencing}): {} schedules of {}, explorer seed {}\n",
+        base.approach.id(),
+        thousands(report.runs as usize),
+        a.mix.words(),
+        a.seed
+    );
+    out += &class_lines(&report.counts);
+    out += &format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" });
+    out +=
+        &found_text(&report, shrunk.as_ref().map(|(f, s)| (f.class, f.index, s)), files.as_ref().map(|(after, _)| after), a.out.as_deref());
+    Ok(out)
+}
+
+fn found_text(report: &Report, found: Option<(Class, u64, &Shrunk)>, file: Option<&Scenario>, out: Option<&str>) -> String {
+    let Some((class, index, s)) = found else {
+        return format!("nothing found: every one of the {} schedules was safe\n", thousands(report.runs as usize));
+    };
+    let mut text = format!("found {} in schedule {index}: {}\n", class.words(), faults_in_words(&s.before));
+    text += &format!(
+        "shrunk in {} runs to {} fault{} and {} client{}: {}\n",
+        s.runs,
+        s.after.faults.len(),
+        if s.after.faults.len() == 1 { "" } else { "s" },
+        s.after.clients.len(),
+        if s.after.clients.len() == 1 { "" } else { "s" },
+        faults_in_words(&s.after)
+    );
+    match (out, file) {
+        (Some(path), _) => text += &format!("written to {path}\n"),
+        (None, Some(file)) => text += &pretty(file),
+        (None, None) => {}
+    }
+    text
+}
+
+/// `locklab explore --table`.
+fn run_table(a: &Args) -> Result<String, String> {
+    use rayon::prelude::*;
+    let runs = a.runs.unwrap_or(TABLE_RUNS);
+    let mut searches = table::searches(&a.mix, a.seed, runs).map_err(mix_error)?;
+    let (cells, secs, threads) = on_threads(a.threads, || {
+        for s in &mut searches {
+            s.explorer.run_batch_parallel(runs);
+        }
+        searches.par_iter().map(|s| s.cell()).collect::<Vec<Cell>>()
+    })?;
+    let total: u64 = cells.iter().map(|c| c.runs).sum();
+    let per_s = rate(total, secs);
+    let rows = table::rows();
+    let label = |id: &str| rows.iter().find(|r| r.id == id).map_or_else(|| id.to_string(), |r| r.label.clone());
+    let smallest = |c: &Cell| {
+        c.smallest.as_ref().map(|s| {
+            let how = format!(
+                "The smallest lost update of the seed's table, explorer seed {} ({}), shrunk in {} runs",
+                a.seed,
+                a.mix.words(),
+                s.runs
+            );
+            as_found(&s.after, Class::LostUpdate, &how)
+        })
+    };
+    if a.json {
+        let cells: Vec<Value> = cells
+            .iter()
+            .map(|c| {
+                json!({
+                    "row": c.row, "label": label(&c.row), "fencing": c.fencing, "runs": c.runs,
+                    "lost_update": c.counts.lost_update, "lost_share": c.lost_share(), "classes": c.counts, "smallest": smallest(c),
+                })
+            })
+            .collect();
+        let v = json!({ "runs_per_cell": runs, "seed": a.seed, "mix": a.mix.words(), "schedules_per_s": per_s, "threads": threads, "cells": cells });
+        return Ok(pretty(&v));
+    }
+    let mut out =
+        format!("The seed's table: {} schedules per cell of {}, explorer seed {}\n", thousands(runs as usize), a.mix.words(), a.seed);
+    out += &format!("{:<34} {:>26} {:>26}\n", "approach", "fencing off: lost updates", "fencing on: lost updates");
+    let cell_text =
+        |c: &Cell| format!("{:.1}% ({}/{})", 100.0 * c.lost_share(), thousands(c.counts.lost_update as usize), thousands(c.runs as usize));
+    for pair in cells.chunks(2) {
+        out += &format!("{:<34} {:>26} {:>26}\n", label(&pair[0].row), cell_text(&pair[0]), cell_text(&pair[1]));
+    }
+    out += "smallest lost update per cell:\n";
+    for c in &cells {
+        let what = c.smallest.as_ref().map_or_else(|| "none found".to_string(), |s| faults_in_words(&s.after));
+        out += &format!("  {}, fencing {}: {what}\n", c.row, if c.fencing { "on" } else { "off" });
+    }
+    out += &format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" });
+    Ok(out)
+}
+
+/// `locklab explore --sweep PARAM=FROM..TO`.
+fn run_sweep(a: Args) -> Result<String, String> {
+    let (param, from, to) = a.sweep.expect("a sweep");
+    let runs = a.runs.unwrap_or(SWEEP_RUNS);
+    let fencing = a.scenario.fencing;
+    // One line per fencing setting for a given scenario; per table row otherwise.
+    let lines: Vec<(String, Scenario)> = match a.scenario.source.clone() {
+        Some(s) => {
+            let settings = fencing.map_or(vec![false, true], |f| vec![f]);
+            settings
+                .into_iter()
+                .map(|f| (format!("{}, fencing {}", s.approach.id(), if f { "on" } else { "off" }), lab::with_fencing(&s, f)))
+                .collect()
+        }
+        None => table::rows().into_iter().map(|r| (r.id, lab::with_fencing(&r.base, fencing.unwrap_or(false)))).collect(),
+    };
+    let xs = sweep::points(from, to, a.steps);
+    let mut searches = sweep::searches(param, &xs, &lines, a.seed, runs).map_err(mix_error)?;
+    let (_, secs, threads) = on_threads(a.threads, || {
+        for p in &mut searches {
+            p.explorer.run_batch_parallel(runs);
+        }
+    })?;
+    let series = sweep::series(&lines, &searches);
+    let per_s = rate(series.iter().flat_map(|s| &s.points).map(|p| p.runs).sum(), secs);
+    if a.json {
+        let series: Vec<Value> = series
+            .iter()
+            .map(|s| {
+                json!({
+                    "label": s.label,
+                    "lost_share": s.points.iter().map(|p| p.lost_share()).collect::<Vec<_>>(),
+                    "lost_update": s.points.iter().map(|p| p.counts.lost_update).collect::<Vec<_>>(),
+                    "runs": s.points.iter().map(|p| p.runs).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let v = json!({ "param": param.id(), "points": xs, "runs_per_point": runs, "seed": a.seed, "schedules_per_s": per_s, "threads": threads, "series": series });
+        return Ok(pretty(&v));
+    }
+    let mut out = format!(
+        "sweep {} from {from} to {to} ({} points), {} schedules per point, explorer seed {}: share of runs with a lost update\n",
+        param.id(),
+        xs.len(),
+        thousands(runs as usize),
+        a.seed
+    );
+    let width = series.iter().map(|s| s.label.len()).max().unwrap_or(0).max(8);
+    out += &format!("{:>10}", param.id());
+    for s in &series {
+        out += &format!("  {:>width$}", s.label);
+    }
+    out.push('\n');
+    for (k, x) in xs.iter().enumerate() {
+        out += &format!("{x:>10.3}");
+        for s in &series {
+            out += &format!("  {:>width$}", format!("{:.1}%", 100.0 * s.points[k].lost_share()));
+        }
+        out.push('\n');
+    }
+    out += &format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" });
+    Ok(out)
+}

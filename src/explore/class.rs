@@ -1,0 +1,162 @@
+//! What a run's verdict is, as one class, and the count of each.
+//!
+//! A run can show several things at once (a lost update nearly always comes with two
+//! believers; a token handed out again usually does too). It is counted once, in the first
+//! class of `Class::ALL` it belongs to, most harmful first:
+//!
+//! 1. `lost_update`: a stale write was accepted: a newer holder's data is gone.
+//! 2. `token_repeated`: a token was handed out again or went back (TokenRepeated,
+//!    TokenRegressed): fencing itself is defeated, even if no write was lost this time.
+//! 3. `two_believers`: two clients believed they held the lock at once, nothing lost.
+//! 4. `never_granted`: no client ever got the lock: no harm to data, no progress either.
+//! 5. `safe`: none of these.
+
+use serde::Serialize;
+
+use crate::check::{FindingKind, Verdict};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    LostUpdate,
+    TokenRepeated,
+    TwoBelievers,
+    NeverGranted,
+    Safe,
+}
+
+impl Class {
+    /// In precedence order: a run is in the first that applies.
+    pub const ALL: [Class; 5] = [Class::LostUpdate, Class::TokenRepeated, Class::TwoBelievers, Class::NeverGranted, Class::Safe];
+
+    /// The run's class (see the module's precedence).
+    pub fn of(v: &Verdict) -> Class {
+        let token_broken = v.findings.iter().any(|f| matches!(f.kind, FindingKind::TokenRepeated | FindingKind::TokenRegressed));
+        if v.stale_writes_accepted > 0 {
+            Class::LostUpdate
+        } else if token_broken {
+            Class::TokenRepeated
+        } else if v.max_concurrent_holders >= 2 {
+            Class::TwoBelievers
+        } else if v.grants.is_empty() {
+            Class::NeverGranted
+        } else {
+            Class::Safe
+        }
+    }
+
+    /// The name the CLI's JSON uses.
+    pub fn id(self) -> &'static str {
+        match self {
+            Class::LostUpdate => "lost_update",
+            Class::TokenRepeated => "token_repeated",
+            Class::TwoBelievers => "two_believers",
+            Class::NeverGranted => "never_granted",
+            Class::Safe => "safe",
+        }
+    }
+
+    /// What a run of this class shows, as a noun phrase ("a lost update").
+    pub fn words(self) -> &'static str {
+        match self {
+            Class::LostUpdate => "a lost update",
+            Class::TokenRepeated => "a token handed out again",
+            Class::TwoBelievers => "two believers at once",
+            Class::NeverGranted => "no client ever got the lock",
+            Class::Safe => "nothing unsafe",
+        }
+    }
+}
+
+/// How many runs fell in each class (serialized as the CLI's `classes` object).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub lost_update: u64,
+    pub two_believers: u64,
+    pub token_repeated: u64,
+    pub never_granted: u64,
+    pub safe: u64,
+}
+
+impl Counts {
+    fn slot(&mut self, c: Class) -> &mut u64 {
+        match c {
+            Class::LostUpdate => &mut self.lost_update,
+            Class::TokenRepeated => &mut self.token_repeated,
+            Class::TwoBelievers => &mut self.two_believers,
+            Class::NeverGranted => &mut self.never_granted,
+            Class::Safe => &mut self.safe,
+        }
+    }
+
+    pub fn add(&mut self, c: Class) {
+        *self.slot(c) += 1;
+    }
+
+    pub fn get(&self, c: Class) -> u64 {
+        let mut copy = *self;
+        *copy.slot(c)
+    }
+
+    pub fn total(&self) -> u64 {
+        Class::ALL.iter().map(|&c| self.get(c)).sum()
+    }
+
+    /// The share of all counted runs in `c`, 0..=1 (0 when none were counted).
+    pub fn share(&self, c: Class) -> f64 {
+        match self.total() {
+            0 => 0.0,
+            total => self.get(c) as f64 / total as f64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab;
+    use crate::scenario::catalog;
+
+    fn class(id: &str, fencing: bool) -> Class {
+        Class::of(&lab::run(&lab::with_fencing(&catalog::get(id).unwrap(), fencing)).verdict)
+    }
+
+    #[test]
+    fn built_ins_fall_in_the_class_their_story_tells() {
+        assert_eq!(class("redis-gc-pause", false), Class::LostUpdate);
+        // Fencing rejects A's stale write; A and B still both believed for a while.
+        assert_eq!(class("redis-gc-pause", true), Class::TwoBelievers);
+        assert_eq!(class("redlock-clock-jump", true), Class::LostUpdate, "no token to fence with");
+        assert_eq!(class("happy-path-etcd", false), Class::Safe);
+        let mut s = catalog::get("happy-path-redis").unwrap();
+        s.faults = vec![crate::scenario::FaultSpec::Crash { at_ms: 0, node: "redis".into(), restart_after_ms: None, machine: false }];
+        assert_eq!(Class::of(&lab::run(&s).verdict), Class::NeverGranted);
+    }
+
+    #[test]
+    fn a_repeated_token_outranks_two_believers_but_not_a_lost_update() {
+        let v = lab::run(&catalog::get("redis-failover").unwrap()).verdict;
+        assert!(v.findings.iter().any(|f| f.kind == FindingKind::TokenRepeated), "{:?}", v.findings);
+        assert!(v.max_concurrent_holders >= 2);
+        let expected = if v.stale_writes_accepted > 0 { Class::LostUpdate } else { Class::TokenRepeated };
+        assert_eq!(Class::of(&v), expected);
+        let mut no_loss = v.clone();
+        no_loss.stale_writes_accepted = 0;
+        assert_eq!(Class::of(&no_loss), Class::TokenRepeated);
+    }
+
+    #[test]
+    fn counts_add_up() {
+        let mut c = Counts::default();
+        for (i, class) in Class::ALL.into_iter().enumerate() {
+            for _ in 0..=i {
+                c.add(class);
+            }
+        }
+        assert_eq!(Class::ALL.map(|k| c.get(k)), [1, 2, 3, 4, 5]);
+        assert_eq!(c.total(), 15);
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json["token_repeated"], 2);
+        assert_eq!(json["safe"], 5);
+    }
+}

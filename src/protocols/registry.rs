@@ -1,0 +1,71 @@
+//! Every lock approach, described in one place. Everything that differs by approach — its id
+//! and names, its nodes and their default number, how many servers must hold a lease, whether
+//! the lease is a fixed TTL or a session kept alive, the lifetime the service really grants,
+//! the token and how it is written, which switches apply, the words captions use, and how its
+//! nodes are built — is a field of its `Spec` (`spec.rs`), written in the approach's own protocol file
+//! (`db_lease::SPEC`, `redis::SPEC`, …) and listed in `SPECS` below.
+//!
+//! Code elsewhere asks the spec (`approach.spec().lease`), never matches on the approach:
+//! a new approach is its protocol file, a variant and a row here, and its built-ins
+//! (docs/ADDING.md keeps the exact list).
+
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Deserialize;
+use serde::Serialize;
+
+pub use super::spec::Spec;
+use super::{db_lease, etcd, redis, redlock, zookeeper};
+
+/// A lock approach, as scenario files name it (`"approach": "redis"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
+#[serde(rename_all = "kebab-case")]
+pub enum Approach {
+    DbLease,
+    Redis,
+    Redlock,
+    Zookeeper,
+    Etcd,
+}
+
+/// The specs, in `Approach` order (a spec's index is its variant's discriminant).
+static SPECS: [&Spec; 5] = [&db_lease::SPEC, &redis::SPEC, &redlock::SPEC, &zookeeper::SPEC, &etcd::SPEC];
+
+impl Approach {
+    pub const ALL: [Approach; 5] = [Approach::DbLease, Approach::Redis, Approach::Redlock, Approach::Zookeeper, Approach::Etcd];
+
+    pub fn spec(self) -> &'static Spec {
+        SPECS[self as usize]
+    }
+
+    /// The id used in scenario files and links.
+    pub fn id(self) -> &'static str {
+        self.spec().id
+    }
+
+    /// The name people use for it ("Redis SET NX PX").
+    pub fn label(self) -> &'static str {
+        self.spec().label
+    }
+
+    /// The short name a lecturer says out loud ("Redis").
+    pub fn short_name(self) -> &'static str {
+        self.spec().short
+    }
+
+    /// The approach with this id (`"etcd"`), if any.
+    pub fn by_id(id: &str) -> Option<Approach> {
+        Approach::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    /// A fencing token as this approach names it: "token 3", "czxid 0x1_00000003",
+    /// "revision 5", "no token".
+    pub fn token_label(self, token: Option<u64>) -> String {
+        self.spec().token.label(token)
+    }
+
+    /// The bare token for tight spots: "3", "0x1_00000003", "—".
+    pub fn token_value(self, token: Option<u64>) -> String {
+        self.spec().token.value(token)
+    }
+}

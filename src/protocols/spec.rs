@@ -1,0 +1,167 @@
+//! The shape of an approach's description (`Spec`) and the types it is made of. The table
+//! of every approach is `registry`; each approach writes its own `SPEC` in its protocol file.
+
+use super::client::AgentFactory;
+use super::config::LockConfig;
+use super::{BoxedNode, Msg};
+use crate::sim::{ClockKind, NodeId};
+
+/// What an approach is, in data. See the module doc.
+pub struct Spec {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub short: &'static str,
+    /// The lock service's node names for a lock configuration (SCENARIO_FORMAT.md, "Nodes").
+    pub nodes: fn(&LockConfig, servers: u32) -> Vec<String>,
+    /// `lock.servers` when absent; None: the approach has a fixed shape and ignores it.
+    pub default_servers: Option<u32>,
+    pub holding: Holding,
+    pub lease: LeaseKind,
+    /// The lifetime the service really enforces for the lock configuration asked for
+    /// (ZooKeeper negotiates it, etcd rounds it up); the verdict's `granted_ttl_ms`.
+    pub granted_ttl: fn(&LockConfig) -> i64,
+    /// Why the granted lifetime can differ from the one asked for, when it can
+    /// ("negotiates session timeouts into 4–40 s").
+    pub grant_rule: Option<fn(&LockConfig) -> String>,
+    pub token: TokenKind,
+    /// `lock.safe_unlock` applies (compare-and-delete vs a plain delete); ZooKeeper and etcd
+    /// releases are owner-scoped by construction.
+    pub safe_unlock: bool,
+    /// `lock.persistence` applies (Redis AOF settings).
+    pub persistence: bool,
+    /// `lock.replica` applies.
+    pub replica: bool,
+    /// `lock.drift_factor` applies (Redlock's validity formula).
+    pub drift_factor: bool,
+    /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
+    /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
+    pub expiry_clock: ClockKind,
+    pub words: Words,
+    pub build: Build,
+}
+
+/// How many of the lock service's servers must hold a client's lease for it to hold the lock,
+/// and whether they hold one lease together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// One server (a primary, possibly with a replica) holds it.
+    One,
+    /// Independent instances each hold their own copy; a majority must (Redlock).
+    Majority,
+    /// An ensemble holds one replicated lock; its leader speaks for it.
+    Replicated,
+}
+
+/// What the lock's lifetime is measured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaseKind {
+    /// A fixed TTL from the request; clients do not extend it (db-lease, Redis, Redlock).
+    FixedTtl,
+    /// A session or lease that heartbeats keep alive (ZooKeeper, etcd).
+    KeptAlive,
+}
+
+/// What the approach hands out as a fencing token, and how it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A counter: "token 3".
+    Counter,
+    /// ZooKeeper's czxid, `epoch << 32 | counter`: "czxid 0x1_00000003".
+    Czxid,
+    /// etcd's create revision: "revision 5".
+    Revision,
+    /// No token at all (Redlock's value is random and unordered).
+    None,
+}
+
+impl TokenKind {
+    /// "token 3", "czxid 0x1_00000003", "revision 5", "no token".
+    pub fn label(self, token: Option<u64>) -> String {
+        match (self, token) {
+            (TokenKind::None, _) | (_, None) => "no token".into(),
+            (TokenKind::Counter, Some(t)) => format!("token {t}"),
+            (TokenKind::Czxid, Some(t)) => format!("czxid {}", czxid(t)),
+            (TokenKind::Revision, Some(t)) => format!("revision {t}"),
+        }
+    }
+
+    /// "3", "0x1_00000003", "—".
+    pub fn value(self, token: Option<u64>) -> String {
+        match (self, token) {
+            (TokenKind::None, _) | (_, None) => "—".into(),
+            (TokenKind::Czxid, Some(t)) => czxid(t),
+            (_, Some(t)) => t.to_string(),
+        }
+    }
+}
+
+/// A zxid as ZooKeeper's logs print it: epoch, then the 32-bit counter.
+fn czxid(t: u64) -> String {
+    format!("0x{:x}_{:08x}", t >> 32, t & 0xffff_ffff)
+}
+
+/// The approach's own words, used by captions, the diagram and the side-by-side notes.
+pub struct Words {
+    /// What the service keeps for a holder: "lease row", "key", "session", "lease".
+    pub lease: &'static str,
+    /// What `lock.ttl_ms` is called: "lease TTL", "session timeout".
+    pub ttl: &'static str,
+    /// A lease's end by time, on a bar: "TTL expired", "session expired", "lease expired".
+    pub expired: &'static str,
+    /// How a client keeps its lease alive, for kept-alive leases: "pings", "keepalives".
+    pub keepalive: &'static str,
+    /// A server's two roles, leading first: "leader"/"follower", "primary"/"replica".
+    pub roles: [&'static str; 2],
+    /// A message as it reads on the wire for this approach (None: the common words apply).
+    pub message: fn(&Msg) -> Option<String>,
+}
+
+/// Where a run's nodes are, for building them.
+pub struct Plan<'a> {
+    pub lock: &'a LockConfig,
+    /// The lock service's nodes, in order (names as `Spec::nodes` gives them).
+    pub servers: Vec<NodeId>,
+    pub server_names: &'a [String],
+    pub clients: Vec<NodeId>,
+    pub storage: NodeId,
+}
+
+/// How an approach's nodes are made.
+pub struct Build {
+    /// What makes the client side of the lock for each process of one client (a restarted
+    /// client is a new process, its incarnation numbering its requests).
+    pub agent: fn(&Plan) -> AgentFactory,
+    /// Lock-service node `rank` (an index into `Plan::servers`).
+    pub server: fn(&Plan, rank: usize) -> BoxedNode,
+}
+
+impl Spec {
+    /// How many servers must hold a client's lease for the service to hold it.
+    pub fn quorum(&self, servers: u32) -> usize {
+        match self.holding {
+            Holding::Majority => servers as usize / 2 + 1,
+            Holding::One | Holding::Replicated => 1,
+        }
+    }
+
+    /// Whether the servers hold one lease together (drawn as one lease that moves with the
+    /// leader) rather than each its own.
+    pub fn shared_lease(&self) -> bool {
+        self.holding == Holding::Replicated
+    }
+
+    /// Who a client asks for the lock, in a caption: the one server by name, "every
+    /// instance", or "the leader" / "the primary".
+    pub fn service_phrase(&self, servers: &[&str]) -> String {
+        match (self.holding, servers) {
+            (Holding::One, [one]) => (*one).to_string(),
+            (Holding::Majority, _) => "every instance".into(),
+            _ => format!("the {}", self.words.roles[0]),
+        }
+    }
+}
+
+/// `prefix-1` … `prefix-N`: numbered servers of a multi-server approach.
+pub fn numbered(prefix: &str, servers: u32) -> Vec<String> {
+    (1..=servers).map(|i| format!("{prefix}-{i}")).collect()
+}

@@ -1,0 +1,23 @@
+//! What is wrong with a scenario, and where: `faults[2].node: no node named "redis-9"`. Its
+//! own file because the reader and the validator both make these.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The field path, e.g. `faults[2].node`; empty for the document as a whole.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}

@@ -1,0 +1,525 @@
+//! What the screen shows and every way it changes, in plain Rust (DESIGN.md: the UI renders
+//! a pure function of trace and cursor). A `Session` owns no simulation: it holds the
+//! finished run, its timeline and a cursor; `Session::apply` maps each `Action` to the next
+//! session. Toggles edit the scenario and re-simulate; the cursor stays. The browser wraps it
+//! in a Yew reducer (`ui::state`) and feeds it animation-frame timestamps; tests drive it
+//! directly, frame by frame, with no browser and no sleeps.
+
+mod comparison;
+mod faults;
+mod playback;
+mod shared;
+mod stepping;
+#[cfg(test)]
+mod tests;
+
+use std::rc::Rc;
+
+pub use comparison::Other;
+pub use faults::{FaultMenu, Offer};
+pub use playback::{CaptionView, DWELL_MS};
+pub use shared::Shared;
+
+use crate::lab::{self, Run};
+use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
+use crate::text::Story;
+use crate::timeline::Timeline;
+
+/// Playback speeds offered (multiples of the paced base rate), with their text: the select
+/// reads its value back by text, so no float is ever parsed or printed (the bundle budget).
+pub const SPEEDS: [(f64, &str); 5] = [(0.25, "0.25"), (0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
+
+#[derive(Clone)]
+pub struct Session {
+    pub catalog: Rc<Vec<Scenario>>,
+    /// The scenario as picked, with the user's edits (switches and knobs).
+    pub scenario: Rc<Scenario>,
+    pub run: Rc<Run>,
+    pub timeline: Shared<Timeline>,
+    /// The causes behind its captions' claims.
+    pub story: Shared<Story>,
+    /// True time in ms; fractional so slow-motion playback moves smoothly.
+    pub cursor: f64,
+    /// The event a step or a link landed on, so its caption shows even when other events share
+    /// its millisecond.
+    pub focus: Option<usize>,
+    pub playing: bool,
+    pub speed: f64,
+    pub lecture: bool,
+    /// The whole run's verdict shows from the start (`outcome=1`); otherwise the verdict and
+    /// findings build up as the cursor passes them, so the ending is not given away.
+    pub outcome: bool,
+    /// For a built-in the user changed: the verdict of the built-in as shipped (same fencing),
+    /// against which the change is judged.
+    pub original: Option<Rc<crate::check::Verdict>>,
+    pub help: bool,
+    /// Embedded in a page: the diagram, transport and caption alone.
+    pub embed: bool,
+    pub reduced_motion: bool,
+    /// Counts animation frames while playing; the frame loop re-arms when it changes.
+    pub frame: u64,
+    last_frame_ts: Option<f64>,
+    slide_ms: f64,
+    /// Real ms left to hold the cursor at the key moment playback just reached.
+    dwell_ms: f64,
+    /// Lecture mode: playback stops at each key moment until Space (the presenter's pace).
+    pub stop_at_keys: bool,
+    /// Why the last edit was refused (the previous run stays on screen).
+    pub error: Option<String>,
+    /// Why the last scenario JSON was refused (the previous run stays on screen).
+    pub load_error: Option<String>,
+    /// Compare mode: the same story on another approach (None: the single view).
+    pub other: Option<Rc<comparison::Other>>,
+    /// The other run's event a step landed on (as `focus` is for this run).
+    pub other_focus: Option<usize>,
+    /// What was wrong with the link the page was opened with (a banner until dismissed).
+    pub link_error: Option<String>,
+    /// The fault (index in `scenario.faults`) the user last added, moved or clicked: what
+    /// Delete removes.
+    pub selected: Option<usize>,
+    /// The fault menu, while it is open.
+    pub menu: Option<FaultMenu>,
+    /// The scenarios before each edit, latest last (Ctrl+Z), and those undone (Ctrl+Shift+Z).
+    undo: Vec<Rc<Scenario>>,
+    redo: Vec<Rc<Scenario>>,
+}
+
+/// Edits remembered for undo; the oldest are forgotten past this.
+pub const UNDO_DEPTH: usize = 100;
+
+pub enum Action {
+    Pick(String),
+    /// Run a scenario given as JSON in the public format (validated first).
+    Load(String),
+    SetFencing(bool),
+    ToggleFencing,
+    SetSafeUnlock(bool),
+    ToggleSafeUnlock,
+    SetTtl(i64),
+    SetPause(i64),
+    SetSeed(u64),
+    Seek(f64),
+    /// Move the cursor to a trace event and caption it.
+    Focus(usize),
+    Step,
+    StepBack,
+    NextKey,
+    PrevKey,
+    TogglePlay,
+    Stop,
+    /// An animation frame at this `performance.now()` timestamp.
+    Tick(f64),
+    SetSpeed(f64),
+    ToggleLecture,
+    /// Show the whole run's verdict from the start, or build it up as the cursor passes.
+    ToggleOutcome,
+    /// Lecture mode: whether playback stops at each key moment.
+    ToggleStopAtKeys,
+    ToggleHelp,
+    CloseHelp,
+    /// Show the same story on another approach beside this one (None: back to one diagram).
+    CompareWith(Option<Approach>),
+    /// Move the cursor to an event of the comparison's other run.
+    FocusOther(usize),
+    DismissLinkError,
+    /// Open the fault menu for a lane at the cursor.
+    OpenFaultMenu(FaultMenu),
+    CloseFaultMenu,
+    /// Add the fault of this kind (`pause`, …) the fault menu offers for this node at the cursor.
+    Inject {
+        kind: String,
+        node: String,
+    },
+    /// Strike fault `index` at this time instead.
+    MoveFault {
+        index: usize,
+        at_ms: i64,
+    },
+    /// Give fault `index` this length (ms: its form's amount).
+    ResizeFault {
+        index: usize,
+        length_ms: i64,
+    },
+    RemoveFault(usize),
+    /// Remove the selected fault (the Delete key).
+    RemoveSelected,
+    SelectFault(Option<usize>),
+    Undo,
+    Redo,
+}
+
+/// Where the app starts: the page's address, read by `scenario::share::open`
+/// (`?scenario=…&fencing=on&t=…&lecture=1` or `#s=…`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    pub search: String,
+    pub hash: String,
+    pub reduced_motion: bool,
+}
+
+impl Session {
+    pub fn new(start: &Start) -> Session {
+        let catalog = Rc::new(catalog::all());
+        let opened = share::open(&start.search, &start.hash, &catalog);
+        let link_error = opened.banner();
+        let scenario = opened.scenario;
+        let (run, timeline, story) = simulate(&scenario);
+        let cursor = opened.cursor_ms.unwrap_or(0).clamp(0, timeline.duration_ms) as f64;
+        let mut lab = Session {
+            catalog,
+            scenario: Rc::new(scenario),
+            run,
+            timeline,
+            story,
+            cursor,
+            focus: None,
+            playing: false,
+            speed: 1.0,
+            lecture: opened.modes.lecture,
+            help: false,
+            embed: opened.modes.embed,
+            outcome: opened.modes.outcome,
+            original: None,
+            reduced_motion: start.reduced_motion,
+            frame: 0,
+            last_frame_ts: None,
+            slide_ms: 0.0,
+            dwell_ms: 0.0,
+            stop_at_keys: true,
+            error: None,
+            load_error: None,
+            other: None,
+            other_focus: None,
+            link_error,
+            selected: None,
+            menu: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
+        };
+        lab.other = comparison::refresh(&lab, opened.modes.compare);
+        lab.original = lab.original_verdict();
+        lab
+    }
+
+    /// How the view is shown, as a link carries it.
+    pub fn modes(&self) -> share::Modes {
+        share::Modes { lecture: self.lecture, embed: self.embed, outcome: self.outcome, compare: self.compared_with() }
+    }
+
+    /// Whether the whole run's verdict shows: at the end, or from the start when asked for.
+    pub fn outcome_shown(&self) -> bool {
+        self.outcome || self.cursor_ms() >= self.timeline.duration_ms
+    }
+
+    /// The built-in this scenario is, as shipped (switches aside: its `expect` covers fencing
+    /// off and on), if it is one.
+    pub fn as_shipped(&self) -> Option<&Scenario> {
+        let s = &*self.scenario;
+        self.catalog.iter().find(|b| b.id == s.id && lab::with_fencing(b, s.storage.fencing) == *s)
+    }
+
+    /// The built-in this scenario was changed from, if it is an edited built-in.
+    pub fn edited_from(&self) -> Option<&Scenario> {
+        if self.as_shipped().is_some() {
+            return None;
+        }
+        self.catalog.iter().find(|b| b.id == self.scenario.id)
+    }
+
+    /// The verdict of the built-in as shipped with this run's fencing, for an edited built-in.
+    fn original_verdict(&self) -> Option<Rc<crate::check::Verdict>> {
+        let b = self.edited_from()?;
+        Some(Rc::new(lab::run(&lab::with_fencing(b, self.scenario.storage.fencing)).verdict))
+    }
+
+    /// The cursor as the whole milliseconds shown in `data-cursor-ms` and the scrub.
+    pub fn cursor_ms(&self) -> i64 {
+        self.cursor.floor() as i64
+    }
+
+    /// The event whose caption shows at the cursor.
+    pub fn caption_event(&self) -> Option<usize> {
+        let ms = self.cursor_ms();
+        match self.focus {
+            Some(f) if self.run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
+            _ => crate::timeline::current_event(&self.run.trace, ms),
+        }
+    }
+
+    /// Whether the safe-unlock switch means anything for this approach.
+    pub fn safe_unlock_applies(&self) -> bool {
+        let applies = |a: Approach| a.spec().safe_unlock;
+        // Side by side, the switch edits both scenarios: it counts if either side has it.
+        applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
+    }
+
+    /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
+    /// scenario's part; this is for one-off use.
+    pub fn permalink(&self) -> String {
+        share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), &self.modes())
+    }
+
+    /// The approach shown side by side, if any (for the link).
+    pub fn compared_with(&self) -> Option<Approach> {
+        self.other.as_ref().map(|o| o.with)
+    }
+
+    /// The first pause fault's length, for the pause knob.
+    pub fn pause_ms(&self) -> Option<i64> {
+        self.scenario.faults.iter().find_map(|f| match f {
+            FaultSpec::Pause { duration_ms, .. } => Some(*duration_ms),
+            _ => None,
+        })
+    }
+
+    fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
+        self.cursor = crate::decimal::clamp(t, 0.0, self.timeline.duration_ms as f64);
+        self.focus = focus;
+        self.other_focus = None;
+        self.dwell_ms = 0.0;
+        self
+    }
+
+    /// Lands a step or key jump through both runs of a comparison (None: `end` that way).
+    pub(crate) fn seek_both(self, to: Option<(i64, Option<usize>, Option<usize>)>, end: f64) -> Self {
+        match to {
+            Some((at, focus, other_focus)) => {
+                let mut lab = self.seek(at as f64, focus);
+                lab.other_focus = other_focus;
+                lab
+            }
+            None => self.seek(end, None),
+        }
+    }
+
+    /// Re-derives the comparison's other side after this side changed.
+    fn recompare(mut self) -> Self {
+        self.other = comparison::refresh(&self, self.other.as_ref().map(|o| o.with));
+        self
+    }
+
+    /// Re-simulates an edited scenario in place (see `resimulate`), remembering the one it
+    /// replaces for undo; a change that makes the scenario invalid is refused with its reason.
+    fn edit(mut self, change: impl FnOnce(&mut Scenario)) -> Self {
+        let mut s = (*self.scenario).clone();
+        change(&mut s);
+        if s == *self.scenario {
+            self.error = None;
+            return self;
+        }
+        if let Err(e) = validate::validate(&s) {
+            self.error = Some(e.to_string());
+            return self;
+        }
+        self.remember();
+        self.resimulate(s)
+    }
+
+    /// Keeps the scenario on screen for undo, before it is replaced.
+    fn remember(&mut self) {
+        if self.undo.len() == UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.undo.push(self.scenario.clone());
+        self.redo.clear();
+    }
+
+    /// Whether there is an edit to undo, and one to redo.
+    pub fn can_undo(&self) -> (bool, bool) {
+        (!self.undo.is_empty(), !self.redo.is_empty())
+    }
+
+    /// Puts back the scenario before the last edit (`back`) or the one last undone, the cursor
+    /// staying where it is.
+    fn undo_redo(mut self, back: bool) -> Self {
+        let (from, to) = if back { (&mut self.undo, &mut self.redo) } else { (&mut self.redo, &mut self.undo) };
+        let Some(s) = from.pop() else { return self };
+        to.push(self.scenario.clone());
+        self.selected = None;
+        self.resimulate((*s).clone())
+    }
+
+    /// Runs `s` (valid) in place of the scenario on screen; the cursor (and the focused event,
+    /// whose index is the same in the common prefix of the two deterministic runs) stays.
+    fn resimulate(mut self, s: Scenario) -> Self {
+        let (run, timeline, story) = simulate(&s);
+        self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
+        self.cursor = self.cursor.min(timeline.duration_ms as f64);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.story = story;
+        self.error = None;
+        self.original = self.original_verdict();
+        self.recompare()
+    }
+
+    /// Puts another scenario on screen, from its start.
+    fn show(mut self, s: Scenario) -> Self {
+        // Picking or loading another scenario is an edit too: undo brings the last one back.
+        self.remember();
+        self.selected = None;
+        self.menu = None;
+        let (run, timeline, story) = simulate(&s);
+        self.scenario = Rc::new(s);
+        self.run = run;
+        self.timeline = timeline;
+        self.story = story;
+        self.original = self.original_verdict();
+        self.error = None;
+        self.load_error = None;
+        // Another scenario on screen: what was wrong with the opening link no longer applies.
+        self.link_error = None;
+        self.playing = false;
+        self.seek(0.0, None).recompare()
+    }
+
+    pub(crate) fn stop_at_end(mut self) -> Self {
+        self.cursor = self.timeline.duration_ms as f64;
+        self.playing = false;
+        self
+    }
+}
+
+/// A scenario run, drawn and narrated: everything the screen shows of it.
+pub fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>, Shared<Story>) {
+    let run = lab::run(s);
+    let timeline = Timeline::of_run(&run);
+    let story = Story::new(&run.trace, &run.verdict, &timeline);
+    (Rc::new(run), Shared(Rc::new(timeline)), Shared(Rc::new(story)))
+}
+
+impl Session {
+    /// The session after `action`.
+    pub fn apply(self, action: Action) -> Session {
+        let mut lab = self;
+        match action {
+            Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
+                Some(s) => lab.show(s),
+                None => lab,
+            },
+            Action::Load(text) => match crate::scenario::parse(&text) {
+                Ok(s) => lab.show(s),
+                Err(e) => {
+                    lab.load_error = Some(e.to_string());
+                    lab
+                }
+            },
+            Action::SetFencing(on) => lab.edit(|s| s.storage.fencing = on),
+            Action::ToggleFencing => lab.edit(|s| s.storage.fencing = !s.storage.fencing),
+            Action::SetSafeUnlock(on) if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = on),
+            Action::ToggleSafeUnlock if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
+            Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab,
+            Action::SetTtl(ms) => lab.edit(|s| s.lock.ttl_ms = ms),
+            Action::SetPause(ms) => lab.edit(|s| {
+                if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
+                    *duration_ms = ms;
+                }
+            }),
+            Action::SetSeed(seed) => lab.edit(|s| s.seed = seed),
+            Action::Seek(t) => lab.seek(t, None),
+            Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
+                Some(at) => lab.seek(at as f64, Some(event)),
+                None => lab,
+            },
+            // Steps and key moments go through both runs of a comparison (one run otherwise).
+            Action::Step => {
+                let to = stepping::step(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::StepBack => {
+                let to = stepping::step(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
+            Action::NextKey => {
+                let to = stepping::key(&lab, true);
+                let end = lab.timeline.duration_ms as f64;
+                lab.seek_both(to, end)
+            }
+            Action::PrevKey => {
+                let to = stepping::key(&lab, false);
+                lab.seek_both(to, 0.0)
+            }
+            Action::TogglePlay => {
+                lab.playing = !lab.playing;
+                if lab.playing && lab.cursor >= lab.timeline.duration_ms as f64 {
+                    lab.cursor = 0.0; // play at the end starts over
+                }
+                lab.last_frame_ts = None;
+                lab.slide_ms = 0.0;
+                lab.dwell_ms = 0.0;
+                lab
+            }
+            Action::Stop => {
+                lab.playing = false;
+                lab
+            }
+            Action::Tick(ts) => lab.tick(ts),
+            Action::SetSpeed(x) => {
+                lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
+                lab
+            }
+            Action::ToggleLecture => {
+                lab.lecture = !lab.lecture;
+                lab
+            }
+            Action::ToggleOutcome => {
+                lab.outcome = !lab.outcome;
+                lab
+            }
+            Action::ToggleStopAtKeys => {
+                lab.stop_at_keys = !lab.stop_at_keys;
+                lab
+            }
+            Action::ToggleHelp => {
+                lab.help = !lab.help;
+                lab
+            }
+            Action::CloseHelp => {
+                lab.help = false;
+                lab
+            }
+            Action::CompareWith(with) => {
+                // The cursor stays; only the other side appears or goes.
+                lab.other = comparison::refresh(&lab, with);
+                lab.other_focus = None;
+                lab
+            }
+            Action::FocusOther(event) => {
+                let at = lab.other.as_ref().and_then(|o| o.run.as_ref()).and_then(|(r, _, _)| r.trace.events.get(event)).map(|e| e.at_ms);
+                match at {
+                    Some(at) => lab.seek_both(Some((at, None, Some(event))), 0.0),
+                    None => lab,
+                }
+            }
+            Action::DismissLinkError => {
+                lab.link_error = None;
+                lab
+            }
+            Action::OpenFaultMenu(menu) => {
+                lab.menu = Some(menu).filter(|m| !lab.fault_menu(&m.node).is_empty());
+                lab.playing = false;
+                lab
+            }
+            Action::CloseFaultMenu => {
+                lab.menu = None;
+                lab
+            }
+            Action::Inject { kind, node } => lab.inject(&kind, &node),
+            Action::MoveFault { index, at_ms } => lab.move_fault(index, at_ms),
+            Action::ResizeFault { index, length_ms } => lab.resize_fault(index, length_ms),
+            Action::RemoveFault(index) => lab.remove_fault(index),
+            Action::RemoveSelected => match lab.selected {
+                Some(index) => lab.remove_fault(index),
+                None => lab,
+            },
+            Action::SelectFault(index) => {
+                lab.selected = index.filter(|&i| i < lab.scenario.faults.len());
+                lab
+            }
+            Action::Undo => lab.undo_redo(true),
+            Action::Redo => lab.undo_redo(false),
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The explorer (src/explore/): it finds what the seed predicts, shrinks it to something that
+//! still fails alone, finds nothing where nothing can be found, and gives the same answer in
+//! any batch size and on any number of threads.
+
+use locklab::check::Verdict;
+use locklab::explore::shrink::shrink;
+use locklab::explore::table::{self, base};
+use locklab::explore::{as_found, explore, Class, Explorer, Mix};
+use locklab::lab;
+use locklab::scenario::validate::validate;
+use locklab::scenario::{parse, Approach, FaultKind, FaultSpec, Persistence, Scenario};
+
+fn kinds(ids: &[&str]) -> Vec<FaultKind> {
+    ids.iter().map(|id| FaultKind::by_id(id).unwrap()).collect()
+}
+
+fn pauses() -> Mix {
+    Mix::of(&kinds(&["pause"]))
+}
+
+/// Runs `n` schedules on every core the test gets.
+fn search(base: &Scenario, mix: &Mix, seed: u64, n: u64) -> locklab::explore::Report {
+    let mut e = Explorer::new(base, mix.clone(), seed, n).unwrap();
+    e.run_batch_parallel(n);
+    e.report()
+}
+
+#[test]
+fn a_pause_only_mix_on_redis_finds_a_lost_update_and_shrinks_it_to_one_pause() {
+    let report = explore(&base(Approach::Redis), &pauses(), 1, 2_000).unwrap();
+    assert_eq!(report.runs, 2_000);
+    assert!(report.counts.lost_update > 0, "{:?}", report.counts);
+    let found = report.first(Class::LostUpdate).unwrap();
+    assert!(found.index < 2_000);
+    let shrunk = shrink(&found.scenario, Class::LostUpdate);
+    assert_eq!(shrunk.before, found.scenario);
+    assert!(matches!(shrunk.after.faults[..], [FaultSpec::Pause { .. }]), "{:?}", shrunk.after.faults);
+    assert!(shrunk.after.faults.len() <= shrunk.before.faults.len());
+}
+
+#[test]
+fn a_shrunk_counterexample_is_a_scenario_file_that_fails_when_run_alone() {
+    let report = explore(&base(Approach::Redis), &pauses(), 1, 2_000).unwrap();
+    let found = report.first(Class::LostUpdate).unwrap();
+    let shrunk = shrink(&found.scenario, Class::LostUpdate);
+    let file = as_found(&shrunk.after, Class::LostUpdate, "Found in a test");
+    let text = serde_json::to_string_pretty(&file).unwrap();
+    let back = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(back.title.starts_with("Found by the explorer: a lost update"), "{}", back.title);
+    assert!(back.intro.contains("Faults: pause A for "), "{}", back.intro);
+    let run = lab::run(&back);
+    assert!(run.verdict.stale_writes_accepted > 0, "{:?}", run.verdict);
+    assert_eq!(run.expect_mismatches(), Some(Vec::new()), "the file's expect is what the run shows");
+}
+
+#[test]
+fn zookeeper_and_etcd_with_fencing_lose_nothing_under_the_full_mix() {
+    for approach in [Approach::Zookeeper, Approach::Etcd] {
+        let fenced = lab::with_fencing(&base(approach), true);
+        let report = search(&fenced, &Mix::full(), 2026, 20_000);
+        assert_eq!(report.runs, 20_000);
+        assert_eq!(report.counts.lost_update, 0, "{}: {:?}", approach.id(), report.first(Class::LostUpdate));
+        assert_eq!(report.counts.token_repeated, 0, "{}", approach.id());
+        // The mix bites: the first of the same schedules, without fencing, do lose updates.
+        let open = search(&base(approach), &Mix::full(), 2026, 5_000);
+        assert!(open.counts.lost_update > 0, "{}: the full mix never lost an update without fencing", approach.id());
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report_in_any_batches_and_on_any_threads() {
+    let b = base(Approach::Redlock);
+    let mix = Mix::of(&kinds(&["pause", "clock_jump", "crash", "drop"]));
+    let whole = explore(&b, &mix, 7, 600).unwrap();
+    assert!(whole.found.len() >= 2, "too little found to compare: {:?}", whole.counts);
+    for batch in [1, 7, 250] {
+        let mut e = Explorer::new(&b, mix.clone(), 7, 600).unwrap();
+        while !e.run_batch(batch).done() {}
+        assert_eq!(e.report(), whole, "batches of {batch}");
+    }
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut e = Explorer::new(&b, mix.clone(), 7, 600).unwrap();
+        pool.install(|| {
+            e.run_batch_parallel(100);
+            e.run_batch(33);
+            e.run_batch_parallel(1_000);
+        });
+        assert_eq!(e.report(), whole, "{threads} threads");
+    }
+    // Another seed, other schedules.
+    assert_ne!(explore(&b, &mix, 8, 600).unwrap(), whole);
+}
+
+/// A verdict with its trace indices left out (a judged run's trace has no message events).
+fn without_events(mut v: Verdict) -> Verdict {
+    v.grants.iter_mut().for_each(|g| g.event = 0);
+    v.writes.iter_mut().for_each(|w| w.event = 0);
+    v.findings.iter_mut().for_each(|f| f.event = 0);
+    v
+}
+
+#[test]
+fn a_judged_run_gives_the_full_runs_verdict() {
+    let mut unsafe_runs = 0;
+    for row in table::rows() {
+        for (fencing, mix) in [(false, Mix::full()), (true, Mix::full()), (false, pauses()), (true, pauses())] {
+            let e = Explorer::new(&lab::with_fencing(&row.base, fencing), mix, 3, 100).unwrap();
+            for i in 0..100 {
+                let s = e.schedule(i);
+                validate(&s).unwrap_or_else(|err| panic!("schedule {i} of {} is invalid: {err}", row.id));
+                let full = lab::run(&s).verdict;
+                unsafe_runs += usize::from(Class::of(&full) != Class::Safe);
+                assert_eq!(without_events(lab::judge(&s)), without_events(full), "{} schedule {i}", row.id);
+            }
+        }
+    }
+    assert!(unsafe_runs > 20, "only {unsafe_runs} unsafe runs compared");
+}
+
+fn lost(cells: &[table::Cell], row: &str, fencing: bool) -> u64 {
+    cells.iter().find(|c| c.row == row && c.fencing == fencing).map(|c| c.counts.lost_update).unwrap()
+}
+
+#[test]
+fn the_measured_table_agrees_with_the_seed() {
+    // Once a holder can pause, every approach loses updates without fencing; with it, only
+    // Redlock (no token to fence with) still does.
+    let mut mix = pauses();
+    mix.nodes = Some(vec!["A".into(), "B".into()]);
+    let cells = table::table(&mix, 1, 1_000).unwrap();
+    assert_eq!(cells.len(), 12);
+    for row in table::rows() {
+        assert!(lost(&cells, &row.id, false) > 0, "{} without fencing lost nothing", row.id);
+        let fenced = lost(&cells, &row.id, true);
+        if row.id == "redlock" {
+            assert!(fenced > 0, "redlock with fencing lost nothing");
+        } else {
+            assert_eq!(fenced, 0, "{} with fencing lost an update", row.id);
+        }
+    }
+    for c in cells.iter().filter(|c| c.counts.lost_update > 0) {
+        let s = c.smallest.as_ref().unwrap_or_else(|| panic!("{} {}: no smallest counterexample", c.row, c.fencing));
+        assert_eq!(s.after.faults.len(), 1, "{} {}: a single pause is enough: {:?}", c.row, c.fencing, s.after.faults);
+        assert_eq!(Class::of(&lab::run(&s.after).verdict), Class::LostUpdate);
+    }
+}
+
+#[test]
+fn fencing_on_redis_fails_where_a_token_is_handed_out_again() {
+    // While A and B hold the lock (the first 6 s), on the clients and the primary.
+    let mix = |nodes: &[&str]| {
+        let mut m = Mix::of(&kinds(&["pause", "crash"]));
+        m.nodes = Some(nodes.iter().map(|n| n.to_string()).collect());
+        m.window_ms = Some((0, 6_000));
+        m
+    };
+    // A restart without persistence forgets the INCR counter.
+    let mut restart = lab::with_fencing(&base(Approach::Redis), true);
+    restart.lock.persistence = Persistence::None;
+    let r = search(&restart, &mix(&["A", "B", "redis"]), 1, 3_000);
+    assert!(r.counts.lost_update > 0, "{:?}", r.counts);
+    let s = shrink(&r.first(Class::LostUpdate).unwrap().scenario, Class::LostUpdate);
+    assert!(s.after.faults.iter().any(|f| matches!(f, FaultSpec::Crash { node, .. } if node == "redis")), "{:?}", s.after.faults);
+    // A failover to a replica that had not yet seen the counter.
+    let failover = table::row("redis-replica").unwrap().base;
+    let r = search(&lab::with_fencing(&failover, true), &mix(&["A", "B", "redis"]), 1, 3_000);
+    assert!(r.counts.lost_update > 0, "{:?}", r.counts);
+    // The same faults with persistence and no replica: fencing holds.
+    let kept = search(&lab::with_fencing(&base(Approach::Redis), true), &mix(&["A", "B"]), 1, 3_000);
+    assert_eq!(kept.counts.lost_update, 0);
+}
+
+#[test]
+fn fencing_on_the_database_row_fails_where_a_plain_release_restarts_the_token() {
+    let mut b = lab::with_fencing(&base(Approach::DbLease), true);
+    b.lock.safe_unlock = false;
+    b.clients.push(locklab::scenario::ClientSpec { name: "C".into(), acquire_at_ms: 4000, work_ms: 500, writes: 1 });
+    let mut mix = pauses();
+    mix.nodes = Some(vec!["A".into(), "B".into(), "C".into()]);
+    let r = search(&b, &mix, 1, 4_000);
+    assert!(r.counts.lost_update + r.counts.token_repeated > 0, "{:?}", r.counts);
+}
+
+#[test]
+fn a_mix_that_cannot_be_drawn_names_its_field() {
+    let b = base(Approach::Redis);
+    let err = |mix: Mix| Explorer::new(&b, mix, 1, 1).err().unwrap();
+    assert_eq!(err(Mix::of(&[])).field, "kinds");
+    let mut m = Mix::full();
+    m.max_faults = 0;
+    assert_eq!(err(m).field, "max_faults");
+    let mut m = Mix::full();
+    m.nodes = Some(vec!["zk-1".into()]);
+    let e = err(m);
+    assert_eq!((e.field, e.message.as_str()), ("nodes", "no node named \"zk-1\" (redis has A, B, redis, storage)"));
+    let mut m = Mix::full();
+    m.window_ms = Some((0, 99_999));
+    assert_eq!(err(m).field, "window_ms");
+    let mut m = Mix::full();
+    m.ranges = vec![(FaultKind::by_id("pause").unwrap(), "by_ms", 1, 2)];
+    assert_eq!(err(m).message, "pause has no number called by_ms");
+}
+
+/// The explorer's counts and counterexamples for every table row under the full mix, as
+/// computed natively. A browser test can compute the same under wasm and compare it with this
+/// file (as tests/golden/trace-hashes.txt does for traces). After an intended model change:
+/// `UPDATE_GOLDEN=1 cargo test --test explore`.
+const GOLDEN: &str = "tests/golden/explore.txt";
+
+#[test]
+fn explorer_results_match_the_golden_file() {
+    let mut current = String::new();
+    for row in table::rows() {
+        for fencing in [false, true] {
+            let r = explore(&lab::with_fencing(&row.base, fencing), &Mix::full(), 1, 300).unwrap();
+            let c = r.counts;
+            let found: Vec<String> = r.found.iter().map(|f| format!("{}@{}", f.class.id(), f.index)).collect();
+            current += &format!(
+                "{} fencing={fencing} lost_update={} token_repeated={} two_believers={} never_granted={} safe={} found={}\n",
+                row.id,
+                c.lost_update,
+                c.token_repeated,
+                c.two_believers,
+                c.never_granted,
+                c.safe,
+                found.join(",")
+            );
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &current).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(golden, current, "explorer results changed; if intended, run UPDATE_GOLDEN=1 cargo test --test explore");
+}
