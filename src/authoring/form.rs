@@ -51,7 +51,8 @@ pub enum Edit {
     Set(Field, String),
     AddClient,
     RemoveClient(usize),
-    AddFault(NewFault),
+    /// A fault of this kind at this time (the cursor's, where the run on screen is this draft).
+    AddFault(NewFault, i64),
     RemoveFault(usize),
 }
 
@@ -79,14 +80,14 @@ pub fn apply(text: &str, edit: &Edit) -> Result<String, ScenarioError> {
         Edit::Set(field, input) => field.set(&mut s, input)?,
         Edit::AddClient => add_client(&mut s),
         Edit::RemoveClient(i) if *i < s.clients.len() => drop(s.clients.remove(*i)),
-        Edit::AddFault(NewFault(kind)) if s.faults.len() < MAX_FAULTS => {
-            // A newcomer strikes at 1 s, inside the run.
-            if let Some(f) = kind.example(&s, 1000.min(s.duration_ms.max(0))) {
+        Edit::AddFault(NewFault(kind), at_ms) if s.faults.len() < MAX_FAULTS => {
+            // A newcomer strikes at the given time, inside the run, as pointing there would.
+            if let Some(f) = kind.example(&s, (*at_ms).clamp(0, s.duration_ms.max(0))) {
                 s.faults.push(f)
             }
         }
         Edit::RemoveFault(i) if *i < s.faults.len() => drop(s.faults.remove(*i)),
-        Edit::RemoveClient(_) | Edit::AddFault(_) | Edit::RemoveFault(_) => {}
+        Edit::RemoveClient(_) | Edit::AddFault(..) | Edit::RemoveFault(_) => {}
     }
     Ok(write(&s))
 }
@@ -380,7 +381,7 @@ mod tests {
     fn added_faults_are_valid_and_read_back() {
         let mut text = gc_pause();
         for kind in NewFault::offered(&read(&text).unwrap()).collect::<Vec<_>>() {
-            text = apply(&text, &Edit::AddFault(kind)).unwrap();
+            text = apply(&text, &Edit::AddFault(kind, 1000)).unwrap();
         }
         let s = crate::scenario::parse(&text).unwrap();
         let kinds: Vec<&str> = s.faults.iter().map(kind_label).collect();
@@ -394,7 +395,7 @@ mod tests {
 
     #[test]
     fn partition_groups_are_written_as_text() {
-        let text = apply(&gc_pause(), &Edit::AddFault(new("partition"))).unwrap();
+        let text = apply(&gc_pause(), &Edit::AddFault(new("partition"), 1000)).unwrap();
         let text = set(&text, Field::FaultGroups(1), " A , redis | B ").unwrap();
         let s = read(&text).unwrap();
         assert_eq!(Field::FaultGroups(1).value(&s), "A, redis | B");
@@ -408,7 +409,7 @@ mod tests {
 
     #[test]
     fn an_empty_optional_amount_means_absent() {
-        let text = apply(&gc_pause(), &Edit::AddFault(new("crash"))).unwrap();
+        let text = apply(&gc_pause(), &Edit::AddFault(new("crash"), 1000)).unwrap();
         let s = read(&set(&text, Field::FaultAmount(1), "").unwrap()).unwrap();
         assert!(matches!(s.faults[1], FaultSpec::Crash { restart_after_ms: None, .. }));
         assert_eq!(amount(&s.faults[1]).when_empty, "stays down");

@@ -195,7 +195,27 @@ pub struct Spot<'a> {
     pub next_send: (String, i64),
 }
 
-impl Spot<'_> {
+impl<'a> Spot<'a> {
+    /// A spot known only from the scenario, with no run to look at (the editor's form): the
+    /// lease is the TTL asked for, the next message goes to the node's usual peer (a client
+    /// talks to the lock service, the others to the first client). None for an unknown node.
+    pub fn planned(scenario: &'a Scenario, node: &str, at_ms: i64) -> Option<Spot<'a>> {
+        let names = validate::node_names(scenario);
+        let id = names.iter().position(|n| n == node)?;
+        let role = if id < scenario.clients.len() {
+            Role::Client
+        } else if id + 1 < names.len() {
+            Role::LockServer
+        } else {
+            Role::Storage
+        };
+        let peer = match role {
+            Role::Client => first_server(scenario),
+            _ => first_client(scenario),
+        };
+        Some(Spot { scenario, node: node.to_string(), role, at_ms, lease_ms: scenario.lock.ttl_ms, next_send: (peer, at_ms) })
+    }
+
     /// Long enough to outlive the lease from any moment: half a lease more, in whole tenths of
     /// a second (the classic failure: a holder stops for longer than its lease).
     pub fn past_lease_ms(&self) -> i64 {
@@ -329,9 +349,9 @@ impl Kind for Pause {
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Pause"
     }
-    /// Longer than the TTL, on the first client: the pause that bites.
+    /// On the first client, as pointing there would (past the lease): the pause that bites.
     fn example(&self, s: &Scenario, at_ms: i64) -> Option<FaultSpec> {
-        Some(FaultSpec::Pause { at_ms, node: first_client(s), duration_ms: s.lock.ttl_ms + 5000 })
+        self.here(&Spot::planned(s, &first_client(s), at_ms)?)
     }
 }
 
@@ -379,7 +399,7 @@ impl Kind for ClockJump {
     }
     /// A TTL forward on the first lock-service node: its key or row expires at once.
     fn example(&self, s: &Scenario, at_ms: i64) -> Option<FaultSpec> {
-        Some(FaultSpec::ClockJump { at_ms, node: first_server(s), by_ms: s.lock.ttl_ms })
+        self.here(&Spot::planned(s, &first_server(s), at_ms)?)
     }
 }
 
@@ -481,9 +501,9 @@ impl Kind for Crash {
         (param == NODE.name && crashes_storage)
             .then_some("storage is durable and does not crash in this model; crash a client or a lock-service node")
     }
-    /// The first lock-service node, back after 5 s.
+    /// The first lock-service node, as pointing there would.
     fn example(&self, s: &Scenario, at_ms: i64) -> Option<FaultSpec> {
-        Some(FaultSpec::Crash { at_ms, node: first_server(s), restart_after_ms: Some(5000), machine: false })
+        self.here(&Spot::planned(s, &first_server(s), at_ms)?)
     }
 }
 
@@ -527,7 +547,7 @@ impl Kind for Partition {
     }
     /// The first client cut off from everyone for 5 s.
     fn example(&self, s: &Scenario, at_ms: i64) -> Option<FaultSpec> {
-        Some(FaultSpec::Partition { at_ms, groups: vec![vec![first_client(s)]], duration_ms: Some(5000) })
+        self.here(&Spot::planned(s, &first_client(s), at_ms)?)
     }
 }
 
@@ -958,7 +978,7 @@ mod tests {
                 "pause A for 15 s at 700 ms",
                 "clock jump redis by +10 s at 700 ms",
                 "crash redis at 700 ms, restart after 5 s",
-                "partition {A} at 700 ms for 5 s",
+                "partition {A} at 700 ms for 15 s",
                 "clock drift B -300 ppm at 1 ms",
                 "machine crash A at 9 ms",
                 "delay A → redis by 30 ms at 2 ms",

@@ -5,10 +5,9 @@
 
 use super::Session;
 use crate::scenario::fault::{self, FaultKind, Spot, Value};
-use crate::scenario::validate::{node_names, service_names};
+use crate::scenario::validate::node_names;
 use crate::scenario::FaultSpec;
 use crate::sim::trace::EventKind;
-use crate::sim::Role;
 
 /// An open fault menu: the lane it was opened on, and where on the screen (CSS px from the
 /// viewport's top left) it was asked for.
@@ -40,28 +39,16 @@ impl Session {
     /// What the run shows at the cursor for `node` (None for a name the scenario lacks).
     fn spot(&self, node: &str) -> Option<Spot<'_>> {
         let s = &*self.scenario;
+        let planned = Spot::planned(s, node, self.cursor_ms())?;
         let names = node_names(s);
         let id = names.iter().position(|n| n == node)?;
-        let role = if id < s.clients.len() {
-            Role::Client
-        } else if id + 1 < names.len() {
-            Role::LockServer
-        } else {
-            Role::Storage
-        };
-        let at_ms = self.cursor_ms();
+        // What the run shows: the node's next message after the cursor, the lease granted.
         let next = self.run.trace.events.iter().find_map(|e| match &e.kind {
-            EventKind::Sent { to, .. } if e.node == id && e.at_ms >= at_ms => Some((names[*to].clone(), e.at_ms)),
+            EventKind::Sent { to, .. } if e.node == id && e.at_ms >= planned.at_ms => Some((names[*to].clone(), e.at_ms)),
             _ => None,
         });
-        // Nothing more sent: its usual peer (a client talks to the lock service, the rest to a client).
-        let peer = || match role {
-            Role::Client => service_names(s).into_iter().next(),
-            _ => s.clients.first().map(|c| c.name.clone()),
-        };
-        let next_send = next.or_else(|| peer().map(|p| (p, at_ms)))?;
-        let lease_ms = self.run.verdict.granted_ttl_ms.unwrap_or(s.lock.ttl_ms);
-        Some(Spot { scenario: s, node: node.to_string(), role, at_ms, lease_ms, next_send })
+        let lease_ms = self.run.verdict.granted_ttl_ms.unwrap_or(planned.lease_ms);
+        Some(Spot { lease_ms, next_send: next.unwrap_or(planned.next_send.clone()), ..planned })
     }
 
     /// The fault menu for `node` at the cursor: one offer per kind that applies there.

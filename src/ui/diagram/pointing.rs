@@ -207,6 +207,11 @@ pub fn pointing(p: &PointingProps) -> Html {
                         e.prevent_default();
                         if let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
                             let _ = el.set_pointer_capture(e.pointer_id());
+                            // The default (focus on press) is prevented with the text selection
+                            // a drag would make: focus the handle, so Delete goes to it.
+                            if let Some(h) = el.closest(".fault-handle").ok().flatten() {
+                                let _ = h.unchecked_into::<HtmlElement>().focus();
+                            }
                         }
                         act.dispatch(Action::SelectFault(Some(index)));
                         if let Some(x) = drawing_x(&e, &geo) {

@@ -84,8 +84,9 @@ impl Ctx<'_> {
 
 /// The form for `s`; `editable` is false while the JSON is unreadable (the form then shows the
 /// last readable draft, disabled); `error_path` is the field the current error names. A plain
-/// function, not a component: it re-renders only with the editor anyway.
-pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, on_edit: &Callback<Edit>) -> Html {
+/// function, not a component: it re-renders only with the editor anyway. A fault added strikes
+/// at `at_ms` (the cursor's, when the draft is the run on screen).
+pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, at_ms: i64, on_edit: &Callback<Edit>) -> Html {
     let c = Ctx { s, error_path, on_edit };
     let approaches = Approach::ALL.iter().map(|a| (a.id().to_string(), a.label())).collect();
     let nodes = validate::node_names(s);
@@ -115,8 +116,8 @@ pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, on_edit: &Ca
             </li>
         }
     });
-    let add_faults =
-        NewFault::offered(s).map(|k| c.button(k.label(), Edit::AddFault(k), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
+    let add_faults = NewFault::offered(s)
+        .map(|k| c.button(k.label(), Edit::AddFault(k, at_ms), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
     html! {
         <fieldset class="draft-form" disabled={!editable} data-testid="editor-form">
             <legend>{"Form"}</legend>

@@ -46,6 +46,15 @@ pub struct Editing {
     /// The saved list, or why the stored one cannot be read (then saving is off, so it is
     /// not overwritten).
     saved: Result<SavedList, String>,
+    /// The scenario on screen, as last seen: while the draft is that scenario, it follows the
+    /// screen (a switch, a fault injected on the diagram, an undo); once the user writes a draft
+    /// of their own, it stays theirs.
+    shown: String,
+}
+
+/// Whether two scenario texts are the same scenario (formatting aside).
+fn same_scenario(a: &str, b: &str) -> bool {
+    a == b || matches!((crate::scenario::parse(a), crate::scenario::parse(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 pub enum Msg {
@@ -56,6 +65,8 @@ pub enum Msg {
     Restore,
     /// The draft rested: check it and keep it.
     Rested(u32),
+    /// The scenario on screen changed (to this JSON).
+    Screen(String),
     Status(String),
     SaveName(String),
     Save,
@@ -67,7 +78,13 @@ impl Editing {
         let store = Rc::new(Store::open());
         let draft = Draft::new(store.get(DRAFT_KEY).unwrap_or_else(|| current.to_string()));
         let saved = store.get(SAVED_KEY).map_or(Ok(SavedList::default()), |t| SavedList::from_storage(&t));
-        Editing { store, draft, revision: 0, checked: None, status: None, draft_unkept: None, save_name: String::new(), saved }
+        let shown = current.to_string();
+        Editing { store, draft, revision: 0, checked: None, status: None, draft_unkept: None, save_name: String::new(), saved, shown }
+    }
+
+    /// Whether the draft is the scenario on screen.
+    fn follows(&self) -> bool {
+        same_scenario(&self.draft.text, &self.shown)
     }
 
     /// Stores a changed saved list; only what was stored is shown.
@@ -104,6 +121,13 @@ impl Reducible for Editing {
                 }
                 return Rc::new(e);
             }
+            Msg::Screen(current) => {
+                if e.follows() && e.draft.text != current {
+                    // Not the user's own text: nothing to keep restorable.
+                    e.draft = Draft::new(current.clone());
+                }
+                e.shown = current;
+            }
             Msg::Status(s) => e.status = Some(s),
             Msg::SaveName(n) => e.save_name = n,
             Msg::Save => {
@@ -139,8 +163,12 @@ impl Reducible for Editing {
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
-    /// The scenario on screen, as JSON (the draft's starting point).
+    /// The scenario on screen, as JSON (the draft's starting point, and what it follows).
     pub current: AttrValue,
+    /// Where the cursor rests (None while playing): where a fault added to a draft that is the
+    /// run on screen strikes.
+    #[prop_or_default]
+    pub cursor_ms: Option<i64>,
     pub act: Act,
 }
 
@@ -177,8 +205,17 @@ pub fn editor(p: &EditorProps) -> Html {
         });
     }
 
+    // The draft follows the screen while it is the scenario there.
+    {
+        let ed = editing.clone();
+        use_effect_with(p.current.clone(), move |current| ed.dispatch(Msg::Screen(current.to_string())));
+    }
+
     let e = &*editing;
     let d = &e.draft;
+    let follows = e.follows();
+    // A fault added to the run on screen strikes at the cursor; to a draft of one's own, at 1 s.
+    let add_at = p.cursor_ms.filter(|_| follows).unwrap_or(1000);
     let error = e.checked.as_ref().and_then(|(_, err)| err.as_ref());
     // Only a check of this very draft can stop it from running; a stale one just shows.
     let blocked = matches!(&e.checked, Some((r, Some(_))) if *r == e.revision);
@@ -246,9 +283,16 @@ pub fn editor(p: &EditorProps) -> Html {
     html! {
         <details class="scenario-json" data-testid="scenario-json">
             <summary>{"Scenario editor: write your own, save it, share it as a file"}</summary>
+            <p class="hint editor-follows" data-testid="editor-follows" data-follows={follows.to_string()}>
+                {if follows {
+                    "This draft is the run on screen: the switches, the diagram's fault menu and undo change it here too."
+                } else {
+                    "You are editing a draft of your own; the screen shows another scenario until you run it."
+                }}
+            </p>
             <div class="editor-cols">
                 if let Some(s) = &d.form {
-                    {form::view(s, d.form_current, error.map(|e| e.path.as_str()), &on_edit)}
+                    {form::view(s, d.form_current, error.map(|e| e.path.as_str()), add_at, &on_edit)}
                 }
                 // Between the form and the JSON in the markup: one column (a phone) shows it
                 // right under the field it names; two columns place it below both (styles).

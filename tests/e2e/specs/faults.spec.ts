@@ -76,12 +76,26 @@ test('right-click a lane, choose pause: the happy path loses an update; drag it 
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-safe', 'true');
   await expect(page.getByTestId('redo')).toBeDisabled();
 
+  // The editor follows the screen: its draft is the run on screen, the injected pause in it.
+  await page.getByTestId('scenario-json').locator('summary').click();
+  await expect(page.getByTestId('editor-follows')).toHaveAttribute('data-follows', 'true');
+  await expect(page.getByTestId('scenario-json-input')).toHaveValue(/"kind": "pause"/);
+  await expect(page.getByTestId('scenario-json-input')).toHaveValue(/"duration_ms": 3\d\d\d/);
+
   // Delete removes the selected fault; the edit is in the link (Copy link / reload see it).
   await handle.click();
   await page.keyboard.press('Delete');
   await expect(page.getByTestId('fault-handle')).toHaveCount(0);
+  await expect(page.getByTestId('scenario-json-input')).not.toHaveValue(/"kind": "pause"/);
   await page.getByTestId('undo').click();
   await expect(page.getByTestId('fault-handle')).toHaveCount(1);
+  // A draft of one's own is not overwritten by the screen.
+  await page.getByTestId('scenario-json-input').fill('{"version": 1, "approach": "etcd"}');
+  await expect(page.getByTestId('editor-follows')).toHaveAttribute('data-follows', 'false');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('fencing-toggle').focus();
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('scenario-json-input')).toHaveValue('{"version": 1, "approach": "etcd"}');
   await expect.poll(() => page.url()).toContain('#s=');
   await page.reload();
   await expect(page.getByTestId('fault-handle')).toHaveCount(1);
