@@ -196,7 +196,7 @@ pub fn app() -> Html {
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {
