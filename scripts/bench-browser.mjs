@@ -2,7 +2,9 @@
 // Browser figures for Lock Lab's release build (dist/), in Debian's headless Chromium through
 // the playwright-core API installed in tests/e2e/node_modules. Prints figures; asserts nothing.
 //
-//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]... [--load-only]
+//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR]
+//
+// --dist measures another build folder (default dist/), e.g. one built with other flags.
 //
 // --scenario-file runs a scenario file through the app's own "Your own scenario (JSON)" editor,
 // e.g. scripts/bench/redlock-9x4.json: Redlock with 9 instances and 4 clients, about 17,800
@@ -33,20 +35,21 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
-const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false };
+const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false, dist: path.join(root, 'dist') };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--runs') opts.runs = Number(a[++i]);
   else if (a[i] === '--play-ms') opts.playMs = Number(a[++i]);
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);
   else if (a[i] === '--scenario-file') opts.files.push(path.resolve(a[++i]));
   else if (a[i] === '--load-only') opts.loadOnly = true;
+  else if (a[i] === '--dist') opts.dist = path.resolve(a[++i]);
   else {
-    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only]`);
+    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR]`);
     process.exit(2);
   }
 }
-if (!existsSync(path.join(root, 'dist/index.html'))) {
-  console.error('bench-browser: no dist/index.html; run `trunk build --release` (scripts/serve.sh builds it)');
+if (!existsSync(path.join(opts.dist, 'index.html'))) {
+  console.error(`bench-browser: no ${opts.dist}/index.html; run \`trunk build --release\` (scripts/serve.sh builds it)`);
   process.exit(2);
 }
 
@@ -83,6 +86,9 @@ const FIRST_RENDER_PROBE = (selector) => {
   };
   const obs = new MutationObserver(seen);
   obs.observe(document, { childList: true, subtree: true });
+  // Trunk's bootstrap fires this once init() returned: the wasm compiled and main() ran (for
+  // Yew, the first render pass up to its first 16 ms yield).
+  addEventListener('TrunkApplicationStarted', () => (window.__firstRender.started = performance.now()));
 };
 
 // issue 11's slow connection (Lighthouse's mobile profile): 150 ms latency, 1.6 Mbps down, 750 kbps up.
@@ -98,6 +104,12 @@ async function loadOnce(browser, url, selector, network) {
     await cdp.send('Network.emulateNetworkConditions', network);
   }
   await page.addInitScript(FIRST_RENDER_PROBE, selector);
+  // How each file came: the project's server should send the build's .br (or .gz) twins.
+  const encodings = {};
+  page.on('response', async (res) => {
+    const ext = /\.(wasm|js|css|html)$/.exec(new URL(res.url()).pathname)?.[1] ?? (new URL(res.url()).pathname.endsWith('/') ? 'html' : null);
+    if (ext) (encodings[ext] ??= new Set()).add((await res.allHeaders())['content-encoding'] ?? 'identity');
+  });
   await page.goto(url);
   await page.waitForFunction(() => window.__firstRender.frame, null, { timeout: 60_000 });
   const r = await page.evaluate(() => {
@@ -112,12 +124,12 @@ async function loadOnce(browser, url, selector, network) {
     };
   });
   await context.close();
-  return r;
+  return { ...r, encodings: Object.entries(encodings).map(([k, v]) => `${k} ${[...v].join('/')}`).sort().join(', ') };
 }
 
 /** `opts.runs` loads of each page, taken in turn (so both see the same machine), after one warm-up each. */
 async function firstRenders(browser, pages, network) {
-  const out = pages.map(() => ({ dom: [], frame: [], wasm: [], fcp: [], bytes: [], wasmFetches: [] }));
+  const out = pages.map(() => ({ started: [], dom: [], frame: [], wasm: [], fcp: [], bytes: [], wasmFetches: [], encodings: [] }));
   for (let i = 0; i < opts.runs; i++) {
     for (const [k, { url, selector }] of pages.entries()) {
       const r = await loadOnce(browser, url, selector, network);
@@ -258,7 +270,7 @@ async function seeks(page, url, scenario) {
   }, targets);
 }
 
-const server = await startServer(path.join(root, 'dist'));
+const server = await startServer(opts.dist);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
   console.log(`Lock Lab browser figures (release build from ${server.url}, ${await browser.version()}, headless)`);
@@ -267,14 +279,17 @@ try {
   const app = { url: server.url, selector: '[data-testid="diagram"]' };
   const pages = floor ? [app, { url: floor.url, selector: 'button' }] : [app];
   const [fr, fl] = await firstRenders(browser, pages, null);
+  const verdict = (ok) => (ok ? 'met' : 'NOT MET');
   console.log(`\nfirst render of the diagram on loopback (ms from navigation start, ${fr.dom.length} fresh contexts after 1 warm-up${floor ? ', the floor page loaded in turn' : ''})`);
   console.log(`  .wasm downloaded:        ${stats(fr.wasm)}`);
+  console.log(`  main() ran (first pass): ${stats(fr.started)}`);
   console.log(`  diagram in the DOM:      ${stats(fr.dom)}`);
-  console.log(`  frame after (on screen): ${stats(fr.frame)}   budget p50 ≤ 300 ms: ${quantile(fr.frame, 0.5) <= 300 ? 'met' : 'NOT MET'}`);
+  console.log(`  frame after (on screen): ${stats(fr.frame)}   budget p50 ≤ 300 ms: ${verdict(quantile(fr.frame, 0.5) <= 300)}`);
+  console.log(`  sent as: ${[...new Set(fr.encodings)].join(' | ')}`);
   if (fl) {
     const ratio = quantile(fr.frame, 0.5) / quantile(fl.frame, 0.5);
     console.log(`  bare-Yew floor, counter on screen: ${stats(fl.frame)}`);
-    console.log(`  ratio to the floor: p50 ${ratio.toFixed(2)}×, p95 ${(quantile(fr.frame, 0.95) / quantile(fl.frame, 0.95)).toFixed(2)}×   budget ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT MET'}`);
+    console.log(`  ratio to the floor: p50 ${ratio.toFixed(2)}×, p95 ${(quantile(fr.frame, 0.95) / quantile(fl.frame, 0.95)).toFixed(2)}×   budget p50 ≤ 1.5×: ${verdict(ratio <= 1.5)}`);
   } else {
     console.log('  (no floor page in target/floor-dist/: `scripts/bench-bundle.sh --floor` builds it; ratio not measured)');
   }
@@ -283,8 +298,8 @@ try {
   console.log(`\nfirst render on a slow connection (Chromium network emulation: 150 ms latency, 1.6 Mbps down, 750 kbps up; ${slow.dom.length} loads)`);
   console.log(`  loading text painted:    ${stats(slow.fcp)}`);
   console.log(`  .wasm downloaded:        ${stats(slow.wasm)}`);
-  console.log(`  frame after (on screen): ${stats(slow.frame)}   budget p50 ≤ 2000 ms: ${quantile(slow.frame, 0.5) <= 2000 ? 'met' : 'NOT MET'}`);
-  console.log(`  transferred: ${(quantile(slow.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...slow.wasmFetches)}× per load`);
+  console.log(`  frame after (on screen): ${stats(slow.frame)}   budget p50 ≤ 2000 ms: ${verdict(quantile(slow.frame, 0.5) <= 2000)}`);
+  console.log(`  transferred: ${(quantile(slow.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...slow.wasmFetches)}× per load; sent as: ${[...new Set(slow.encodings)].join(' | ')}`);
   floor?.stop();
   if (opts.loadOnly) {
     await browser.close();

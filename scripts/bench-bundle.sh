@@ -56,7 +56,7 @@ awk -v t="$total" -v w="${gz_sum[wasm]}" -v j="${gz_sum[js]}" 'BEGIN {
 
 # The floor built like the app: same profile, lean flags, Trunk and wasm-opt -Oz.
 if $floor; then
-  (cd scripts/bench/floor && CARGO_TARGET_DIR="$root/target/floor" release_build >&2)
+  floor_build >&2
   fw=0 fj=0
   for f in target/floor-dist/*.wasm; do fw=$((fw + $(gzip -9 -c "$f" | wc -c))); done
   for f in target/floor-dist/*.js; do fj=$((fj + $(gzip -9 -c "$f" | wc -c))); done

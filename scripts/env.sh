@@ -31,3 +31,6 @@ lean_wasm_env() {
 }
 # trunk build --release with the lean flags, in a subshell so they reach nothing else.
 release_build() { (lean_wasm_env && trunk build --release "$@"); }
+# The bare-Yew floor page (scripts/bench/floor/, a counter) built exactly like the app, into
+# target/floor-dist/: the like-for-like reference of bench-bundle.sh --floor and bench-load.sh.
+floor_build() { (cd "$root/scripts/bench/floor" && CARGO_TARGET_DIR="$root/target/floor" release_build "$@"); }

@@ -76,34 +76,23 @@ want_wasm_opt() {
   npm install --silent --no-audit --no-fund --prefix "$tools/binaryen" "binaryen@$BINARYEN_VERSION"
 }
 
-# apt_install WHAT PACKAGE...: Debian packages, with one `apt-get update` per run at most.
-apt_updated=false
-apt_install() {
-  local what=$1
-  shift
-  log "installing Debian $what"
-  export DEBIAN_FRONTEND=noninteractive
-  $apt_updated || apt-get update -qq
-  apt_updated=true
-  apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
-
-want_chromium() {
-  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then return; fi
-  apt_install "chromium + chromium-driver" chromium chromium-driver
-}
-
-# The release build compresses dist/ (scripts/post-build.mjs): gzip is always there, brotli not.
-want_brotli() {
-  if command -v brotli >/dev/null; then return; fi
-  apt_install brotli brotli
-}
-
-# The second engine for the smoke walk (tests/e2e/firefox-smoke.mjs, driven by puppeteer-core
-# over WebDriver BiDi; Playwright's own Firefox build cannot be downloaded here).
-want_firefox() {
-  if [ -x /usr/bin/firefox-esr ]; then return; fi
-  apt_install firefox-esr firefox-esr
+# The Debian packages the tests need, in one apt-get call (one `apt-get update`), as root (CI,
+# these machines) or through sudo (a developer's account):
+#  - chromium + chromium-driver: Playwright's and wasm-bindgen-test's browser (Playwright's
+#    own browser download is not reachable from these machines);
+#  - firefox-esr: the second engine of the smoke walk (tests/e2e/firefox-smoke.mjs, driven by
+#    puppeteer-core over WebDriver BiDi).
+want_debian_packages() {
+  local need=()
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+  [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+  [ "${#need[@]}" -gt 0 ] || return 0
+  log "installing Debian ${need[*]}"
+  local as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 }
 
 want_e2e_packages() {
@@ -120,8 +109,18 @@ want_e2e_packages() {
   (cd "$e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
 }
 
+build_tools() { want_wasm_target; want_wasm_opt; want_wasm_bindgen; want_trunk; }
+
 case "${1:-all}" in
-  build) want_wasm_target; want_brotli; want_trunk; want_wasm_bindgen; want_wasm_opt ;;
-  all) want_wasm_target; want_chromium; want_firefox; want_brotli; want_wasm_opt; want_wasm_bindgen; want_trunk; want_e2e_packages ;;
+  build) build_tools ;;
+  all)
+    # On a fresh machine the browsers' download (~150 MB) and cargo compiling Trunk and
+    # wasm-bindgen (~12 min of CPU) do not wait for each other: apt runs alongside.
+    want_debian_packages &
+    apt_job=$!
+    build_tools
+    want_e2e_packages
+    wait "$apt_job" || { log "installing the Debian packages failed"; exit 1; }
+    ;;
   *) log "usage: install-tools.sh [build|all]"; exit 2 ;;
 esac

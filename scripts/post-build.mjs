@@ -7,8 +7,7 @@
 //    rebuild (another wasm hash in the script) gets the right one without anyone copying it.
 // 2. Compression for the static server (scripts/static-server.mjs): FILE.gz (gzip -9) and
 //    FILE.br (brotli -q 11) next to every text and wasm file, release builds only (a debug wasm
-//    is megabytes and brotli -q 11 takes its time). Without a brotli on PATH it says so and
-//    writes .gz only (scripts/install-tools.sh installs Debian's brotli).
+//    is megabytes and brotli -q 11 takes its time); brotli from Node's zlib (nothing to install).
 //
 //   node scripts/post-build.mjs [DIR]   # DIR: default $TRUNK_STAGING_DIR (set by Trunk)
 //
@@ -17,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as z } from 'node:zlib';
 
 const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -101,17 +101,14 @@ if (release) {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && COMPRESS.test(e.name))
     .map((e) => path.join(e.parentPath ?? e.path, e.name));
-  let brotli = true;
-  try {
-    execFileSync('brotli', ['--version'], { stdio: 'ignore' });
-  } catch {
-    brotli = false;
-    console.error('post-build: no brotli on PATH (scripts/install-tools.sh installs it): writing .gz only');
-  }
   for (const f of files) {
-    // -n: no name or time stamp in the .gz, so the same build gives the same bytes.
+    // gzip -9 (always there; 1.7% smaller than Node's zlib at level 9), -n: no name or time
+    // stamp, so the same build gives the same bytes. brotli from Node's zlib, so there is no
+    // binary to install: quality 11, the CLI's default 16 MB window (lgwin 24), told the size.
     execFileSync('gzip', ['-9', '-n', '-k', '-f', f]);
-    if (brotli) execFileSync('brotli', ['-q', '11', '-k', '-f', f]);
+    const data = readFileSync(f);
+    const params = { [z.BROTLI_PARAM_QUALITY]: 11, [z.BROTLI_PARAM_LGWIN]: 24, [z.BROTLI_PARAM_SIZE_HINT]: data.length };
+    writeFileSync(`${f}.br`, brotliCompressSync(data, { params }));
   }
-  console.log(`post-build: compressed ${files.length} files (gzip -9${brotli ? ', brotli -q 11' : ''})`);
+  console.log(`post-build: compressed ${files.length} files (gzip -9, brotli -q 11)`);
 }

@@ -74,7 +74,7 @@ release_dist() { rm -rf dist && release_build && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
 firefox_smoke() { node tests/e2e/firefox-smoke.mjs; }
 
-if ! suite "install tools (.tools/, apt chromium firefox-esr brotli, npm ci)" install_tools; then
+if ! suite "install tools (.tools/, apt chromium firefox-esr, npm ci)" install_tools; then
   echo "Cannot test without the tools; stopping here."
   finish
 fi
