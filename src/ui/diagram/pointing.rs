@@ -311,14 +311,20 @@ pub fn pointing(p: &PointingProps) -> Html {
         let window = web_sys::window();
         let size = |v: Option<wasm_bindgen::JsValue>| v.and_then(|v| v.as_f64()).unwrap_or(1280.0);
         let (w, h) = (size(window.as_ref().and_then(|w| w.inner_width().ok())), size(window.as_ref().and_then(|w| w.inner_height().ok())));
-        let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
-        let top = if m.y > h * 0.55 { format!("bottom:{}px", n(h - m.y)) } else { format!("top:{}px", n(m.y)) };
+        let place = if w < 600.0 {
+            // A phone: a sheet along the bottom of the screen, under the thumb.
+            "left:8px;right:8px;bottom:8px;max-height:70vh".to_string()
+        } else {
+            let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
+            let (top, room) = if m.y > h * 0.55 { (format!("bottom:{}px", n(h - m.y)), m.y) } else { (format!("top:{}px", n(m.y)), h - m.y) };
+            format!("{left};{top};max-height:{}px", n(room - 8.0))
+        };
         let at = crate::decimal::seconds(p.cursor.floor() as i64);
         html! {
             <>
             <div class="fault-menu-shade" onclick={close} oncontextmenu={Callback::from(|e: MouseEvent| e.prevent_default())} />
             <div class="fault-menu" data-testid="fault-menu" role="menu" aria-label={format!("Faults on {} at {at}", m.node)}
-                style={format!("{left};{top}")} ref={menu_ref.clone()} {onkeydown}>
+                style={place} ref={menu_ref.clone()} {onkeydown}>
                 <p class="fault-menu-head">{format!("{} at {at}", m.node)}</p>
                 {for offers.iter().map(|o| {
                     let act = p.act.clone();
