@@ -2,14 +2,21 @@
 // Browser figures for Lock Lab's release build (dist/), in Debian's headless Chromium through
 // the playwright-core API installed in tests/e2e/node_modules. Prints figures; asserts nothing.
 //
-//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]...
+//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]... [--load-only]
 //
 // --scenario-file runs a scenario file through the app's own "Your own scenario (JSON)" editor,
 // e.g. scripts/bench/redlock-9x4.json: Redlock with 9 instances and 4 clients, about 17,800
 // trace events in 60 s (issue 4's frame-cost and 10,000-event seek budgets).
 //
 // 1. first render: ms from navigation start until the diagram SVG is in the DOM, and until the
-//    frame after that (when it is on screen), each page load in a fresh browser context.
+//    frame after that (when it is on screen), each page load in a fresh browser context:
+//    - on loopback, with the bare-Yew floor page (the counter of scripts/bench/floor/, built by
+//      `scripts/bench-bundle.sh --floor` into target/floor-dist/) loaded in turn in the same run,
+//      and the ratio of the two (issue 11 budget: ≤ 300 ms and ≤ 1.5× the floor);
+//    - on a slow connection, Chromium's network emulation (CDP Network.emulateNetworkConditions:
+//      150 ms latency, 1.6 Mbps down, 750 kbps up; budget ≤ 2.0 s), with the moment the loading
+//      placeholder is painted (first contentful paint) and the bytes transferred.
+//    --load-only stops after these.
 // 2. frame script cost while playing: a DevTools trace of the renderer's main thread; the script
 //    time (top-level FunctionCall / FireAnimationFrame / RunMicrotasks / TimerFire / EventDispatch /
 //    EvaluateScript slices) between one animation-frame callback and the next; p50/p95/max.
@@ -26,14 +33,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'tests/e2e/package.json'));
 const { chromium } = require('playwright-core');
 
-const opts = { runs: 7, playMs: 4000, scenarios: [], files: [] };
+const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--runs') opts.runs = Number(a[++i]);
   else if (a[i] === '--play-ms') opts.playMs = Number(a[++i]);
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);
   else if (a[i] === '--scenario-file') opts.files.push(path.resolve(a[++i]));
+  else if (a[i] === '--load-only') opts.loadOnly = true;
   else {
-    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]...`);
+    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only]`);
     process.exit(2);
   }
 }
@@ -52,9 +60,9 @@ const quantile = (xs, q) => {
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const stats = (xs) => `p50 ${f1(quantile(xs, 0.5))}  p95 ${f1(quantile(xs, 0.95))}  max ${f1(Math.max(...xs))}  (n=${xs.length})`;
 
-function startServer() {
+function startServer(dir) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(root, 'scripts/static-server.mjs'), path.join(root, 'dist'), '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [path.join(root, 'scripts/static-server.mjs'), dir, '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     p.stdout.setEncoding('utf8');
     p.stdout.on('data', (d) => {
       const m = /http:\/\/[\d.]+:\d+\//.exec(d);
@@ -64,11 +72,11 @@ function startServer() {
   });
 }
 
-// Records when the diagram first enters the DOM, and the frame after it.
-const FIRST_RENDER_PROBE = () => {
+// Records when `selector` first enters the DOM, and the frame after it.
+const FIRST_RENDER_PROBE = (selector) => {
   window.__firstRender = {};
   const seen = () => {
-    if (window.__firstRender.dom || !document.querySelector('[data-testid="diagram"]')) return;
+    if (window.__firstRender.dom || !document.querySelector(selector)) return;
     window.__firstRender.dom = performance.now();
     requestAnimationFrame(() => requestAnimationFrame(() => (window.__firstRender.frame = performance.now())));
     obs.disconnect();
@@ -77,29 +85,47 @@ const FIRST_RENDER_PROBE = () => {
   obs.observe(document, { childList: true, subtree: true });
 };
 
-async function firstRender(browser, url) {
-  const dom = [];
-  const frame = [];
-  const wasm = [];
-  for (let i = 0; i < opts.runs; i++) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page = await ctx.newPage();
-    await page.addInitScript(FIRST_RENDER_PROBE);
-    await page.goto(url);
-    await page.waitForFunction(() => window.__firstRender.frame, null, { timeout: 30_000 });
-    const r = await page.evaluate(() => ({
-      ...window.__firstRender,
-      wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'))?.responseEnd ?? NaN,
-    }));
-    if (i > 0) {
-      // the first load warms the OS file cache and the server; it is not counted
-      dom.push(r.dom);
-      frame.push(r.frame);
-      wasm.push(r.wasm);
-    }
-    await ctx.close();
+// issue 11's slow connection (Lighthouse's mobile profile): 150 ms latency, 1.6 Mbps down, 750 kbps up.
+const SLOW = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+
+/** One page load in a fresh context: when `selector` is in the DOM and on screen, and what it took. */
+async function loadOnce(browser, url, selector, network) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  if (network) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', network);
   }
-  return { dom, frame, wasm };
+  await page.addInitScript(FIRST_RENDER_PROBE, selector);
+  await page.goto(url);
+  await page.waitForFunction(() => window.__firstRender.frame, null, { timeout: 60_000 });
+  const r = await page.evaluate(() => {
+    const res = performance.getEntriesByType('resource');
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {
+      ...window.__firstRender,
+      wasm: res.find((e) => e.name.endsWith('.wasm'))?.responseEnd ?? NaN,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      bytes: res.reduce((n, e) => n + e.transferSize, nav?.transferSize ?? 0),
+      wasmFetches: res.filter((e) => e.name.endsWith('.wasm')).length,
+    };
+  });
+  await context.close();
+  return r;
+}
+
+/** `opts.runs` loads of each page, taken in turn (so both see the same machine), after one warm-up each. */
+async function firstRenders(browser, pages, network) {
+  const out = pages.map(() => ({ dom: [], frame: [], wasm: [], fcp: [], bytes: [], wasmFetches: [] }));
+  for (let i = 0; i < opts.runs; i++) {
+    for (const [k, { url, selector }] of pages.entries()) {
+      const r = await loadOnce(browser, url, selector, network);
+      // the first load warms the OS file cache and the server; it is not counted
+      if (i > 0) for (const key of Object.keys(out[k])) out[k][key].push(r[key]);
+    }
+  }
+  return out;
 }
 
 // Top-level script slices on the renderer main thread, from a DevTools trace.
@@ -232,15 +258,39 @@ async function seeks(page, url, scenario) {
   }, targets);
 }
 
-const server = await startServer();
+const server = await startServer(path.join(root, 'dist'));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
   console.log(`Lock Lab browser figures (release build from ${server.url}, ${await browser.version()}, headless)`);
-  const fr = await firstRender(browser, server.url);
-  console.log(`\nfirst render of the diagram (ms from navigation start, ${fr.dom.length} fresh contexts after 1 warm-up)`);
+  const floorDir = path.join(root, 'target/floor-dist');
+  const floor = existsSync(path.join(floorDir, 'index.html')) ? await startServer(floorDir) : null;
+  const app = { url: server.url, selector: '[data-testid="diagram"]' };
+  const pages = floor ? [app, { url: floor.url, selector: 'button' }] : [app];
+  const [fr, fl] = await firstRenders(browser, pages, null);
+  console.log(`\nfirst render of the diagram on loopback (ms from navigation start, ${fr.dom.length} fresh contexts after 1 warm-up${floor ? ', the floor page loaded in turn' : ''})`);
   console.log(`  .wasm downloaded:        ${stats(fr.wasm)}`);
   console.log(`  diagram in the DOM:      ${stats(fr.dom)}`);
-  console.log(`  frame after (on screen): ${stats(fr.frame)}`);
+  console.log(`  frame after (on screen): ${stats(fr.frame)}   budget p50 ≤ 300 ms: ${quantile(fr.frame, 0.5) <= 300 ? 'met' : 'NOT MET'}`);
+  if (fl) {
+    const ratio = quantile(fr.frame, 0.5) / quantile(fl.frame, 0.5);
+    console.log(`  bare-Yew floor, counter on screen: ${stats(fl.frame)}`);
+    console.log(`  ratio to the floor: p50 ${ratio.toFixed(2)}×, p95 ${(quantile(fr.frame, 0.95) / quantile(fl.frame, 0.95)).toFixed(2)}×   budget ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT MET'}`);
+  } else {
+    console.log('  (no floor page in target/floor-dist/: `scripts/bench-bundle.sh --floor` builds it; ratio not measured)');
+  }
+
+  const [slow] = await firstRenders(browser, [app], SLOW);
+  console.log(`\nfirst render on a slow connection (Chromium network emulation: 150 ms latency, 1.6 Mbps down, 750 kbps up; ${slow.dom.length} loads)`);
+  console.log(`  loading text painted:    ${stats(slow.fcp)}`);
+  console.log(`  .wasm downloaded:        ${stats(slow.wasm)}`);
+  console.log(`  frame after (on screen): ${stats(slow.frame)}   budget p50 ≤ 2000 ms: ${quantile(slow.frame, 0.5) <= 2000 ? 'met' : 'NOT MET'}`);
+  console.log(`  transferred: ${(quantile(slow.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...slow.wasmFetches)}× per load`);
+  floor?.stop();
+  if (opts.loadOnly) {
+    await browser.close();
+    server.stop();
+    process.exit(0);
+  }
 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await ctx.newPage();

@@ -76,26 +76,52 @@ want_wasm_opt() {
   npm install --silent --no-audit --no-fund --prefix "$tools/binaryen" "binaryen@$BINARYEN_VERSION"
 }
 
+# apt_install WHAT PACKAGE...: Debian packages, with one `apt-get update` per run at most.
+apt_updated=false
+apt_install() {
+  local what=$1
+  shift
+  log "installing Debian $what"
+  export DEBIAN_FRONTEND=noninteractive
+  $apt_updated || apt-get update -qq
+  apt_updated=true
+  apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
 want_chromium() {
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then return; fi
-  log "installing Debian chromium + chromium-driver"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+  apt_install "chromium + chromium-driver" chromium chromium-driver
+}
+
+# The release build compresses dist/ (scripts/post-build.mjs): gzip is always there, brotli not.
+want_brotli() {
+  if command -v brotli >/dev/null; then return; fi
+  apt_install brotli brotli
+}
+
+# The second engine for the smoke walk (tests/e2e/firefox-smoke.mjs, driven by puppeteer-core
+# over WebDriver BiDi; Playwright's own Firefox build cannot be downloaded here).
+want_firefox() {
+  if [ -x /usr/bin/firefox-esr ]; then return; fi
+  apt_install firefox-esr firefox-esr
 }
 
 want_e2e_packages() {
-  local e2e="$root/tests/e2e" want have
-  # Reinstall when the lockfile pins another version than the one installed.
-  want=$(node -p "require('$e2e/package-lock.json').packages['node_modules/@playwright/test'].version")
-  have=$(node -p "try { require('$e2e/node_modules/@playwright/test/package.json').version } catch { '' }")
-  if [ "$have" = "$want" ]; then return; fi
-  log "installing Playwright test runner (no browser download)"
-  (cd "$e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
+  local e2e="$root/tests/e2e"
+  # Reinstall when the lockfile pins another version than the one installed, of any package.
+  if node -e "
+    const lock = require('$e2e/package-lock.json').packages;
+    const stale = ['@playwright/test', '@axe-core/playwright', 'axe-core', 'puppeteer-core'].filter((p) => {
+      try { return require('$e2e/node_modules/' + p + '/package.json').version !== lock['node_modules/' + p].version; }
+      catch { return true; }
+    });
+    process.exit(stale.length ? 1 : 0);"; then return; fi
+  log "installing the e2e packages: Playwright test runner, axe-core, puppeteer-core (no browser download)"
+  (cd "$e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
 }
 
 case "${1:-all}" in
-  build) want_wasm_target; want_trunk; want_wasm_bindgen; want_wasm_opt ;;
-  all) want_wasm_target; want_chromium; want_wasm_opt; want_wasm_bindgen; want_trunk; want_e2e_packages ;;
+  build) want_wasm_target; want_brotli; want_trunk; want_wasm_bindgen; want_wasm_opt ;;
+  all) want_wasm_target; want_chromium; want_firefox; want_brotli; want_wasm_opt; want_wasm_bindgen; want_trunk; want_e2e_packages ;;
   *) log "usage: install-tools.sh [build|all]"; exit 2 ;;
 esac

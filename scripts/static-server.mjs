@@ -5,6 +5,8 @@
 //   node scripts/static-server.mjs [DIR] [--host 127.0.0.1] [--port 8080]
 //
 // --port 0 picks a free port. The first line printed is "Serving DIR at http://HOST:PORT/".
+// A file compressed at build time (FILE.br, FILE.gz: scripts/post-build.mjs) is sent instead of
+// FILE when the request accepts that encoding, brotli first.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,6 +48,36 @@ async function resolveFile(urlPath) {
   }
 }
 
+/** The encodings a request accepts (q > 0), from its Accept-Encoding header. */
+function accepted(header) {
+  const ok = new Set();
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && (!q || Number(q.slice(2)) > 0)) ok.add(name);
+  }
+  return ok;
+}
+
+const ENCODINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
+
+/** The body to send for `file`: its brotli or gzip twin when there is one the request accepts. */
+async function body(file, acceptEncoding) {
+  const ok = accepted(acceptEncoding);
+  for (const [encoding, ext] of ENCODINGS) {
+    if (!ok.has(encoding)) continue;
+    try {
+      return { data: await readFile(file + ext), encoding };
+    } catch {
+      // not compressed at build time: try the next, then the file itself
+    }
+  }
+  return { data: await readFile(file), encoding: null };
+}
+
 const server = createServer(async (req, res) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
@@ -61,16 +93,19 @@ const server = createServer(async (req, res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
-  const body = await readFile(file);
+  const { data, encoding } = await body(file, req.headers['accept-encoding']);
   res.writeHead(200, {
     'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'Content-Length': body.length,
+    'Content-Length': data.length,
+    ...(encoding && { 'Content-Encoding': encoding }),
+    // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.
+    Vary: 'Accept-Encoding',
     'Cache-Control': 'no-cache',
     // Embedded in <iframe sandbox="allow-scripts"> the app has an opaque origin: its own
     // script, wasm and stylesheet are then cross-origin fetches that need this header.
     'Access-Control-Allow-Origin': '*',
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(req.method === 'HEAD' ? undefined : data);
 });
 
 server.on('error', (e) => {

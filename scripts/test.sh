@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Lock Lab test, from a fresh machine of this kind on up:
 #   tools (install-tools.sh all) → cargo fmt --check → native cargo test → wasm-bindgen-test in
-#   headless Chromium → trunk build --release → Playwright against the release build.
+#   headless Chromium → trunk build --release → Playwright against the release build → a smoke
+#   walk in Firefox ESR (puppeteer-core) against the same build.
 # Each suite runs even when an earlier one failed (except what needs the release build).
 # The last line counts suites: "N passed, N failed".
 set -uo pipefail
@@ -71,8 +72,9 @@ wasm_tests() {
 }
 release_dist() { rm -rf dist && release_build && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
+firefox_smoke() { node tests/e2e/firefox-smoke.mjs; }
 
-if ! suite "install tools (.tools/, apt chromium, npm ci)" install_tools; then
+if ! suite "install tools (.tools/, apt chromium firefox-esr brotli, npm ci)" install_tools; then
   echo "Cannot test without the tools; stopping here."
   finish
 fi
@@ -85,7 +87,9 @@ else
 fi
 if suite "release build (trunk build --release, lean wasm)" release_dist; then
   suite "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
+  suite "smoke walk in Firefox ESR (puppeteer-core, release build)" firefox_smoke
 else
   fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"
+  fail_unrun "smoke walk in Firefox ESR (puppeteer-core, release build)" "the release build failed"
 fi
 finish

@@ -128,6 +128,12 @@ pub fn app() -> Html {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleLecture)
     };
+    // Embedded, a docs page may hold several of these side by side, and screen readers list
+    // every frame's landmarks together: the embed's are named after what it shows.
+    let embed_name = lab.embed.then(|| {
+        let title = if s.title.is_empty() { &s.id } else { &s.title };
+        AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
+    });
     let stops_btn = {
         let act = act.clone();
         move |_| act.dispatch(Action::ToggleStopAtKeys)
@@ -170,15 +176,19 @@ pub fn app() -> Html {
                     }
                 </div>
             </header>
-            <p class="intro">
-                <span class="approach">{s.approach.label()}</span>
-                {s.intro.clone()}
-                // An intro tells the built-in's story with its numbers: once they changed, say so.
-                if lab.edited_from().is_some() && !s.intro.is_empty() {
-                    <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
+            <main aria-label={embed_name.clone()}>
+                if lab.embed {
+                    // The header (and its title) is left out of an embed; the page keeps its heading.
+                    <h1 class="visually-hidden">{"Lock Lab"}</h1>
                 }
-            </p>
-            <main>
+                <p class="intro">
+                    <span class="approach">{s.approach.label()}</span>
+                    {s.intro.clone()}
+                    // An intro tells the built-in's story with its numbers: once they changed, say so.
+                    if lab.edited_from().is_some() && !s.intro.is_empty() {
+                        <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
+                    }
+                </p>
                 if let Some(other) = lab.other.clone() {
                     <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
                         event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
@@ -186,7 +196,7 @@ pub fn app() -> Html {
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
                     <Legend />
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} />
+                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
                 if lab.embed {

@@ -21,6 +21,10 @@ pub struct CaptionProps {
     /// Playback is fast-forwarding through a quiet stretch.
     #[prop_or_default]
     pub fast_forward: bool,
+    /// The box has a fixed height and scrolls when a caption is longer (embeds): it then takes
+    /// focus, so a keyboard can scroll it too.
+    #[prop_or_default]
+    pub scrolls: bool,
 }
 
 #[function_component(Caption)]
@@ -71,7 +75,7 @@ pub fn caption(p: &CaptionProps) -> Html {
     };
     html! {
         <section class={classes!("caption", p.fast_forward.then_some("fast"))} data-testid="caption" data-view={kind}
-            aria-live="polite" aria-atomic="true" aria-label="What is happening">
+            role="status" aria-live="polite" aria-atomic="true" aria-label="What is happening" tabindex={p.scrolls.then_some("0")}>
             {body}
         </section>
     }

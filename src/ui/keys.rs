@@ -9,31 +9,33 @@ use super::state::{Act, Action};
 
 /// What the focused element already does with keys, so we do not steal them.
 enum Target {
-    /// Typing into a field or choosing in a list: leave every key alone.
+    /// Typing into a field: leave every key alone.
     Field,
-    /// A slider moves with arrows itself.
+    /// A slider moves with the plain arrows itself.
     Slider,
-    /// Buttons and switches: Space would click them; we take Space for play/pause.
+    /// Everything else: buttons, switches, links, the page, and a `<select>`. A closed select
+    /// chooses with ↑/↓ (the app binds neither); the rest of its keys (type-ahead letters,
+    /// Space opening the list, ←/→ changing the choice) are the app's, so that after picking a
+    /// scenario, or a speed, Shift+→ or F works at once. While a select's list is open the
+    /// browser gives the keys to the list, not to the page.
     Control,
-    Page,
 }
 
 fn target(e: &KeyboardEvent) -> Target {
-    let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else { return Target::Page };
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else { return Target::Control };
     // In the scenario editor every control is for writing: Space ticks its checkboxes and
     // presses its buttons instead of playing.
-    if el.closest(".scenario-json").ok().flatten().is_some() {
+    if el.closest(".scenario-json").ok().flatten().is_some() || el.is_content_editable() {
         return Target::Field;
     }
     match el.tag_name().as_str() {
-        "SELECT" | "TEXTAREA" => Target::Field,
+        "TEXTAREA" => Target::Field,
         "INPUT" => match el.dyn_ref::<HtmlInputElement>().map(|i| i.type_()).as_deref() {
             Some("range") => Target::Slider,
-            Some("checkbox") | Some("button") => Target::Control,
+            Some("checkbox" | "radio" | "button" | "submit" | "reset" | "file" | "color") => Target::Control,
             _ => Target::Field,
         },
-        "BUTTON" | "SUMMARY" | "A" => Target::Control,
-        _ => Target::Page,
+        _ => Target::Control,
     }
 }
 
@@ -51,17 +53,18 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    let arrows_free = matches!(where_, Target::Page | Target::Control);
+    // The slider keeps its own plain arrows; Shift+arrows (key moments) are the app's everywhere.
+    let arrows_free = !matches!(where_, Target::Slider);
     Some(match (e.key().as_str(), e.shift_key()) {
         ("Escape", _) => Action::CloseHelp,
         _ if matches!(where_, Target::Field) => return None,
         (" ", _) | ("Spacebar", _) => Action::TogglePlay,
-        ("ArrowRight", true) if arrows_free => Action::NextKey,
-        ("ArrowLeft", true) if arrows_free => Action::PrevKey,
+        ("ArrowRight", true) => Action::NextKey,
+        ("ArrowLeft", true) => Action::PrevKey,
         ("ArrowRight", false) if arrows_free => Action::Step,
         ("ArrowLeft", false) if arrows_free => Action::StepBack,
-        ("Home", _) if arrows_free => Action::Seek(0.0),
-        ("End", _) if arrows_free => Action::Seek(f64::MAX),
+        ("Home", _) => Action::Seek(0.0),
+        ("End", _) => Action::Seek(f64::MAX),
         ("f" | "F", _) => Action::ToggleFencing,
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,

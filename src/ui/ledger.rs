@@ -67,7 +67,7 @@ pub fn ledger(p: &LedgerProps) -> Html {
         }
     });
     html! {
-        <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label="Storage ledger">
+        <section class="ledger" data-testid={if p.other_side { "ledger-other" } else { "ledger" }} aria-label={if p.other_side { "Storage ledger, the compared approach" } else { "Storage ledger" }}>
             <h2>{"Storage ledger"}</h2>
             if t.writes.is_empty() && p.future {
                 <p class="empty">{"No write reached storage in this run."}</p>

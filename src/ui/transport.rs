@@ -60,7 +60,7 @@ pub fn transport(p: &TransportProps) -> Html {
     };
     let ms = p.cursor.max(0.0).floor();
     html! {
-        <div class="transport" role="group" aria-label="Playback">
+        <div class="transport" data-testid="transport" role="group" aria-label="Playback">
             <div class="buttons">
                 {button(act, || Action::PrevKey, "key-prev", "Previous key moment", "Shift+←", Icon::PrevKey)}
                 {button(act, || Action::StepBack, "step-back", "Step back", "←", Icon::StepBack)}

@@ -101,7 +101,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
     };
     html! {
         <section class={classes!("verdict", class)} data-testid={if p.other_side { "verdict-other" } else { "verdict" }}
-            data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label="Verdict">
+            data-safe={v.safe.to_string()} data-stale-accepted={v.stale_writes_accepted.to_string()} aria-label={if p.other_side { "Verdict, the compared approach" } else { "Verdict" }}>
             <h2>
                 if p.upto.is_none() {
                     <span class="verdict-badge" aria-hidden="true">{if v.safe { "●" } else { "▲" }}</span>

@@ -140,3 +140,72 @@ test('keyboard only: L lecture mode, ? help, Esc closes it', async ({ page }) =>
   await page.keyboard.press('l');
   await expect(lecture).toHaveAttribute('aria-pressed', 'false');
 });
+
+// Issue 11, item 6: choosing with a select (as a mouse leaves it, focused) must not swallow the
+// app's keys; only typing in a text field does.
+test('keys work right after choosing with the picker, the compare select or the speed; not while typing', async ({ page }) => {
+  await openApp(page);
+  const picker = page.getByTestId('scenario-picker');
+
+  await test.step('the picker, chosen and still focused', async () => {
+    await picker.focus();
+    await picker.selectOption('etcd-gc-pause');
+    expect(await focused(page), 'the picker keeps focus after a choice').toBe('scenario-picker');
+    await page.keyboard.press('Home');
+    const [t0, before] = [await cursorMs(page), await caption(page)];
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => cursorMs(page), { message: 'Shift+→ on the picker jumps to a key moment' }).toBeGreaterThan(t0);
+    expect(await caption(page), 'the caption changes').not.toBe(before);
+    await expect(picker, 'the arrow did not change the scenario').toHaveValue('etcd-gc-pause');
+    await page.keyboard.press('f');
+    await expect(page.getByTestId('fencing-toggle'), 'F on the picker turns fencing on').toBeChecked();
+    await expect(picker, 'F is not a type-ahead in the list').toHaveValue('etcd-gc-pause');
+    await page.keyboard.press('f');
+  });
+
+  await test.step('the picker, chosen with ↓ on the keyboard', async () => {
+    const ids = await picker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(picker, '↓ still chooses in the list').toHaveValue(ids[ids.indexOf('etcd-gc-pause') + 1]);
+    const t0 = await cursorMs(page);
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => cursorMs(page)).toBeGreaterThan(t0);
+  });
+
+  await test.step('the compare select', async () => {
+    const compare = page.getByTestId('compare-with');
+    await compare.focus();
+    await compare.selectOption('zookeeper');
+    await expect(page.locator('[data-testid="diagram"]')).toHaveCount(2);
+    const left = async () => Number(await page.getByTestId('diagram').first().getAttribute('data-cursor-ms'));
+    const t0 = await left();
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(left, { message: 'Shift+→ on the compare select' }).toBeGreaterThan(t0);
+    await compare.selectOption('none');
+    await expect(page.locator('[data-testid="diagram"]')).toHaveCount(1);
+  });
+
+  await test.step('the speed select: Space plays and pauses', async () => {
+    const speed = page.getByTestId('speed');
+    await speed.focus();
+    await speed.selectOption('4');
+    await page.keyboard.press('Home');
+    await page.keyboard.press(' ');
+    await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press(' ');
+    await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  await test.step('typing in a text field keeps every key', async () => {
+    const ttl = page.getByTestId('ttl');
+    await page.locator('.knobs summary').click();
+    await ttl.focus();
+    const t0 = await cursorMs(page);
+    await page.keyboard.press('f');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('fencing-toggle')).not.toBeChecked();
+    expect(await cursorMs(page), 'the cursor stays while typing').toBe(t0);
+  });
+});

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Trunk's post_build hook (Trunk.toml), run on the finished build before it becomes dist/:
+//
+// 1. A Content-Security-Policy <meta> in each page, first thing in <head>. Trunk writes an inline
+//    bootstrap <script type="module"> into index.html, and docs/embed-example.html has an inline
+//    <style>; a strict policy allows each by its sha256 hash, taken from the built file, so a
+//    rebuild (another wasm hash in the script) gets the right one without anyone copying it.
+// 2. Compression for the static server (scripts/static-server.mjs): FILE.gz (gzip -9) and
+//    FILE.br (brotli -q 11) next to every text and wasm file, release builds only (a debug wasm
+//    is megabytes and brotli -q 11 takes its time). Without a brotli on PATH it says so and
+//    writes .gz only (scripts/install-tools.sh installs Debian's brotli).
+//
+//   node scripts/post-build.mjs [DIR]   # DIR: default $TRUNK_STAGING_DIR (set by Trunk)
+//
+// Both steps can run again on the same folder: the policy is replaced, the files re-compressed.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
+if (!dir) {
+  console.error('post-build: no folder (pass DIR, or run as a Trunk hook, which sets TRUNK_STAGING_DIR)');
+  process.exit(2);
+}
+const release = process.argv[2] !== undefined || process.env.TRUNK_PROFILE === 'release';
+
+// Each page's policy; `hashes` are the 'sha256-…' sources of the page's inline elements.
+//  - The app: its own script, the wasm (instantiated from bytes: 'wasm-unsafe-eval'), CSS files.
+//    Yew writes `style` attributes (the diagram's scale, its veil, hidden layers): style-src-attr
+//    allows attributes, never a <style> element. PNG export draws the figure from a blob: URL,
+//    the favicon is a data: URL. connect-src: the wasm is fetched.
+//  - The example page: no script at all; its own <style>, and the two embeds (frames of the app).
+const POLICIES = {
+  'index.html': ({ script, style }) => ({
+    'default-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'", ...script],
+    'style-src': ["'self'", ...style],
+    'style-src-attr': ["'unsafe-inline'"],
+    'img-src': ["'self'", 'blob:', 'data:'],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  }),
+  'embed-example.html': ({ script, style }) => ({
+    'default-src': ["'none'"],
+    'script-src': script.length ? script : ["'none'"],
+    'style-src': style.length ? style : ["'none'"],
+    'img-src': ['data:'],
+    'frame-src': ["'self'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  }),
+};
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The hashes of a page's inline <script> (no src) and <style> elements, as the browser hashes them: their exact text. */
+function inlineHashes(html) {
+  const of = (tag, keep) =>
+    [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, 'gi'))].filter((m) => keep(m[1])).map((m) => sha256(m[2]));
+  return {
+    script: [...new Set(of('script', (attrs) => !/\bsrc\s*=/i.test(attrs)))],
+    style: [...new Set(of('style', () => true))],
+  };
+}
+
+const CSP_META = /<meta http-equiv="?Content-Security-Policy"?[^>]*>/i;
+
+function withPolicy(html, policy) {
+  const text = Object.entries(policy)
+    .map(([k, v]) => `${k} ${v.join(' ')}`)
+    .join('; ');
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${text}">`;
+  if (CSP_META.test(html)) return { html: html.replace(CSP_META, meta), text };
+  // Before every script and stylesheet: a meta policy only governs what comes after it. Right
+  // after the charset (which must come first), or <head>; the minifier leaves out optional tags.
+  const anchor = [/<meta charset[^>]*>/i, /<head\b[^>]*>/i, /<html\b[^>]*>/i].map((re) => re.exec(html)).find(Boolean);
+  if (!anchor) throw new Error('no <meta charset>, <head> or <html> to put the policy after');
+  const at = anchor.index + anchor[0].length;
+  return { html: html.slice(0, at) + meta + html.slice(at), text };
+}
+
+for (const [name, policyOf] of Object.entries(POLICIES)) {
+  const file = path.join(dir, name);
+  let html;
+  try {
+    html = readFileSync(file, 'utf8');
+  } catch {
+    continue; // not every build has every page (the bench floor has only index.html)
+  }
+  // Hash what the page holds without the policy meta (which is not an inline script or style).
+  const { html: out, text } = withPolicy(html, POLICIES[name](inlineHashes(html.replace(CSP_META, ''))));
+  writeFileSync(file, out);
+  console.log(`post-build: ${name}: Content-Security-Policy: ${text}`);
+}
+
+if (release) {
+  const COMPRESS = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && COMPRESS.test(e.name))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
+  let brotli = true;
+  try {
+    execFileSync('brotli', ['--version'], { stdio: 'ignore' });
+  } catch {
+    brotli = false;
+    console.error('post-build: no brotli on PATH (scripts/install-tools.sh installs it): writing .gz only');
+  }
+  for (const f of files) {
+    // -n: no name or time stamp in the .gz, so the same build gives the same bytes.
+    execFileSync('gzip', ['-9', '-n', '-k', '-f', f]);
+    if (brotli) execFileSync('brotli', ['-q', '11', '-k', '-f', f]);
+  }
+  console.log(`post-build: compressed ${files.length} files (gzip -9${brotli ? ', brotli -q 11' : ''})`);
+}

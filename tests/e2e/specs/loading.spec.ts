@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { test, expect, type Page } from '@playwright/test';
+
+// Fast and visible while loading (issue 11, item 9): the page says what is coming before any
+// script runs, and the project's server sends the files compressed at build time. The load
+// times themselves are measured by scripts/bench-browser.mjs (figures, not a pass/fail here:
+// a shared 2-core machine is no stopwatch).
+
+const DIST = path.resolve(__dirname, '../../../dist');
+
+/** Where the title's mark and the first line of text are, in page pixels. */
+async function headerBoxes(page: Page) {
+  const box = async (sel: string) => (await page.locator(sel).first().boundingBox())!;
+  return { title: await box('h1.brand .brand-mark'), line: await box('p.intro') };
+}
+
+// A projector, a big screen and a phone.
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+  [360, 780],
+]) {
+  test(`before any script runs, the page shows its title and what is coming (${width}×${height})`, async ({ browser }) => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height } });
+    const page = await ctx.newPage();
+    await page.goto('/?scenario=redis-gc-pause');
+    await expect(page.locator('h1.brand')).toHaveText('Lock Lab');
+    await expect(page.locator('.boot-line')).toBeVisible();
+    await expect(page.locator('.boot-line')).toContainText('Loading the simulator');
+    const before = await headerBoxes(page);
+    await ctx.close();
+
+    // Mounted, the app replaces it, with its title and first line where the placeholder had them.
+    const live = await browser.newPage({ viewport: { width, height } });
+    await live.goto('/?scenario=redis-gc-pause');
+    await expect(live.getByTestId('diagram')).toBeVisible();
+    await expect(live.locator('.boot')).toHaveCount(0);
+    const after = await headerBoxes(live);
+    for (const k of ['x', 'y'] as const) {
+      expect(Math.abs(after.title[k] - before.title[k]), `title ${k}: ${before.title[k]} → ${after.title[k]}`).toBeLessThanOrEqual(2);
+      expect(Math.abs(after.line[k] - before.line[k]), `first line ${k}: ${before.line[k]} → ${after.line[k]}`).toBeLessThanOrEqual(4);
+    }
+    await live.close();
+  });
+}
+
+/** GETs a path from the test server with this Accept-Encoding (node's http: nothing decoded). */
+function fetchRaw(baseURL: string, p: string, acceptEncoding?: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(new URL(p, baseURL), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+test('the server sends brotli or gzip as the request accepts, compressed at build time', async ({ baseURL }) => {
+  const built = readdirSync(DIST).filter((f) => /\.(html|js|css|wasm)$/.test(f));
+  expect(built.some((f) => f.endsWith('.wasm'))).toBe(true);
+  for (const f of built) {
+    const plain = readFileSync(path.join(DIST, f));
+    const br = await fetchRaw(baseURL!, `/${f}`, 'gzip, deflate, br');
+    expect(br.headers['content-encoding'], `${f} with br accepted`).toBe('br');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).equals(plain), `${f}.br is ${f}`).toBe(true);
+    const gz = await fetchRaw(baseURL!, `/${f}`, 'gzip');
+    expect(gz.headers['content-encoding'], `${f} with only gzip accepted`).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain), `${f}.gz is ${f}`).toBe(true);
+    const none = await fetchRaw(baseURL!, `/${f}`, 'br;q=0, gzip;q=0');
+    expect(none.headers['content-encoding'], `${f} with neither`).toBeUndefined();
+    expect(none.body.equals(plain)).toBe(true);
+    if (f.endsWith('.wasm')) {
+      expect(br.headers['content-type']).toBe('application/wasm');
+      expect(br.body.length, 'the wasm travels at under half its size').toBeLessThan(plain.length / 2);
+    }
+  }
+  // The page's own request: Chromium asks for br and gets it.
+  const res = await fetchRaw(baseURL!, '/', 'gzip, deflate, br, zstd');
+  expect(res.headers['content-encoding']).toBe('br');
+});
