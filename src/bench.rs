@@ -32,6 +32,31 @@ pub fn catalog(iterations: usize, now_ms: &dyn Fn() -> f64) -> Vec<Figure> {
         .collect()
 }
 
+/// Times what choosing "pause" in the fault menu costs the model on every built-in: the session
+/// injects a pause on the first client at the middle of the run and re-simulates, re-draws the
+/// timeline and re-tells the story (`Session::apply`). `micros` is the mean per injection; the
+/// browser's redraw of the diagram comes on top (scripts/bench-browser.mjs measures the whole).
+pub fn inject(iterations: usize, now_ms: &dyn Fn() -> f64) -> Vec<Figure> {
+    use crate::session::{Action, Session, Start};
+    let iterations = iterations.max(1);
+    catalog::all()
+        .into_iter()
+        .map(|s| {
+            let start = Start { search: format!("?scenario={}&t={}", s.id, s.duration_ms / 2), ..Start::default() };
+            let session = Session::new(&start);
+            let node = s.clients[0].name.clone();
+            let pause = || Action::Inject { kind: "pause".into(), node: node.clone() };
+            let events = session.clone().apply(pause()).run.trace.events.len();
+            let t0 = now_ms();
+            for _ in 0..iterations {
+                std::hint::black_box(session.clone().apply(pause()));
+            }
+            let micros = (now_ms() - t0) * 1000.0 / iterations as f64;
+            Figure { id: format!("inject:{}", s.id), simulated_ms: s.duration_ms, events, micros }
+        })
+        .collect()
+}
+
 /// The figures as lines `id events simulated_ms micros` (what scripts/bench-sim.sh reads).
 pub fn report(figures: &[Figure]) -> String {
     figures.iter().map(|f| format!("bench {} {} {} {:.1}\n", f.id, f.events, f.simulated_ms, f.micros)).collect()

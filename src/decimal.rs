@@ -20,15 +20,7 @@ pub struct Fixed(pub f64, pub u32);
 
 impl Display for Fixed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let scale = 10i64.pow(self.1);
-        let scaled = (self.0 * scale as f64).round() as i64;
-        let sign = if scaled < 0 { "-" } else { "" };
-        let (whole, frac) = (scaled.abs() / scale, scaled.abs() % scale);
-        if self.1 == 0 {
-            write!(f, "{sign}{whole}")
-        } else {
-            write!(f, "{sign}{whole}.{frac:0width$}", width = self.1 as usize)
-        }
+        write_scaled(f, scaled(self.0, self.1), self.1)
     }
 }
 
@@ -38,10 +30,46 @@ pub struct Short(pub f64, pub u32);
 
 impl Display for Short {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = Fixed(self.0, self.1).to_string();
-        let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
-        f.write_str(if text == "-0" { "0" } else { text })
+        let (mut v, mut places) = (scaled(self.0, self.1), self.1);
+        while places > 0 && v % 10 == 0 {
+            v /= 10;
+            places -= 1;
+        }
+        write_scaled(f, v, places)
     }
+}
+
+/// `value × 10^places`, rounded half away from zero.
+fn scaled(value: f64, places: u32) -> i64 {
+    (value * 10i64.pow(places) as f64).round() as i64
+}
+
+/// Writes `v / 10^places` with exactly `places` decimals, digit by digit into a stack buffer:
+/// the diagram writes thousands of coordinates per run, and `write!` with a width and a
+/// temporary `String` per number made formatting most of a redraw's time.
+fn write_scaled(f: &mut fmt::Formatter<'_>, v: i64, places: u32) -> fmt::Result {
+    let mut buf = [0u8; 24];
+    let mut i = buf.len();
+    let mut rest = v.unsigned_abs();
+    let mut written = 0;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        written += 1;
+        if written == places {
+            i -= 1;
+            buf[i] = b'.';
+        }
+        if rest == 0 && written > places {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    f.write_str(std::str::from_utf8(&buf[i..]).unwrap_or_default())
 }
 
 /// A time or a duration in the product's one way of writing it: under a second in ms

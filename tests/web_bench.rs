@@ -13,5 +13,6 @@ fn simulate_every_builtin() {
     let now = move || performance.now();
     let iterations = 200;
     locklab::bench::catalog(20, &now); // let the JIT tier up first
-    console_log!("{}", locklab::bench::report(&locklab::bench::catalog(iterations, &now)));
+    let figures = [locklab::bench::catalog(iterations, &now), locklab::bench::inject(iterations, &now)].concat();
+    console_log!("{}", locklab::bench::report(&figures));
 }

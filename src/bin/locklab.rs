@@ -273,7 +273,8 @@ fn bench(iterations: Option<&str>) -> Result<String, String> {
     };
     let start = std::time::Instant::now();
     let now = move || start.elapsed().as_secs_f64() * 1000.0;
-    Ok(locklab::bench::report(&locklab::bench::catalog(n, &now)))
+    let figures = [locklab::bench::catalog(n, &now), locklab::bench::inject(n, &now)].concat();
+    Ok(locklab::bench::report(&figures))
 }
 
 /// The readable summary printed without `--json`.

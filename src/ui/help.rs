@@ -12,6 +12,9 @@ const KEYS: &[(&str, &str)] = &[
     ("F", "fencing at storage on / off"),
     ("U", "safe unlock on / off"),
     ("L", "lecture mode: big type, high contrast"),
+    ("M  /  Enter", "on a lane: its fault menu at the cursor (or right-click it; ↑ / ↓: next lane)"),
+    ("Delete", "remove the selected fault"),
+    ("Ctrl + Z  /  Ctrl + Shift + Z", "undo / redo the last edit"),
     ("?", "this help"),
     ("Esc", "close"),
 ];

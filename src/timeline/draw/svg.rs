@@ -10,7 +10,7 @@ pub struct N(pub f64);
 
 impl Display for N {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::decimal::Short(self.0, 1))
+        crate::decimal::Short(self.0, 1).fmt(f)
     }
 }
 

@@ -3,8 +3,11 @@
 //! itself, and a handle over each of the scenario's faults that drags to move it, drags at its
 //! right edge to resize it, and is removed with Delete. What each item does is the session's
 //! (`Session::fault_menu`, `Action::Inject`, …); this file only maps pointers and keys to it.
+//!
 //! An HTML layer over the SVG, not inside it: the diagram is one `role="img"`, whose parts a
-//! screen reader does not enter, and these are controls.
+//! screen reader does not enter, and these are controls. Its events are handled once, on the
+//! layer, from the `data-*` of the element they hit (a closure per lane, handle and event
+//! would cost the bundle several KB for the same behaviour).
 
 use std::rc::Rc;
 
@@ -43,16 +46,8 @@ pub struct PointingProps {
 /// Holding a finger this long on a lane opens the menu (as a right-click does).
 const LONG_PRESS_MS: u32 = 550;
 
-/// The drawing's own x for a pointer event (the drawing may be scaled to fit). From the event's
-/// target: Yew delegates events, so the current target is the app's root, not this layer.
-fn drawing_x(e: &MouseEvent, geo: &Geometry) -> Option<f64> {
-    let layer = e.target()?.dyn_into::<Element>().ok()?.closest(".pointing").ok()??;
-    let r = layer.get_bounding_client_rect();
-    Some((e.client_x() as f64 - r.left()) * geo.width / r.width().max(1.0))
-}
-
 /// A fault's drawn span on one lane, in true ms: from its time over its length (a pause's
-/// duration, a crash's restart delay, …), or a thin mark for a fault with no length.
+/// duration, a crash's restart delay, …), or None for a fault with no length (a thin mark).
 fn span(f: &FaultSpec) -> (Time, Option<Time>) {
     let length = fault::amount(f.kind()).filter(|(_, _, n)| n.unit == "ms").and_then(|(_, p, _)| match fault::get(f, p.name) {
         Some(Value::Int(x) | Value::Maybe(Some(x))) => Some(x),
@@ -61,20 +56,53 @@ fn span(f: &FaultSpec) -> (Time, Option<Time>) {
     (f.at_ms(), length.map(|l| f.at_ms() + l))
 }
 
-/// What a drag on a handle changes.
-#[derive(Clone, Copy, PartialEq)]
-enum Grip {
-    Move,
-    Resize,
-}
-
+/// A drag on a fault's handle: which fault, whether by its right edge (a resize), and where the
+/// pointer went down and is now (drawing x).
 #[derive(Clone, Copy, PartialEq)]
 struct Drag {
     index: usize,
-    grip: Grip,
-    /// Where the pointer went down, and where it is now (drawing x).
+    resize: bool,
     from_x: f64,
     to_x: f64,
+}
+
+/// What a pointer or key event on the layer hit.
+struct Hit {
+    el: Element,
+    /// The drawing's own x of the event (the drawing may be scaled to fit).
+    x: f64,
+}
+
+impl Hit {
+    /// From the event's target: Yew delegates events, so the current target is the app's root.
+    fn of(e: &Event, client_x: f64, geo: &Geometry) -> Option<Hit> {
+        let el = e.target()?.dyn_into::<Element>().ok()?;
+        let r = el.closest(".pointing").ok()??.get_bounding_client_rect();
+        Some(Hit { x: (client_x - r.left()) * geo.width / r.width().max(1.0), el })
+    }
+    fn up(&self, selector: &str) -> Option<Element> {
+        self.el.closest(selector).ok().flatten()
+    }
+    /// The lane's node, for a hit on a lane target.
+    fn lane(&self) -> Option<String> {
+        self.up("[data-testid=lane]")?.get_attribute("data-node")
+    }
+    /// The fault's index, for a hit on a fault handle.
+    fn fault(&self) -> Option<usize> {
+        self.up(".fault-handle")?.get_attribute("data-fault")?.parse().ok()
+    }
+}
+
+fn focus(el: Option<Element>) {
+    if let Some(el) = el {
+        let _ = el.unchecked_into::<HtmlElement>().focus();
+    }
+}
+
+/// Stops the app's own keys from also acting on a key this layer took.
+fn took(e: &KeyboardEvent) {
+    e.prevent_default();
+    e.stop_propagation();
 }
 
 #[function_component(Pointing)]
@@ -89,253 +117,221 @@ pub fn pointing(p: &PointingProps) -> Html {
         let open = ed.menu.as_ref().map(|(m, _)| m.clone());
         use_effect_with(open, move |open| {
             if open.is_some() {
-                if let Some(b) = menu_ref.cast::<Element>().and_then(|m| m.query_selector("button").ok().flatten()) {
-                    let _ = b.unchecked_into::<HtmlElement>().focus();
-                }
+                focus(menu_ref.cast::<Element>().and_then(|m| m.query_selector("button").ok().flatten()));
             }
         });
     }
-    let open_menu = {
+    // Opens the menu for `node` at a screen point, the cursor first moved to `at` (the faults
+    // strike where the user pointed).
+    let open_at = {
         let act = p.act.clone();
-        move |node: String, x: f64, y: f64| act.dispatch(Action::OpenFaultMenu(FaultMenu { node, x, y }))
+        Rc::new(move |node: String, at: Option<f64>, x: f64, y: f64| {
+            if let Some(at) = at {
+                act.dispatch(Action::Seek(at));
+            }
+            act.dispatch(Action::OpenFaultMenu(FaultMenu { node, x, y }));
+        })
     };
-    let lanes = t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
-        let name = lane.name.clone();
-        let oncontextmenu = {
-            let (open_menu, geo, act, name) = (open_menu.clone(), p.geo.clone(), p.act.clone(), name.clone());
-            Callback::from(move |e: MouseEvent| {
+    let time_at = {
+        let geo = p.geo.clone();
+        move |x: f64| geo.time_at(x.max(geo.x0)).round()
+    };
+    let oncontextmenu = {
+        let (geo, open_at, time_at) = (p.geo.clone(), open_at.clone(), time_at.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+            e.prevent_default();
+            if let Some(node) = hit.lane() {
+                open_at(node, Some(time_at(hit.x)), e.client_x() as f64, e.client_y() as f64);
+            }
+        })
+    };
+    let onclick = {
+        let (geo, act, time_at) = (p.geo.clone(), p.act.clone(), time_at.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+            if let Some(index) = hit.fault() {
+                act.dispatch(Action::SelectFault(Some(index)));
+            } else if hit.lane().is_some() && hit.x >= geo.x0 - 6.0 {
+                act.dispatch(Action::Seek(time_at(hit.x)));
+            }
+        })
+    };
+    let onpointerdown = {
+        let (geo, act, drag, press, open_at, time_at) =
+            (p.geo.clone(), p.act.clone(), drag.clone(), press.clone(), open_at.clone(), time_at);
+        Callback::from(move |e: PointerEvent| {
+            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+            if let Some(index) = hit.fault() {
+                // No text selection while dragging; that also keeps the press from focusing the
+                // handle, so it is focused here (Delete then goes to it).
                 e.prevent_default();
-                if let Some(x) = drawing_x(&e, &geo) {
-                    // The menu's faults strike where the user pointed: the cursor goes there first.
-                    act.dispatch(Action::Seek(geo.time_at(x.max(geo.x0)).round()));
-                    open_menu(name.clone(), e.client_x() as f64, e.client_y() as f64);
-                }
-            })
-        };
-        let onclick = {
-            let (geo, act) = (p.geo.clone(), p.act.clone());
-            Callback::from(move |e: MouseEvent| {
-                if let Some(x) = drawing_x(&e, &geo) {
-                    if x >= geo.x0 - 6.0 {
-                        act.dispatch(Action::Seek(geo.time_at(x).round()));
-                    }
-                }
-            })
-        };
-        // A long press on touch screens, which have no right button.
-        let onpointerdown = {
-            let (press, open_menu, geo, act, name) = (press.clone(), open_menu.clone(), p.geo.clone(), p.act.clone(), name.clone());
-            Callback::from(move |e: PointerEvent| {
-                if e.pointer_type() != "touch" {
-                    return;
-                }
-                let Some(x) = drawing_x(&e, &geo) else { return };
-                let (open_menu, act, name, at) = (open_menu.clone(), act.clone(), name.clone(), geo.time_at(x.max(geo.x0)).round());
-                let (cx, cy) = (e.client_x() as f64, e.client_y() as f64);
-                *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || {
-                    act.dispatch(Action::Seek(at));
-                    open_menu(name, cx, cy);
-                }));
-            })
-        };
-        let cancel_press = {
-            let press = press.clone();
-            Callback::from(move |_: PointerEvent| drop(press.borrow_mut().take()))
-        };
-        let onkeydown = {
-            let (open_menu, geo, name, cursor) = (open_menu.clone(), p.geo.clone(), name.clone(), p.cursor);
-            Callback::from(move |e: KeyboardEvent| {
-                let lane_of = |e: &KeyboardEvent| e.target().and_then(|t| t.dyn_into::<Element>().ok());
-                let sibling = |el: Element, down: bool| if down { el.next_element_sibling() } else { el.previous_element_sibling() };
-                // From the keyboard the menu opens on the lane, at the cursor.
-                let at_cursor = |e: &KeyboardEvent| {
-                    let r = lane_of(e)?.get_bounding_client_rect();
-                    Some((r.left() + geo.x(cursor) * r.width() / geo.width.max(1.0), r.top() + r.height() / 2.0))
-                };
-                let key = e.key();
+                let _ = hit.el.set_pointer_capture(e.pointer_id());
+                focus(hit.up(".fault-handle"));
+                act.dispatch(Action::SelectFault(Some(index)));
+                drag.set(Some(Drag { index, resize: hit.up(".fault-grip").is_some(), from_x: hit.x, to_x: hit.x }));
+            } else if let (Some(node), "touch") = (hit.lane(), e.pointer_type().as_str()) {
+                // A long press, on touch screens, which have no right button.
+                let (open_at, at, x, y) = (open_at.clone(), time_at(hit.x), e.client_x() as f64, e.client_y() as f64);
+                *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || open_at(node, Some(at), x, y)));
+            }
+        })
+    };
+    let onpointermove = {
+        let (geo, drag) = (p.geo.clone(), drag.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let (Some(d), Some(hit)) = (*drag, Hit::of(&e, e.client_x() as f64, &geo)) {
+                drag.set(Some(Drag { to_x: hit.x, ..d }));
+            }
+        })
+    };
+    // One edit (one re-simulation, one undo step) per drag, when it is let go.
+    let onpointerup = {
+        let (geo, act, drag, press, faults) = (p.geo.clone(), p.act.clone(), drag.clone(), press.clone(), ed.scenario.clone());
+        Callback::from(move |e: PointerEvent| {
+            drop(press.borrow_mut().take());
+            let Some(d) = *drag else { return };
+            drag.set(None);
+            let (Some(hit), Some(f)) = (Hit::of(&e, e.client_x() as f64, &geo), faults.faults.get(d.index)) else { return };
+            let moved_ms = (geo.time_at(hit.x) - geo.time_at(d.from_x)).round() as i64;
+            let (from, to) = span(f);
+            act.dispatch(match (d.resize, to) {
+                _ if moved_ms == 0 => return,
+                (true, Some(to)) => Action::ResizeFault { index: d.index, length_ms: (to - from + moved_ms).max(1) },
+                _ => Action::MoveFault { index: d.index, at_ms: from + moved_ms },
+            });
+        })
+    };
+    let cancel = {
+        let press = press.clone();
+        Callback::from(move |_: PointerEvent| drop(press.borrow_mut().take()))
+    };
+    let onkeydown = {
+        let (geo, act, open_at, cursor) = (p.geo.clone(), p.act.clone(), open_at, p.cursor);
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(hit) = Hit::of(&e, 0.0, &geo) else { return };
+            let key = e.key();
+            if hit.up(".fault-menu").is_some() {
+                let item = hit.up("button");
                 match key.as_str() {
-                    "m" | "M" | "Enter" | "ContextMenu" | "F10" if key != "F10" || e.shift_key() => {
-                        e.prevent_default();
-                        e.stop_propagation();
-                        if let Some((x, y)) = at_cursor(&e) {
-                            open_menu(name.clone(), x, y);
-                        }
+                    "Escape" => {
+                        took(&e);
+                        act.dispatch(Action::CloseFaultMenu);
                     }
-                    key @ ("ArrowUp" | "ArrowDown") => {
-                        e.prevent_default();
-                        e.stop_propagation();
-                        let next = lane_of(&e).and_then(|el| sibling(el, key == "ArrowDown"));
-                        if let Some(next) = next.filter(|el| el.get_attribute("data-testid").as_deref() == Some("lane")) {
-                            let _ = next.unchecked_into::<HtmlElement>().focus();
-                        }
+                    "ArrowDown" => {
+                        took(&e);
+                        focus(item.and_then(|i| i.next_element_sibling()));
+                    }
+                    "ArrowUp" => {
+                        took(&e);
+                        focus(item.and_then(|i| i.previous_element_sibling()).filter(|el| el.tag_name() == "BUTTON"));
+                    }
+                    // The menu's own keys (Space and Enter press the item) are not the app's.
+                    " " | "Enter" => e.stop_propagation(),
+                    _ => {}
+                }
+            } else if let Some(index) = hit.fault() {
+                if matches!(key.as_str(), "Delete" | "Backspace") {
+                    took(&e);
+                    act.dispatch(Action::RemoveFault(index));
+                }
+            } else if let (Some(node), Some(lane)) = (hit.lane(), hit.up("[data-testid=lane]")) {
+                match key.as_str() {
+                    // From the keyboard the menu opens on the lane, at the cursor.
+                    "m" | "M" | "Enter" | "ContextMenu" => {
+                        took(&e);
+                        let r = lane.get_bounding_client_rect();
+                        open_at(node, None, r.left() + geo.x(cursor) * r.width() / geo.width.max(1.0), r.top() + r.height() / 2.0);
+                    }
+                    "ArrowUp" | "ArrowDown" => {
+                        took(&e);
+                        let next = if key == "ArrowDown" { lane.next_element_sibling() } else { lane.previous_element_sibling() };
+                        focus(next.filter(|el| el.get_attribute("data-testid").as_deref() == Some("lane")));
                     }
                     _ => {}
                 }
-            })
-        };
-        let style = format!("top:{}px;height:{}px", n(b.top), n(b.h));
+            }
+        })
+    };
+
+    let lanes = t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
         html! {
-            <div class="lane-target" data-testid="lane" data-node={name.clone()} tabindex={if i == 0 { "0" } else { "-1" }} role="button"
-                aria-haspopup="menu" aria-label={format!("{name}: faults here (M)")} {style}
-                {oncontextmenu} {onclick} {onpointerdown} onpointerup={cancel_press.clone()} onpointerleave={cancel_press.clone()}
-                onpointercancel={cancel_press} {onkeydown} />
+            <div class="lane-target" data-testid="lane" data-node={lane.name.clone()} tabindex={if i == 0 { "0" } else { "-1" }} role="button"
+                aria-haspopup="menu" aria-label={format!("{}: faults here (M)", lane.name)}
+                style={format!("top:{}px;height:{}px", n(b.top), n(b.h))} />
         }
     });
     let lane_box = |name: &str| t.lanes.iter().position(|l| l.name == name).and_then(|i| g.lanes.get(i));
-    let handles = ed.scenario.faults.iter().enumerate().flat_map(|(index, f)| {
+    let handles = ed.scenario.faults.iter().enumerate().filter_map(|(index, f)| {
+        // On the first lane it names (a link's sender, a partition's first member).
+        let b = lane_box(fault::nodes(f).first()?)?;
         let (from, to) = span(f);
         let d = drag.filter(|d| d.index == index);
         let shift = d.map_or(0.0, |d| d.to_x - d.from_x);
-        let (x0, x1) = match (d.map(|d| d.grip), to) {
-            (Some(Grip::Resize), Some(to)) => (g.xt(from), (g.xt(to) + shift).max(g.xt(from) + 4.0)),
+        let (x0, x1) = match (d.map(|d| d.resize), to) {
+            (Some(true), Some(to)) => (g.xt(from), (g.xt(to) + shift).max(g.xt(from) + 4.0)),
             (_, Some(to)) => (g.xt(from) + shift, g.xt(to) + shift),
             (_, None) => (g.xt(from) + shift - 5.0, g.xt(from) + shift + 5.0),
         };
         let words = fault::words(f);
-        let selected = ed.selected == Some(index);
-        let resizable = to.is_some();
-        fault::nodes(f)
-            .into_iter()
-            // On the first lane it names (a link's sender, a partition's first member).
-            .take(1)
-            .filter_map(|node| lane_box(&node).cloned())
-            .map(|b| {
-                let down = |grip: Grip| {
-                    let (drag, act, geo) = (drag.clone(), p.act.clone(), p.geo.clone());
-                    Callback::from(move |e: PointerEvent| {
-                        e.stop_propagation();
-                        e.prevent_default();
-                        if let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
-                            let _ = el.set_pointer_capture(e.pointer_id());
-                            // The default (focus on press) is prevented with the text selection
-                            // a drag would make: focus the handle, so Delete goes to it.
-                            if let Some(h) = el.closest(".fault-handle").ok().flatten() {
-                                let _ = h.unchecked_into::<HtmlElement>().focus();
-                            }
-                        }
-                        act.dispatch(Action::SelectFault(Some(index)));
-                        if let Some(x) = drawing_x(&e, &geo) {
-                            drag.set(Some(Drag { index, grip, from_x: x, to_x: x }));
-                        }
-                    })
-                };
-                let onpointermove = {
-                    let (drag, geo) = (drag.clone(), p.geo.clone());
-                    Callback::from(move |e: PointerEvent| {
-                        if let (Some(d), Some(x)) = (*drag, drawing_x(&e, &geo)) {
-                            drag.set(Some(Drag { to_x: x, ..d }));
-                        }
-                    })
-                };
-                // One edit (one re-simulation, one undo step) per drag, when it is let go.
-                let onpointerup = {
-                    let (drag, act, geo) = (drag.clone(), p.act.clone(), p.geo.clone());
-                    Callback::from(move |e: PointerEvent| {
-                        e.stop_propagation();
-                        let Some(d) = *drag else { return };
-                        drag.set(None);
-                        let moved_ms = (geo.time_at(d.to_x) - geo.time_at(d.from_x)).round() as i64;
-                        if moved_ms == 0 {
-                            return;
-                        }
-                        act.dispatch(match (d.grip, to) {
-                            (Grip::Resize, Some(to)) => Action::ResizeFault { index, length_ms: (to - from + moved_ms).max(1) },
-                            _ => Action::MoveFault { index, at_ms: from + moved_ms },
-                        });
-                    })
-                };
-                let onkeydown = {
-                    let act = p.act.clone();
-                    Callback::from(move |e: KeyboardEvent| {
-                        if matches!(e.key().as_str(), "Delete" | "Backspace") {
-                            e.prevent_default();
-                            e.stop_propagation();
-                            act.dispatch(Action::RemoveFault(index));
-                        }
-                    })
-                };
-                let onclick = Callback::from(|e: MouseEvent| e.stop_propagation());
-                let style = format!("left:{}px;width:{}px;top:{}px;height:{}px", n(x0), n((x1 - x0).max(10.0)), n(b.top + 2.0), n(b.h - 4.0));
-                html! {
-                    <div class={classes!("fault-handle", selected.then_some("selected"), d.is_some().then_some("dragging"))}
-                        data-testid="fault-handle" data-fault={index.to_string()} data-kind={f.kind().id()} tabindex="0" role="button"
-                        aria-label={format!("{words}: drag to move{}; Delete removes it", if resizable { ", drag its right edge to resize" } else { "" })}
-                        title={words.clone()} {style} onpointerdown={down(Grip::Move)} onpointermove={onpointermove.clone()}
-                        onpointerup={onpointerup.clone()} {onkeydown} {onclick}>
-                        if resizable {
-                            <span class="fault-grip" data-testid="fault-resize" onpointerdown={down(Grip::Resize)} onpointermove={onpointermove}
-                                onpointerup={onpointerup} />
-                        }
-                    </div>
+        let resize = if to.is_some() { ", drag its right edge to resize" } else { "" };
+        Some(html! {
+            <div class={classes!("fault-handle", (ed.selected == Some(index)).then_some("selected"), d.is_some().then_some("dragging"))}
+                data-testid="fault-handle" data-fault={index.to_string()} data-kind={f.kind().id()} tabindex="0" role="button"
+                aria-label={format!("{words}: drag to move{resize}; Delete removes it")} title={words}
+                style={format!("left:{}px;width:{}px;top:{}px;height:{}px", n(x0), n((x1 - x0).max(10.0)), n(b.top + 2.0), n(b.h - 4.0))}>
+                if to.is_some() {
+                    <span class="fault-grip" data-testid="fault-resize" />
                 }
-            })
-            .collect::<Vec<_>>()
+            </div>
+        })
     });
     let menu = ed.menu.as_ref().map(|(m, offers)| {
         let close = {
             let act = p.act.clone();
             Callback::from(move |_: MouseEvent| act.dispatch(Action::CloseFaultMenu))
         };
-        let onkeydown = {
-            let act = p.act.clone();
-            Callback::from(move |e: KeyboardEvent| {
-                let item = e.target().and_then(|t| t.dyn_into::<Element>().ok());
-                let go = |el: Option<Element>| {
-                    if let Some(el) = el {
-                        let _ = el.unchecked_into::<HtmlElement>().focus();
-                    }
-                };
-                match e.key().as_str() {
-                    "Escape" => {
-                        e.stop_propagation();
-                        act.dispatch(Action::CloseFaultMenu);
-                    }
-                    "ArrowDown" => {
-                        e.prevent_default();
-                        e.stop_propagation();
-                        go(item.and_then(|i| i.next_element_sibling()));
-                    }
-                    "ArrowUp" => {
-                        e.prevent_default();
-                        e.stop_propagation();
-                        go(item.and_then(|i| i.previous_element_sibling()).filter(|el| el.tag_name() == "BUTTON"));
-                    }
-                    // The menu's own keys (Space and Enter press the item) are not the app's.
-                    " " | "Enter" => e.stop_propagation(),
-                    _ => {}
-                }
-            })
-        };
         // Fixed on the screen where it was asked for (no ancestor is transformed where one can
         // be edited), and kept on it: near the right or bottom edge it opens leftward or upward.
         let window = web_sys::window();
         let size = |v: Option<wasm_bindgen::JsValue>| v.and_then(|v| v.as_f64()).unwrap_or(1280.0);
         let (w, h) = (size(window.as_ref().and_then(|w| w.inner_width().ok())), size(window.as_ref().and_then(|w| w.inner_height().ok())));
-        let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
-        let top = if m.y > h * 0.55 { format!("bottom:{}px", n(h - m.y)) } else { format!("top:{}px", n(m.y)) };
+        let place = if w < 600.0 {
+            // A phone: a sheet along the bottom of the screen, under the thumb.
+            "left:8px;right:8px;bottom:8px;max-height:70vh".to_string()
+        } else {
+            let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
+            let (top, room) =
+                if m.y > h * 0.55 { (format!("bottom:{}px", n(h - m.y)), m.y) } else { (format!("top:{}px", n(m.y)), h - m.y) };
+            format!("{left};{top};max-height:{}px", n(room - 8.0))
+        };
         let at = crate::decimal::seconds(p.cursor.floor() as i64);
+        let choose = {
+            let (act, node) = (p.act.clone(), m.node.clone());
+            Callback::from(move |e: MouseEvent| {
+                let kind = e.target().and_then(|t| t.dyn_into::<Element>().ok()).and_then(|el| el.closest("button").ok().flatten());
+                if let Some(kind) = kind.and_then(|b| b.get_attribute("data-kind")) {
+                    act.dispatch(Action::Inject { kind, node: node.clone() });
+                }
+            })
+        };
         html! {
             <>
-            <div class="fault-menu-shade" onclick={close} oncontextmenu={Callback::from(|e: MouseEvent| e.prevent_default())} />
+            <div class="fault-menu-shade" onclick={close} />
             <div class="fault-menu" data-testid="fault-menu" role="menu" aria-label={format!("Faults on {} at {at}", m.node)}
-                style={format!("{left};{top}")} ref={menu_ref.clone()} {onkeydown}>
+                style={place} ref={menu_ref.clone()} onclick={choose}>
                 <p class="fault-menu-head">{format!("{} at {at}", m.node)}</p>
-                {for offers.iter().map(|o| {
-                    let act = p.act.clone();
-                    let (kind, node) = (o.kind.id().to_string(), m.node.clone());
-                    let onclick = Callback::from(move |_: MouseEvent| act.dispatch(Action::Inject { kind: kind.clone(), node: node.clone() }));
-                    html! {
-                        <button type="button" role="menuitem" data-testid={format!("fault-menu-{}", o.kind.id().replace('_', "-"))} {onclick}>
-                            {o.words()}
-                        </button>
-                    }
+                {for offers.iter().map(|o| html! {
+                    <button type="button" role="menuitem" data-testid={format!("fault-menu-{}", o.kind.id().replace('_', "-"))}
+                        data-kind={o.kind.id()}>{o.words()}</button>
                 })}
             </div>
             </>
         }
     });
     html! {
-        <div class="pointing">
+        <div class="pointing" {oncontextmenu} {onclick} {onpointerdown} {onpointermove} {onpointerup} onpointercancel={cancel.clone()}
+            onpointerleave={cancel} {onkeydown}>
             {for lanes}
             {for handles}
             {menu.unwrap_or_default()}

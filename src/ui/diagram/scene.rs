@@ -20,15 +20,26 @@ pub struct StaticProps {
 }
 
 /// The whole run drawn in full ink: lanes, axis, bands, bars, arrows, marks, writes, labels.
+/// The markup is put in by one `innerHTML`, after Yew renders the empty `<svg>`: as Yew's raw
+/// HTML it would be taken out again node by node when the run changes (thousands of
+/// `removeChild` calls across the wasm boundary, most of what an injected fault cost).
 #[function_component(StaticLayer)]
 pub fn static_layer(p: &StaticProps) -> Html {
     let g = &*p.geo;
-    let markup = format!("{}{}{}{}", draw::DEFS, draw::backdrop(&p.timeline, g), p.drawing.shapes, p.drawing.label_markup(usize::MAX));
+    let svg = use_node_ref();
+    {
+        let svg = svg.clone();
+        use_effect_with((p.drawing.clone(), p.timeline.clone(), p.geo.clone()), move |(drawing, timeline, geo)| {
+            if let Some(el) = svg.cast::<web_sys::Element>() {
+                let markup =
+                    format!("{}{}{}{}", draw::DEFS, draw::backdrop(timeline, geo), drawing.shapes, drawing.label_markup(usize::MAX));
+                el.set_inner_html(&markup);
+            }
+        });
+    }
     let (w, h) = (n(g.width), n(g.height));
     html! {
-        <svg class="diagram diagram-static" width={w.clone()} height={h.clone()} viewBox={format!("0 0 {w} {h}")} aria-hidden="true">
-            {Html::from_html_unchecked(AttrValue::from(markup))}
-        </svg>
+        <svg ref={svg} class="diagram diagram-static" width={w.clone()} height={h.clone()} viewBox={format!("0 0 {w} {h}")} aria-hidden="true" />
     }
 }
 
@@ -54,14 +65,34 @@ pub fn labels(p: &LabelsProps) -> Html {
     });
     let (full, rest) = (p.count / CHUNK, p.count % CHUNK);
     let group = |i: usize, markup: &AttrValue| {
-        if i < full {
-            html! { <g>{Html::from_html_unchecked(markup.clone())}</g> }
-        } else if i == full && rest > 0 {
+        if i == full && rest > 0 {
             let reached: String = p.drawing.labels[i * CHUNK..i * CHUNK + rest].iter().map(|(_, m)| m.as_str()).collect();
-            html! { <g>{Html::from_html_unchecked(AttrValue::from(reached))}</g> }
+            html! { <LabelGroup markup={AttrValue::from(reached)} hidden=false /> }
         } else {
-            html! { <g style="display:none">{Html::from_html_unchecked(markup.clone())}</g> }
+            html! { <LabelGroup markup={markup.clone()} hidden={i >= full} /> }
         }
     };
     html! { <g class="labels-layer">{ for chunks.iter().enumerate().map(|(i, m)| group(i, m)) }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct LabelGroupProps {
+    markup: AttrValue,
+    hidden: bool,
+}
+
+/// One group of labels, its markup put in by `innerHTML` (see `StaticLayer`: replaced, not
+/// taken apart node by node, when the run changes).
+#[function_component(LabelGroup)]
+fn label_group(p: &LabelGroupProps) -> Html {
+    let g = use_node_ref();
+    {
+        let g = g.clone();
+        use_effect_with(p.markup.clone(), move |markup| {
+            if let Some(el) = g.cast::<web_sys::Element>() {
+                el.set_inner_html(markup);
+            }
+        });
+    }
+    html! { <g ref={g} style={p.hidden.then_some("display:none")} /> }
 }

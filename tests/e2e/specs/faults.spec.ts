@@ -130,3 +130,26 @@ test('from the keyboard: focus a lane, ↑/↓ between lanes, M opens the menu, 
   await page.getByTestId('fencing-toggle').isChecked().then((on) => expect(on).toBe(false));
   expect(await verdictAtEnd(page)).toBe('false');
 });
+
+test('on a phone: a long press on a lane opens the fault menu, on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openApp(page);
+  await chooseScenario(page, 'happy-path-db-lease');
+  await scrubTo(page, 500);
+  const { lane, x, y } = await laneAtCursor(page, 'A');
+  const init = { pointerType: 'touch', clientX: x, clientY: y, bubbles: true, isPrimary: true, pointerId: 7 };
+  await lane.dispatchEvent('pointerdown', init);
+  // A short touch is a tap (no menu); a long one opens it.
+  await lane.dispatchEvent('pointerup', init);
+  await page.waitForTimeout(700);
+  await expect(page.getByTestId('fault-menu')).toHaveCount(0);
+  await lane.dispatchEvent('pointerdown', init);
+  const menu = page.getByTestId('fault-menu');
+  await expect(menu).toBeVisible();
+  const box = (await menu.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(360);
+  await shot(page, 'fault-menu-phone.png', false);
+  await menu.getByTestId('fault-menu-pause').click();
+  await expect(page.getByTestId('fault-handle')).toHaveCount(1);
+});
