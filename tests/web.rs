@@ -181,8 +181,10 @@ async fn key_moments_jump_and_findings_link_to_their_event() {
     root.remove();
 }
 
-/// Types `text` into the scenario editor and runs it.
+/// Types `text` into the scenario editor (opened first) and runs it.
 async fn load_json(root: &Element, text: &str) {
+    find(root, "scenario-json").set_attribute("open", "").unwrap();
+    settle().await;
     let area: web_sys::HtmlTextAreaElement = find(root, "scenario-json-input").dyn_into().unwrap();
     area.set_value(text);
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();

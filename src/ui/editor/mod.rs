@@ -50,6 +50,10 @@ pub struct Editing {
     /// screen (a switch, a fault injected on the diagram, an undo); once the user writes a draft
     /// of their own, it stays theirs.
     shown: String,
+    /// Whether the editor is open. Closed, only its summary is rendered: the form and the JSON
+    /// of a scenario are a page of elements nobody sees, built at start-up and re-set (the
+    /// textarea's whole text) on every edit of the run.
+    open: bool,
 }
 
 /// Whether two scenario texts are the same scenario (formatting aside).
@@ -67,6 +71,8 @@ pub enum Msg {
     Rested(u32),
     /// The scenario on screen changed (to this JSON).
     Screen(String),
+    /// The editor was opened or closed.
+    Open(bool),
     Status(String),
     SaveName(String),
     Save,
@@ -79,7 +85,18 @@ impl Editing {
         let draft = Draft::new(store.get(DRAFT_KEY).unwrap_or_else(|| current.to_string()));
         let saved = store.get(SAVED_KEY).map_or(Ok(SavedList::default()), |t| SavedList::from_storage(&t));
         let shown = current.to_string();
-        Editing { store, draft, revision: 0, checked: None, status: None, draft_unkept: None, save_name: String::new(), saved, shown }
+        Editing {
+            store,
+            draft,
+            revision: 0,
+            checked: None,
+            status: None,
+            draft_unkept: None,
+            save_name: String::new(),
+            saved,
+            shown,
+            open: false,
+        }
     }
 
     /// Whether the draft is the scenario on screen.
@@ -128,6 +145,7 @@ impl Reducible for Editing {
                 }
                 e.shown = current;
             }
+            Msg::Open(open) => e.open = open,
             Msg::Status(s) => e.status = Some(s),
             Msg::SaveName(n) => e.save_name = n,
             Msg::Save => {
@@ -280,9 +298,14 @@ pub fn editor(p: &EditorProps) -> Html {
         Callback::from(move |edit: Edit| editing.dispatch(Msg::Edit(edit)))
     };
 
+    let ontoggle = {
+        let editing = editing.clone();
+        Callback::from(move |ev: Event| editing.dispatch(Msg::Open(ev.target_unchecked_into::<web_sys::HtmlDetailsElement>().open())))
+    };
     html! {
-        <details class="scenario-json" data-testid="scenario-json">
+        <details class="scenario-json" data-testid="scenario-json" {ontoggle}>
             <summary>{"Scenario editor: write your own, save it, share it as a file"}</summary>
+            if e.open {
             <p class="hint editor-follows" data-testid="editor-follows" data-follows={follows.to_string()}>
                 {if follows {
                     "This draft is the run on screen: the switches, the diagram's fault menu and undo change it here too."
@@ -320,6 +343,7 @@ pub fn editor(p: &EditorProps) -> Html {
                 <p class="status" role="status" data-testid="editor-status">{s.clone()}</p>
             }
             {saved::view(&editing, send(Msg::SaveName), &p.act)}
+            }
         </details>
     }
 }
