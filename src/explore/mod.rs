@@ -14,6 +14,7 @@
 //! dropped (it was the author's claim about the author's faults).
 
 pub mod class;
+pub mod page;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
@@ -262,6 +263,11 @@ impl Explorer {
             self.fold(i, class);
         }
         self.progress()
+    }
+
+    /// The counterexamples kept so far, in the order they were found.
+    pub fn found(&self) -> &[Found] {
+        &self.found
     }
 
     pub fn progress(&self) -> Progress {
