@@ -18,6 +18,7 @@ pub mod page;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
+pub mod view;
 
 use crate::lab;
 use crate::scenario::fault::{self, FaultKind, Space};

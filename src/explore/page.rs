@@ -48,6 +48,15 @@ impl Fencing {
         }
     }
 
+    /// Its name in the form.
+    pub fn id(self) -> &'static str {
+        match self {
+            Fencing::Off => "off",
+            Fencing::On => "on",
+            Fencing::Both => "both",
+        }
+    }
+
     pub fn words(self) -> &'static str {
         match self {
             Fencing::Off => "off",
@@ -554,7 +563,7 @@ pub struct Chart {
 
 impl Chart {
     pub fn new(sweep: &Sweep, width: f64, height: f64) -> Chart {
-        let area = (56.0, 14.0, width - 16.0, height - 38.0);
+        let area = (56.0, 14.0, width - 40.0, height - 38.0);
         let (x0, x1) = (sweep.xs.first().copied().unwrap_or(0.0), sweep.xs.last().copied().unwrap_or(1.0));
         let span = if x1 > x0 { x1 - x0 } else { 1.0 };
         let px = |x: f64| area.0 + (area.2 - area.0) * (x - x0) / span;
@@ -607,6 +616,9 @@ pub struct Page {
     pub sweep: Option<Sweep>,
     /// Why the last Start was refused.
     pub error: Option<String>,
+    /// Counts the changes after which the form must be written again (a tab, a sweep's
+    /// parameter, a value the page corrected); a value typed or ticked shows already.
+    pub form_version: u64,
 }
 
 impl Default for Page {
@@ -620,6 +632,7 @@ impl Default for Page {
             sweep_settings: SweepSettings::new(Param::PauseTtl),
             sweep: None,
             error: None,
+            form_version: 0,
         }
     }
 }
@@ -633,6 +646,87 @@ impl Page {
             Tab::Sweep => Sweep::new(&self.sweep_settings).map(|s| self.sweep = Some(s)),
         };
         self.error = started.err().map(|e| e.message);
+    }
+
+    /// What a control of the panel asks for (view.rs: its `data-do`, `data-arg`, and a field's
+    /// value); the scenario file to open (JSON), if it asks to open one.
+    pub fn input(&mut self, what: &str, arg: &str, value: &str) -> Option<String> {
+        let typed = value.trim().parse::<i64>().ok();
+        // A number within its bounds; one typed outside them, or no number, is corrected on
+        // the form.
+        let mut corrected = false;
+        let mut int = |lo: i64, hi: i64| {
+            let v = typed.map(|v| v.clamp(lo, hi));
+            corrected = v != typed || v.is_none();
+            v
+        };
+        let settings = if self.tab == Tab::Table { &mut self.table_settings } else { &mut self.search_settings };
+        let sweep = &mut self.sweep_settings;
+        match what {
+            "tab" => {
+                self.tab = match arg {
+                    "table" => Tab::Table,
+                    "sweep" => Tab::Sweep,
+                    _ => Tab::Search,
+                };
+                self.error = None;
+                self.form_version += 1;
+            }
+            "start" => self.start(),
+            "stop" => self.stop(),
+            "next" => {
+                if let Some(s) = self.search.as_mut() {
+                    s.next();
+                }
+            }
+            "row" => settings.toggle_row(arg),
+            "kind" => {
+                if let Some(k) = FaultKind::by_id(arg) {
+                    settings.toggle_kind(k);
+                }
+            }
+            "fencing" => settings.fencing = Fencing::ALL.into_iter().find(|f| f.id() == arg).unwrap_or(Fencing::Off),
+            "max" => settings.max_faults = int(1, MAX_FAULTS as i64).map_or(settings.max_faults, |v| v as usize),
+            "runs" => settings.runs = int(1, 1_000_000).map_or(settings.runs, |v| v as u64),
+            "seed" => settings.seed = int(0, i64::MAX).map_or(settings.seed, |v| v as u64),
+            "param" => {
+                if let Some(p) = Param::by_id(value) {
+                    *sweep = SweepSettings {
+                        lines: sweep.lines.clone(),
+                        steps: sweep.steps,
+                        runs: sweep.runs,
+                        seed: sweep.seed,
+                        ..SweepSettings::new(p)
+                    };
+                    self.form_version += 1;
+                }
+            }
+            "from" => sweep.from = int(-3_600_000, 3_600_000).unwrap_or(sweep.from),
+            "to" => sweep.to = int(-3_600_000, 3_600_000).unwrap_or(sweep.to),
+            "steps" => sweep.steps = int(2, 41).map_or(sweep.steps, |v| v as usize),
+            "points-runs" => sweep.runs = int(1, 100_000).map_or(sweep.runs, |v| v as u64),
+            "lines" => {
+                sweep.lines = match value.split_once(':') {
+                    Some(("all", f)) => Lines::Approaches { fencing: f == "on" },
+                    Some((_, row)) => Lines::Fencing { row: row.to_string() },
+                    None => sweep.lines.clone(),
+                }
+            }
+            "open" => {
+                let s = self.search.as_ref()?;
+                return s.shown().map(|(cell, f, _, _)| s.open(cell, f));
+            }
+            "open-cell" => return self.table.as_ref()?.open_smallest(arg.parse().ok()?),
+            "open-point" => {
+                let (line, k) = arg.split_once(':')?;
+                return self.sweep.as_ref()?.open(line.parse().ok()?, k.parse().ok()?);
+            }
+            _ => {}
+        }
+        if corrected {
+            self.form_version += 1;
+        }
+        None
     }
 
     /// Stops the current tab's search (what it found stays).
