@@ -31,7 +31,8 @@ async fn choose(root: &Element, value: &str) {
 
 #[wasm_bindgen_test]
 async fn the_url_opens_compare_mode_and_steps_move_both_diagrams() {
-    let root = mount("?scenario=redis-gc-pause&compare=etcd").await;
+    // `outcome=1`: the summary of both runs shows from the start (otherwise it waits for the end).
+    let root = mount("?scenario=redis-gc-pause&compare=etcd&outcome=1").await;
     assert_eq!(cursors(&root), [0, 0]);
     let summary = find(&root, "compare-summary").text_content().unwrap();
     assert!(summary.starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: "), "{summary}");

@@ -26,7 +26,7 @@ use super::read::{self, Object, Read};
 use super::validate::{self, ScenarioError};
 use crate::decimal::seconds;
 use crate::sim::rng::Stream;
-use crate::sim::{Fault, NodeId};
+use crate::sim::{Fault, NodeId, Role};
 
 /// What one field of a fault holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,6 +171,40 @@ pub trait Kind: Sync {
     fn example(&self, _s: &Scenario, _at_ms: i64) -> Option<FaultSpec> {
         None
     }
+    /// The fault a user puts at `spot` by pointing there (the diagram's fault menu), with
+    /// values that tell this kind's story in that run; None where it does not apply to the node.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec>;
+}
+
+/// `ms` rounded up to whole tenths of a second (at least one): numbers a menu can say.
+fn tenths_up(ms: i64) -> i64 {
+    ((ms.max(1) + 99) / 100) * 100
+}
+
+/// Where a user pointed on the diagram: a node, a moment, and what the run there shows.
+pub struct Spot<'a> {
+    pub scenario: &'a Scenario,
+    pub node: String,
+    pub role: Role,
+    pub at_ms: i64,
+    /// The lease or session lifetime the service grants in this run (the verdict's
+    /// `granted_ttl_ms`, else the TTL asked for).
+    pub lease_ms: i64,
+    /// The node `node` sends to next after `at_ms`, and when (its next message); where it
+    /// sends nothing more, its usual peer and `at_ms`.
+    pub next_send: (String, i64),
+}
+
+impl Spot<'_> {
+    /// Long enough to outlive the lease from any moment: half a lease more, in whole tenths of
+    /// a second (the classic failure: a holder stops for longer than its lease).
+    pub fn past_lease_ms(&self) -> i64 {
+        tenths_up(self.lease_ms * 3 / 2)
+    }
+    /// Whether the node keeps a clock that matters to a lock (clients and lock servers).
+    fn has_clock(&self) -> bool {
+        self.role != Role::Storage
+    }
 }
 
 /// A fault kind: a handle on its `Kind` impl, compared by id.
@@ -274,6 +308,24 @@ impl Kind for Pause {
         let FaultSpec::Pause { node, duration_ms, .. } = f else { unreachable!() };
         Fault::Pause { node: id(node), duration_ms: *duration_ms }
     }
+    /// From the moment pointed at (or the end of a pause already there), past the lease, and
+    /// never into the node's next pause.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        let pauses = || {
+            spot.scenario.faults.iter().filter_map(|f| match f {
+                FaultSpec::Pause { at_ms, node, duration_ms } if *node == spot.node => Some((*at_ms, at_ms + duration_ms)),
+                _ => None,
+            })
+        };
+        let start = pauses().filter(|&(from, to)| from <= spot.at_ms && spot.at_ms < to).map(|(_, to)| to).max().unwrap_or(spot.at_ms);
+        let room = pauses().filter(|&(from, _)| from > start).map(|(from, _)| from - start).min().unwrap_or(i64::MAX);
+        let duration_ms = spot.past_lease_ms().min(room);
+        (start < spot.scenario.duration_ms && duration_ms >= 1).then(|| FaultSpec::Pause {
+            at_ms: start,
+            node: spot.node.clone(),
+            duration_ms,
+        })
+    }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Pause"
     }
@@ -317,6 +369,10 @@ impl Kind for ClockJump {
     fn build(&self, f: &FaultSpec, id: &dyn Fn(&str) -> NodeId) -> Fault {
         let FaultSpec::ClockJump { node, by_ms, .. } = f else { unreachable!() };
         Fault::ClockJump { node: id(node), by_ms: *by_ms }
+    }
+    /// Forward by one lease: a lease timed on this clock ends early.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        spot.has_clock().then(|| FaultSpec::ClockJump { at_ms: spot.at_ms, node: spot.node.clone(), by_ms: spot.lease_ms })
     }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Clock jump"
@@ -362,6 +418,10 @@ impl Kind for ClockDrift {
         let FaultSpec::ClockDrift { node, ppm, .. } = f else { unreachable!() };
         Fault::ClockDrift { node: id(node), ppm: *ppm }
     }
+    /// A clock 20% fast from here on: leases timed on it end a fifth early.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        spot.has_clock().then(|| FaultSpec::ClockDrift { at_ms: spot.at_ms, node: spot.node.clone(), ppm: 200_000 })
+    }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Clock drift"
     }
@@ -399,6 +459,16 @@ impl Kind for Crash {
     fn build(&self, f: &FaultSpec, id: &dyn Fn(&str) -> NodeId) -> Fault {
         let FaultSpec::Crash { node, restart_after_ms, machine, .. } = f else { unreachable!() };
         Fault::Crash { node: id(node), machine: *machine, restart_after_ms: *restart_after_ms }
+    }
+    /// Back after half a lease, as a new process (what it held stays until it expires).
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        let restart = tenths_up(spot.lease_ms / 2);
+        (spot.role != Role::Storage).then(|| FaultSpec::Crash {
+            at_ms: spot.at_ms,
+            node: spot.node.clone(),
+            restart_after_ms: Some(restart),
+            machine: false,
+        })
     }
     fn label(&self, f: &FaultSpec) -> &'static str {
         match f {
@@ -448,6 +518,10 @@ impl Kind for Partition {
         let FaultSpec::Partition { groups, duration_ms, .. } = f else { unreachable!() };
         Fault::Partition { groups: groups.iter().map(|g| g.iter().map(|n| id(n)).collect()).collect(), duration_ms: *duration_ms }
     }
+    /// The node cut off from every other, past the lease.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        Some(FaultSpec::Partition { at_ms: spot.at_ms, groups: vec![vec![spot.node.clone()]], duration_ms: Some(spot.past_lease_ms()) })
+    }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Partition"
     }
@@ -496,6 +570,17 @@ impl Kind for Delay {
         let FaultSpec::Delay { from, to, by_ms, duration_ms, .. } = f else { unreachable!() };
         Fault::Delay { from: id(from), to: id(to), by_ms: *by_ms, duration_ms: *duration_ms }
     }
+    /// Its next message held back past the lease: it arrives after the lease it was sent under.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        let (to, next_ms) = &spot.next_send;
+        Some(FaultSpec::Delay {
+            at_ms: spot.at_ms,
+            from: spot.node.clone(),
+            to: to.clone(),
+            by_ms: spot.past_lease_ms(),
+            duration_ms: next_ms - spot.at_ms + 1,
+        })
+    }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Delay"
     }
@@ -536,6 +621,11 @@ impl Kind for Drop {
     fn build(&self, f: &FaultSpec, id: &dyn Fn(&str) -> NodeId) -> Fault {
         let FaultSpec::Drop { from, to, duration_ms, .. } = f else { unreachable!() };
         Fault::Drop { from: id(from), to: id(to), duration_ms: *duration_ms }
+    }
+    /// Its messages to its next peer lost for longer than the lease.
+    fn here(&self, spot: &Spot) -> Option<FaultSpec> {
+        let (to, _) = &spot.next_send;
+        Some(FaultSpec::Drop { at_ms: spot.at_ms, from: spot.node.clone(), to: to.clone(), duration_ms: Some(spot.past_lease_ms()) })
     }
     fn label(&self, _: &FaultSpec) -> &'static str {
         "Drop"

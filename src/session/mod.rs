@@ -6,6 +6,7 @@
 //! directly, frame by frame, with no browser and no sleeps.
 
 mod comparison;
+mod faults;
 mod playback;
 mod shared;
 mod stepping;
@@ -15,6 +16,7 @@ mod tests;
 use std::rc::Rc;
 
 pub use comparison::Other;
+pub use faults::{FaultMenu, Offer};
 pub use playback::{CaptionView, DWELL_MS};
 pub use shared::Shared;
 
@@ -72,7 +74,18 @@ pub struct Session {
     pub other_focus: Option<usize>,
     /// What was wrong with the link the page was opened with (a banner until dismissed).
     pub link_error: Option<String>,
+    /// The fault (index in `scenario.faults`) the user last added, moved or clicked: what
+    /// Delete removes.
+    pub selected: Option<usize>,
+    /// The fault menu, while it is open.
+    pub menu: Option<FaultMenu>,
+    /// The scenarios before each edit, latest last (Ctrl+Z), and those undone (Ctrl+Shift+Z).
+    undo: Vec<Rc<Scenario>>,
+    redo: Vec<Rc<Scenario>>,
 }
+
+/// Edits remembered for undo; the oldest are forgotten past this.
+pub const UNDO_DEPTH: usize = 100;
 
 pub enum Action {
     Pick(String),
@@ -109,6 +122,30 @@ pub enum Action {
     /// Move the cursor to an event of the comparison's other run.
     FocusOther(usize),
     DismissLinkError,
+    /// Open the fault menu for a lane at the cursor.
+    OpenFaultMenu(FaultMenu),
+    CloseFaultMenu,
+    /// Add the fault of this kind (`pause`, …) the fault menu offers for this node at the cursor.
+    Inject {
+        kind: String,
+        node: String,
+    },
+    /// Strike fault `index` at this time instead.
+    MoveFault {
+        index: usize,
+        at_ms: i64,
+    },
+    /// Give fault `index` this length (ms: its form's amount).
+    ResizeFault {
+        index: usize,
+        length_ms: i64,
+    },
+    RemoveFault(usize),
+    /// Remove the selected fault (the Delete key).
+    RemoveSelected,
+    SelectFault(Option<usize>),
+    Undo,
+    Redo,
 }
 
 /// Where the app starts: the page's address, read by `scenario::share::open`
@@ -154,6 +191,10 @@ impl Session {
             other: None,
             other_focus: None,
             link_error,
+            selected: None,
+            menu: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
         };
         lab.other = comparison::refresh(&lab, opened.modes.compare);
         lab.original = lab.original_verdict();
@@ -257,15 +298,50 @@ impl Session {
         self
     }
 
-    /// Re-simulates an edited scenario in place; the cursor (and the focused event, whose
-    /// index is the same in the common prefix of the two deterministic runs) stays.
+    /// Re-simulates an edited scenario in place (see `resimulate`), remembering the one it
+    /// replaces for undo; a change that makes the scenario invalid is refused with its reason.
     fn edit(mut self, change: impl FnOnce(&mut Scenario)) -> Self {
         let mut s = (*self.scenario).clone();
         change(&mut s);
+        if s == *self.scenario {
+            self.error = None;
+            return self;
+        }
         if let Err(e) = validate::validate(&s) {
             self.error = Some(e.to_string());
             return self;
         }
+        self.remember();
+        self.resimulate(s)
+    }
+
+    /// Keeps the scenario on screen for undo, before it is replaced.
+    fn remember(&mut self) {
+        if self.undo.len() == UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.undo.push(self.scenario.clone());
+        self.redo.clear();
+    }
+
+    /// Whether there is an edit to undo, and one to redo.
+    pub fn can_undo(&self) -> (bool, bool) {
+        (!self.undo.is_empty(), !self.redo.is_empty())
+    }
+
+    /// Puts back the scenario before the last edit (`back`) or the one last undone, the cursor
+    /// staying where it is.
+    fn undo_redo(mut self, back: bool) -> Self {
+        let (from, to) = if back { (&mut self.undo, &mut self.redo) } else { (&mut self.redo, &mut self.undo) };
+        let Some(s) = from.pop() else { return self };
+        to.push(self.scenario.clone());
+        self.selected = None;
+        self.resimulate((*s).clone())
+    }
+
+    /// Runs `s` (valid) in place of the scenario on screen; the cursor (and the focused event,
+    /// whose index is the same in the common prefix of the two deterministic runs) stays.
+    fn resimulate(mut self, s: Scenario) -> Self {
         let (run, timeline, story) = simulate(&s);
         self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
         self.cursor = self.cursor.min(timeline.duration_ms as f64);
@@ -280,6 +356,10 @@ impl Session {
 
     /// Puts another scenario on screen, from its start.
     fn show(mut self, s: Scenario) -> Self {
+        // Picking or loading another scenario is an edit too: undo brings the last one back.
+        self.remember();
+        self.selected = None;
+        self.menu = None;
         let (run, timeline, story) = simulate(&s);
         self.scenario = Rc::new(s);
         self.run = run;
@@ -417,6 +497,29 @@ impl Session {
                 lab.link_error = None;
                 lab
             }
+            Action::OpenFaultMenu(menu) => {
+                lab.menu = Some(menu).filter(|m| !lab.fault_menu(&m.node).is_empty());
+                lab.playing = false;
+                lab
+            }
+            Action::CloseFaultMenu => {
+                lab.menu = None;
+                lab
+            }
+            Action::Inject { kind, node } => lab.inject(&kind, &node),
+            Action::MoveFault { index, at_ms } => lab.move_fault(index, at_ms),
+            Action::ResizeFault { index, length_ms } => lab.resize_fault(index, length_ms),
+            Action::RemoveFault(index) => lab.remove_fault(index),
+            Action::RemoveSelected => match lab.selected {
+                Some(index) => lab.remove_fault(index),
+                None => lab,
+            },
+            Action::SelectFault(index) => {
+                lab.selected = index.filter(|&i| i < lab.scenario.faults.len());
+                lab
+            }
+            Action::Undo => lab.undo_redo(true),
+            Action::Redo => lab.undo_redo(false),
         }
     }
 }

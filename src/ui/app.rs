@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::caption::Caption;
 use super::compare::{CompareSelect, Sides};
-use super::diagram::Diagram;
+use super::diagram::{Diagram, Editing};
 use super::editor::Editor;
 use super::help::Help;
 use super::keys::use_keyboard;
@@ -90,6 +90,23 @@ pub fn app() -> Html {
     // No spoilers: until the end (or `outcome=1`) the verdict is judged up to the cursor and
     // the ledger lists only the writes that have arrived.
     let whole = lab.outcome_shown();
+    // Faults where you point, on the diagram a user edits (an embed's is only to look at).
+    let editing = (!lab.embed).then(|| {
+        let menu = lab.menu.clone().map(|m| {
+            let offers = lab.fault_menu(&m.node);
+            (m, offers)
+        });
+        std::rc::Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
+    });
+    let (can_undo, can_redo) = lab.can_undo();
+    let undo_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::Undo)
+    };
+    let redo_btn = {
+        let act = act.clone();
+        move |_| act.dispatch(Action::Redo)
+    };
     let judge = match &lab.original {
         Some(original) => Judge::Change(Shared(original.clone())),
         None => Judge::Expect,
@@ -143,6 +160,10 @@ pub fn app() -> Html {
                     }
                     <button type="button" class="small" data-testid="show-outcome" aria-pressed={lab.outcome.to_string()} onclick={outcome_btn}
                         title="Show the whole run's verdict from the start (otherwise it builds up as the run plays)">{"Outcome"}</button>
+                    if !lab.embed {
+                        <button type="button" class="small" data-testid="undo" disabled={!can_undo} onclick={undo_btn} title="Undo the last edit (Ctrl+Z)">{"Undo"}</button>
+                        <button type="button" class="small" data-testid="redo" disabled={!can_redo} onclick={redo_btn} title="Redo (Ctrl+Shift+Z)">{"Redo"}</button>
+                    }
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
                         {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
@@ -163,7 +184,7 @@ pub fn app() -> Html {
                         event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
                         other_focus={lab.other_focus} lecture={lab.lecture} whole={whole} act={act.clone()} />
                 } else {
-                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} />
+                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
                     <Legend />
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} />
                 }

@@ -39,10 +39,18 @@ fn target(e: &KeyboardEvent) -> Target {
 
 /// The action a key press asks for, if any.
 pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
+    let where_ = target(e);
+    // Undo and redo every edit, as anywhere (a text field keeps its own).
+    if (e.ctrl_key() || e.meta_key()) && !e.alt_key() && !matches!(where_, Target::Field) {
+        return match (e.key().as_str(), e.shift_key()) {
+            ("z" | "Z", false) => Some(Action::Undo),
+            ("z" | "Z", true) | ("y" | "Y", false) => Some(Action::Redo),
+            _ => None,
+        };
+    }
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    let where_ = target(e);
     let arrows_free = matches!(where_, Target::Page | Target::Control);
     Some(match (e.key().as_str(), e.shift_key()) {
         ("Escape", _) => Action::CloseHelp,
@@ -58,6 +66,7 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,
         ("?", _) => Action::ToggleHelp,
+        ("Delete" | "Backspace", _) => Action::RemoveSelected,
         _ => return None,
     })
 }

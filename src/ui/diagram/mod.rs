@@ -5,7 +5,12 @@
 
 mod lanes;
 mod live;
+mod pointing;
 mod scene;
+
+pub use pointing::Editing;
+
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -48,6 +53,10 @@ pub struct DiagramProps {
     /// The comparison's other side: its key markers focus events of the other run.
     #[prop_or_default]
     pub other: bool,
+    /// The scenario's faults and the fault menu, where the user may edit them by pointing
+    /// (None: a diagram only to look at — the comparison's sides, an embed).
+    #[prop_or_default]
+    pub editing: Option<Rc<Editing>>,
 }
 
 /// Tracks an element's content width and height with a ResizeObserver (window resizes,
@@ -163,6 +172,9 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(draw::live::cursor(g, p.cursor))}
                 <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} />
             </svg>
+            if let Some(editing) = &p.editing {
+                <pointing::Pointing timeline={p.timeline.clone()} geo={geo.clone()} editing={editing.clone()} cursor={p.cursor} act={p.act.clone()} />
+            }
             </div>
         </figure>
     }
