@@ -16,15 +16,9 @@
 // 3. seek: ms from setting the scrub to a new time until the diagram shows that time and is laid
 //    out again (a MutationObserver on data-cursor-ms, then a forced layout); p50/p95/max.
 // Needs `trunk build --release` first (scripts/serve.sh or scripts/test.sh do it).
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(path.join(root, 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
+import { ARGS, chromium, needDist, startServer, stats, tid } from './bench/browser-common.mjs';
 
 const opts = { runs: 7, playMs: 4000, scenarios: [], files: [] };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
@@ -37,32 +31,7 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
     process.exit(2);
   }
 }
-if (!existsSync(path.join(root, 'dist/index.html'))) {
-  console.error('bench-browser: no dist/index.html; run `trunk build --release` (scripts/serve.sh builds it)');
-  process.exit(2);
-}
-
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const tid = (id) => `[data-testid="${id}"]`;
-const quantile = (xs, q) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const stats = (xs) => `p50 ${f1(quantile(xs, 0.5))}  p95 ${f1(quantile(xs, 0.95))}  max ${f1(Math.max(...xs))}  (n=${xs.length})`;
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(root, 'scripts/static-server.mjs'), path.join(root, 'dist'), '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    p.stdout.setEncoding('utf8');
-    p.stdout.on('data', (d) => {
-      const m = /http:\/\/[\d.]+:\d+\//.exec(d);
-      if (m) resolve({ url: m[0], stop: () => p.kill() });
-    });
-    p.on('exit', (code) => reject(new Error(`static server exited (${code})`)));
-  });
-}
+needDist('bench-browser');
 
 // Records when the diagram first enters the DOM, and the frame after it.
 const FIRST_RENDER_PROBE = () => {
