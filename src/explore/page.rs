@@ -562,8 +562,14 @@ pub struct Chart {
 }
 
 impl Chart {
-    pub fn new(sweep: &Sweep, width: f64, height: f64) -> Chart {
-        let area = (56.0, 14.0, width - 40.0, height - 38.0);
+    /// The chart for a wide screen, and for a phone: fewer units across so that its text,
+    /// scaled down to the screen with the rest, stays readable.
+    pub const WIDE: (f64, f64) = (760.0, 300.0);
+    pub const NARROW: (f64, f64) = (400.0, 260.0);
+
+    pub fn new(sweep: &Sweep, (width, height): (f64, f64)) -> Chart {
+        // The right margin holds half the last x label ("2 × TTL", "10000 ms") under its point.
+        let area = (56.0, 14.0, width - 48.0, height - 38.0);
         let (x0, x1) = (sweep.xs.first().copied().unwrap_or(0.0), sweep.xs.last().copied().unwrap_or(1.0));
         let span = if x1 > x0 { x1 - x0 } else { 1.0 };
         let px = |x: f64| area.0 + (area.2 - area.0) * (x - x0) / span;
@@ -572,7 +578,8 @@ impl Chart {
         let top = series.iter().flat_map(|s| &s.points).map(|p| p.lost_share()).fold(0.0, f64::max);
         let top = ((top * 10.0).ceil() / 10.0).max(0.1).min(1.0);
         let py = |share: f64| area.3 - (area.3 - area.1) * share / top;
-        let x_ticks = points_every(&sweep.xs, 6).into_iter().map(|x| (px(x), sweep.x_words(x))).collect();
+        let x_ticks =
+            points_every(&sweep.xs, if width < Self::WIDE.0 { 4 } else { 6 }).into_iter().map(|x| (px(x), sweep.x_words(x))).collect();
         let y_ticks = (0..=4).map(|k| top * k as f64 / 4.0).map(|v| (py(v), format!("{}%", Short(100.0 * v, 1)))).collect();
         let lines = series
             .iter()
@@ -943,11 +950,16 @@ mod tests {
         assert_eq!(off[1], 0.0, "half a TTL");
         assert!(off[4] > 0.0, "{off:?}");
         assert!(series[1].points.iter().all(|p| p.lost_share() == 0.0));
-        let chart = Chart::new(&sw, 640.0, 300.0);
+        let chart = Chart::new(&sw, Chart::WIDE);
         assert_eq!(chart.lines.len(), 2);
         let pts = &chart.lines[0].1;
         assert!(pts[4].1 < pts[1].1, "a higher share is drawn higher");
         assert_eq!(chart.x_ticks.first().map(|t| t.1.as_str()), Some("0 × TTL"));
+        // Half of "2 × TTL" (12 px text, about 7 px a character) fits right of the last point.
+        let last = chart.lines[0].1.last().unwrap().0;
+        assert!(last + 3.5 * 7.0 <= chart.width, "the last x label is cut off: {last} of {}", chart.width);
+        let narrow = Chart::new(&sw, Chart::NARROW);
+        assert!(narrow.width < chart.width && narrow.x_ticks.len() <= chart.x_ticks.len());
         let text = sw.open(0, 4).unwrap();
         let s = crate::scenario::parse(&text).unwrap();
         assert_eq!(s.title, "Found by the explorer: a lost update at 2 × TTL (Redis SET NX PX, fencing off)");

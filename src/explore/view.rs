@@ -299,8 +299,8 @@ pub fn table(t: &Search) -> String {
 
 /// The sweep, drawn: the share of runs losing an update at each value, one line per setting;
 /// each point opens a run at its value.
-pub fn sweep(sw: &Sweep) -> String {
-    let c = Chart::new(sw, 760.0, 300.0);
+pub fn sweep(sw: &Sweep, narrow: bool) -> String {
+    let c = Chart::new(sw, if narrow { Chart::NARROW } else { Chart::WIDE });
     let (l, t, r, b) = c.area;
     let mut out = String::new();
     progress(&mut out, sw.runs(), sw.total());
@@ -381,12 +381,12 @@ pub fn sweep(sw: &Sweep) -> String {
     out
 }
 
-/// The live part of the tab on show.
-pub fn live(page: &Page) -> Vec<String> {
+/// The live part of the tab on show; `narrow` for a phone's screen.
+pub fn live(page: &Page, narrow: bool) -> Vec<String> {
     match page.tab {
         Tab::Search => page.search.as_ref().map_or_else(Vec::new, |s| vec![counter(s), found(s)]),
         Tab::Table => page.table.as_ref().map_or_else(Vec::new, |t| vec![counter(t), table(t)]),
-        Tab::Sweep => page.sweep.as_ref().map_or_else(Vec::new, |sw| vec![sweep(sw)]),
+        Tab::Sweep => page.sweep.as_ref().map_or_else(Vec::new, |sw| vec![sweep(sw, narrow)]),
     }
 }
 
@@ -435,7 +435,7 @@ mod tests {
         while page.busy() {
             page.step(&mut ticking(), 8.0);
         }
-        let live = live(&page);
+        let live = live(&page, false);
         assert!(live[0].contains(r#"data-runs="300""#), "{}", live[0]);
         assert!(live[1].contains("Before shrinking") && live[1].contains("After shrinking"), "{}", live[1]);
         let json = page.input("open", "", "").expect("a counterexample to open");
@@ -450,7 +450,7 @@ mod tests {
     }
 
     fn live_is_empty(page: &Page) -> bool {
-        live(page).is_empty()
+        live(page, false).is_empty()
     }
 
     #[test]
@@ -460,7 +460,7 @@ mod tests {
         page.input("runs", "", "40");
         page.input("start", "", "");
         page.step(&mut ticking(), 50.0);
-        let t = &live(&page)[1];
+        let t = &live(&page, false)[1];
         assert_eq!(t.matches(r#"data-testid="explore-cell""#).count(), 12);
         assert!(!t.contains(r#"data-runs="0""#), "every cell ran some: {t}");
         page.input("tab", "sweep", "");
@@ -470,7 +470,7 @@ mod tests {
         while page.busy() {
             page.step(&mut ticking(), 8.0);
         }
-        let chart = &live(&page)[0];
+        let chart = &live(&page, false)[0];
         assert_eq!(chart.matches("<circle").count(), 6, "{chart}");
         assert!(chart.contains(r#"data-do="open-point" data-arg="1:2""#));
         let json = page.input("open-point", "0:2", "").unwrap();

@@ -104,6 +104,8 @@ pub fn explore(p: &ExploreProps) -> Html {
         });
     }
     let pg = page.borrow();
+    // As the stylesheet's phone layout (styles/explore.css): the chart is drawn narrower.
+    let narrow = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 640.0);
     let form = use_memo(pg.form_version, {
         let page = page.clone();
         move |_| AttrValue::from(view::form(&page.borrow()))
@@ -115,7 +117,7 @@ pub fn explore(p: &ExploreProps) -> Html {
             // coming or going must not shift the form onto another part's markup.
             <div class="explore-form">{Html::from_html_unchecked((*form).clone())}</div>
             <div class="explore-bar">{raw(view::controls(&pg))}</div>
-            <div class="explore-live">{for view::live(&pg).into_iter().map(raw)}</div>
+            <div class="explore-live">{for view::live(&pg, narrow).into_iter().map(raw)}</div>
         </details>
     }
 }

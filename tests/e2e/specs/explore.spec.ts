@@ -96,3 +96,39 @@ test("the seed's table fills live, and a sweep is drawn whose points open runs",
   await chart.locator('g.s0 [data-testid="sweep-point"]').last().dispatchEvent('click');
   await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('at 2 × TTL');
 });
+
+test('at 360 px: the search, a counterexample, the table and a sweep fit a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await openApp(page);
+  await openPanel(page);
+  const noSidewaysScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await setNumber(page, 'explore-set-runs', 3000);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  await expect(page.getByTestId('explore-open')).toBeEnabled();
+  await noSidewaysScroll();
+  await page.getByTestId('explore-runs').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await shot(page, 'explore-search-360.png', false);
+  await page.getByTestId('explore-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer');
+  await toEnd(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'explore-counterexample-360.png', false);
+
+  await openPanel(page);
+  await page.getByTestId('explore-tab-table').click();
+  await setNumber(page, 'explore-set-runs', 100);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  await noSidewaysScroll();
+  await page.getByTestId('explore-table').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await shot(page, 'explore-table-360.png', false);
+
+  await page.getByTestId('explore-tab-sweep').click();
+  await setNumber(page, 'explore-set-points-runs', 60);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-start')).toBeEnabled({ timeout: 45_000 });
+  await noSidewaysScroll();
+  await page.getByTestId('explore-chart').evaluate((e) => e.scrollIntoView({ block: 'end' }));
+  await shot(page, 'explore-sweep-360.png', false);
+});
