@@ -592,16 +592,21 @@ impl Chart {
     }
 }
 
-/// At most about `n` of `xs`, evenly picked, the first and last always.
+/// At most about `n` of `xs`, evenly picked, the first and last always; the last in place of
+/// a pick closer to it than half a step (their labels would overlap).
 fn points_every(xs: &[f64], n: usize) -> Vec<f64> {
-    let every = xs.len().div_ceil(n.max(1)).max(1);
-    let mut out: Vec<f64> = xs.iter().copied().step_by(every).collect();
-    if let (Some(&last), Some(&end)) = (out.last(), xs.last()) {
+    let Some(end) = xs.len().checked_sub(1) else { return Vec::new() };
+    let every = end.div_ceil(n.saturating_sub(1).max(1)).max(1);
+    let mut picks: Vec<usize> = (0..=end).step_by(every).collect();
+    if let Some(&last) = picks.last() {
         if last != end {
-            out.push(end);
+            if last > 0 && 2 * (end - last) < every {
+                picks.pop();
+            }
+            picks.push(end);
         }
     }
-    out
+    picks.into_iter().map(|i| xs[i]).collect()
 }
 
 /// The panel's tabs.
@@ -965,5 +970,18 @@ mod tests {
         assert_eq!(s.title, "Found by the explorer: a lost update at 2 × TTL (Redis SET NX PX, fencing off)");
         let safe = crate::scenario::parse(&sw.open(1, 0).unwrap()).unwrap();
         assert_eq!(safe.title, "A sweep's run: nothing unsafe at 0 × TTL (Redis SET NX PX, fencing on)");
+    }
+
+    #[test]
+    fn axis_labels_are_spread_evenly_and_never_crowd_the_last() {
+        let xs: Vec<f64> = (0..=10).map(f64::from).collect();
+        assert_eq!(points_every(&xs, 6), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(points_every(&xs, 4), [0.0, 4.0, 8.0, 10.0]);
+        assert_eq!(points_every(&xs[..10], 4), [0.0, 3.0, 6.0, 9.0]);
+        assert_eq!(points_every(&xs[..9], 4), [0.0, 3.0, 6.0, 8.0]);
+        assert_eq!(points_every(&xs[..8], 4), [0.0, 3.0, 7.0], "6 is one point from the end: the end takes its place");
+        assert_eq!(points_every(&xs[..2], 6), [0.0, 1.0]);
+        assert_eq!(points_every(&xs[..1], 6), [0.0]);
+        assert!(points_every(&[], 6).is_empty());
     }
 }

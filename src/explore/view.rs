@@ -306,8 +306,9 @@ pub fn sweep(sw: &Sweep, narrow: bool) -> String {
     progress(&mut out, sw.runs(), sw.total());
     let _ = write!(
         out,
-        r#"<figure class="explore-sweep" data-testid="explore-chart" data-runs="{}"><svg viewBox="0 0 {} {}" role="img" aria-label="Share of runs with a lost update against {}">"#,
+        r#"<figure class="explore-sweep" data-testid="explore-chart" data-runs="{}"><svg class="{}" viewBox="0 0 {} {}" role="img" aria-label="Share of runs with a lost update against {}">"#,
         sw.runs(),
+        if narrow { "narrow" } else { "wide" },
         N(c.width),
         N(c.height),
         Esc(sw.settings.param.words())
