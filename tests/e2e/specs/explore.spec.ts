@@ -88,7 +88,14 @@ test("the seed's table fills live, and a sweep is drawn whose points open runs",
     window.scrollBy(0, 24);
   });
   await shot(page, 'explore-table.png', false);
+  // A cell's smallest lost update is one click away: it opens as a scenario of its own.
+  await cell('redis', 'off').getByTestId('explore-cell-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer: a lost update');
+  await expect(page.locator('.intro')).toContainText("The smallest lost update of the seed's table for Redis SET NX PX, fencing off");
+  await toEnd(page);
+  await expect(ledgerRows(page, 'stale-accepted')).not.toHaveCount(0);
 
+  await openPanel(page);
   await page.getByTestId('explore-tab-sweep').click();
   await page.getByTestId('explore-start').click();
   const chart = page.getByTestId('explore-chart');
