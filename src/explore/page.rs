@@ -559,6 +559,8 @@ pub struct Chart {
     pub y_ticks: Vec<(f64, String)>,
     /// Per line: its label, and each point's (x, y, share, runs) on screen.
     pub lines: Vec<(String, Vec<(f64, f64, f64, u64)>)>,
+    /// Where a pause as long as the TTL is drawn, if the range holds it: the step's cause.
+    pub ttl_x: Option<f64>,
 }
 
 impl Chart {
@@ -588,7 +590,8 @@ impl Chart {
                 (s.label.clone(), pts)
             })
             .collect();
-        Chart { width, height, area, x_ticks, y_ticks, lines }
+        let ttl_x = (sweep.settings.param == Param::PauseTtl && x0 < 1.0 && 1.0 < x1).then(|| px(1.0));
+        Chart { width, height, area, x_ticks, y_ticks, lines, ttl_x }
     }
 }
 
@@ -963,6 +966,7 @@ mod tests {
         // Half of "2 × TTL" (12 px text, about 7 px a character) fits right of the last point.
         let last = chart.lines[0].1.last().unwrap().0;
         assert!(last + 3.5 * 7.0 <= chart.width, "the last x label is cut off: {last} of {}", chart.width);
+        assert_eq!(chart.ttl_x, Some((chart.area.0 + chart.area.2) / 2.0), "1 × TTL, halfway along 0..2");
         let narrow = Chart::new(&sw, Chart::NARROW);
         assert!(narrow.width < chart.width && narrow.x_ticks.len() <= chart.x_ticks.len());
         let text = sw.open(0, 4).unwrap();

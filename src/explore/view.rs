@@ -343,6 +343,17 @@ pub fn sweep(sw: &Sweep, narrow: bool) -> String {
         N(c.height - 4.0),
         Esc(sw.settings.param.words())
     );
+    if let Some(x) = c.ttl_x {
+        let _ = write!(
+            out,
+            r#"<g class="ttl"><line x1="{x}" x2="{x}" y1="{}" y2="{}"/><text x="{}" y="{}">pause = TTL</text></g>"#,
+            N(t),
+            N(b),
+            N(x + 4.0),
+            N(t + 12.0),
+            x = N(x)
+        );
+    }
     for (i, (label, pts)) in c.lines.iter().enumerate() {
         let _ = write!(out, r#"<g class="s{}"><polyline points=""#, i % 6);
         for (x, y, _, _) in pts {
@@ -474,6 +485,7 @@ mod tests {
         let chart = &live(&page, false)[0];
         assert_eq!(chart.matches("<circle").count(), 6, "{chart}");
         assert!(chart.contains(r#"data-do="open-point" data-arg="1:2""#));
+        assert!(chart.contains(">pause = TTL</text>"), "the lease's end marked on a pause sweep");
         let json = page.input("open-point", "0:2", "").unwrap();
         assert!(json.contains("2 × TTL"), "{json}");
     }
