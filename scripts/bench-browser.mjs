@@ -22,19 +22,13 @@
 // 2. frame script cost while playing: a DevTools trace of the renderer's main thread; the script
 //    time (top-level FunctionCall / FireAnimationFrame / RunMicrotasks / TimerFire / EventDispatch /
 //    EvaluateScript slices) between one animation-frame callback and the next; p50/p95/max.
-// 4. inject: a pause by the fault menu, re-simulated and redrawn (see `injects`).
 // 3. seek: ms from setting the scrub to a new time until the diagram shows that time and is laid
 //    out again (a MutationObserver on data-cursor-ms, then a forced layout); p50/p95/max.
+// 4. inject: a pause by the fault menu, re-simulated and redrawn (see `injects`).
 // Needs `trunk build --release` first (scripts/serve.sh or scripts/test.sh do it).
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(path.join(root, 'tests/e2e/package.json'));
-const { chromium } = require('playwright-core');
+import { existsSync, readFileSync } from 'node:fs';
+import { ARGS, chromium, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
 
 const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false, dist: path.join(root, 'dist') };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
@@ -49,32 +43,7 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
     process.exit(2);
   }
 }
-if (!existsSync(path.join(opts.dist, 'index.html'))) {
-  console.error(`bench-browser: no ${opts.dist}/index.html; run \`trunk build --release\` (scripts/serve.sh builds it)`);
-  process.exit(2);
-}
-
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const tid = (id) => `[data-testid="${id}"]`;
-const quantile = (xs, q) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const stats = (xs) => `p50 ${f1(quantile(xs, 0.5))}  p95 ${f1(quantile(xs, 0.95))}  max ${f1(Math.max(...xs))}  (n=${xs.length})`;
-
-function startServer(dir) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(root, 'scripts/static-server.mjs'), dir, '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    p.stdout.setEncoding('utf8');
-    p.stdout.on('data', (d) => {
-      const m = /http:\/\/[\d.]+:\d+\//.exec(d);
-      if (m) resolve({ url: m[0], stop: () => p.kill() });
-    });
-    p.on('exit', (code) => reject(new Error(`static server exited (${code})`)));
-  });
-}
+needDist('bench-browser', opts.dist);
 
 // Records when `selector` first enters the DOM, and the frame after it.
 const FIRST_RENDER_PROBE = (selector) => {

@@ -10,6 +10,8 @@ use locklab::lab;
 use locklab::scenario::validate::validate;
 use locklab::scenario::{parse, Approach, FaultKind, FaultSpec, Persistence, Scenario};
 
+mod explore_golden;
+
 fn kinds(ids: &[&str]) -> Vec<FaultKind> {
     ids.iter().map(|id| FaultKind::by_id(id).unwrap()).collect()
 }
@@ -203,32 +205,18 @@ fn a_mix_that_cannot_be_drawn_names_its_field() {
 }
 
 /// The explorer's counts and counterexamples for every table row under the full mix, as
-/// computed natively. A browser test can compute the same under wasm and compare it with this
-/// file (as tests/golden/trace-hashes.txt does for traces). After an intended model change:
-/// `UPDATE_GOLDEN=1 cargo test --test explore`.
-const GOLDEN: &str = "tests/golden/explore.txt";
-
+/// computed natively. tests/web_explore.rs computes the same under wasm and compares it with
+/// this file (as tests/golden/trace-hashes.txt does for traces). After an intended model
+/// change: `UPDATE_GOLDEN=1 cargo test --test explore`.
 #[test]
 fn explorer_results_match_the_golden_file() {
     let mut current = String::new();
     for row in table::rows() {
         for fencing in [false, true] {
-            let r = explore(&lab::with_fencing(&row.base, fencing), &Mix::full(), 1, 300).unwrap();
-            let c = r.counts;
-            let found: Vec<String> = r.found.iter().map(|f| format!("{}@{}", f.class.id(), f.index)).collect();
-            current += &format!(
-                "{} fencing={fencing} lost_update={} token_repeated={} two_believers={} never_granted={} safe={} found={}\n",
-                row.id,
-                c.lost_update,
-                c.token_repeated,
-                c.two_believers,
-                c.never_granted,
-                c.safe,
-                found.join(",")
-            );
+            current += &explore_golden::cell_line(&row, fencing);
         }
     }
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(explore_golden::CELLS);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, &current).unwrap();
     }

@@ -93,6 +93,13 @@ impl Counts {
         *self.slot(c) += 1;
     }
 
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &Counts) {
+        for c in Class::ALL {
+            *self.slot(c) += other.get(c);
+        }
+    }
+
     pub fn get(&self, c: Class) -> u64 {
         let mut copy = *self;
         *copy.slot(c)

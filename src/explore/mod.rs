@@ -14,9 +14,11 @@
 //! dropped (it was the author's claim about the author's faults).
 
 pub mod class;
+pub mod page;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
+pub mod view;
 
 use crate::lab;
 use crate::scenario::fault::{self, FaultKind, Space};
@@ -262,6 +264,11 @@ impl Explorer {
             self.fold(i, class);
         }
         self.progress()
+    }
+
+    /// The counterexamples kept so far, in the order they were found.
+    pub fn found(&self) -> &[Found] {
+        &self.found
     }
 
     pub fn progress(&self) -> Progress {

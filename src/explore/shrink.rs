@@ -9,6 +9,11 @@
 //!
 //! Then again from 1 while a round changed anything, since each step can make room for
 //! another. "The failure stays" means the run is still of the same class.
+//!
+//! The page shrinks in time slices (`Job`): the shrinker's questions come in the same order
+//! every time it is started on the same counterexample, so a pass cut short keeps its answers
+//! (the tape) and the next pass replays them without running anything, then asks on from
+//! where the last one stopped. The result is the one an uncut shrink gives.
 
 use super::class::Class;
 use crate::lab;
@@ -29,19 +34,48 @@ pub struct Shrunk {
 /// At most this many rounds of the three steps (each round that changes nothing ends it).
 const ROUNDS: usize = 8;
 
-struct Shrinker {
-    class: Class,
-    runs: usize,
+/// One answer of `Shrinker::fails`, kept on the tape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    /// Not a valid scenario: not run.
+    Invalid,
+    Fails,
+    Holds,
 }
 
-impl Shrinker {
+struct Shrinker<'a> {
+    class: Class,
+    /// The answers of earlier passes, in the order they were asked.
+    tape: &'a mut Vec<Answer>,
+    asked: usize,
+    /// Whether one more run fits in this slice.
+    more: &'a mut dyn FnMut() -> bool,
+    /// The slice ran out: every later question is answered "holds" without running, which
+    /// ends the pass quickly; its result is thrown away.
+    cut: bool,
+}
+
+impl Shrinker<'_> {
     /// Whether `s` is valid and still fails as the counterexample did.
     fn fails(&mut self, s: &Scenario) -> bool {
-        if validate(s).is_err() {
+        let k = self.asked;
+        self.asked += 1;
+        if let Some(&a) = self.tape.get(k) {
+            return a == Answer::Fails;
+        }
+        if self.cut || !(self.more)() {
+            self.cut = true;
             return false;
         }
-        self.runs += 1;
-        Class::of(&lab::judge(s)) == self.class
+        let a = if validate(s).is_err() {
+            Answer::Invalid
+        } else if Class::of(&lab::judge(s)) == self.class {
+            Answer::Fails
+        } else {
+            Answer::Holds
+        };
+        self.tape.push(a);
+        a == Answer::Fails
     }
 
     /// Step 1: drops faults one at a time while the failure stays; passes until none can go.
@@ -135,23 +169,75 @@ impl Shrinker {
     }
 }
 
-/// Shrinks `s`, a counterexample of `class`. If `s` does not fail as `class` (it is not a
-/// counterexample), it is returned as it is.
-pub fn shrink(s: &Scenario, class: Class) -> Shrunk {
-    let mut sh = Shrinker { class, runs: 0 };
-    let mut after = s.clone();
-    if sh.fails(s) {
-        for _ in 0..ROUNDS {
-            let faults = sh.faults(&mut after);
-            let roomy = after.clone();
-            let numbers = sh.numbers(&mut after);
-            let clients = sh.clients(&mut after, &roomy);
-            if !(faults || numbers || clients) {
-                break;
+/// A shrink run in slices: `step` shrinks on while its `more` says a run fits, and gives the
+/// result once a pass finished uncut.
+#[derive(Clone, Debug)]
+pub struct Job {
+    class: Class,
+    before: Scenario,
+    tape: Vec<Answer>,
+    done: Option<Shrunk>,
+}
+
+impl Job {
+    /// A shrink of `s`, a counterexample of `class`, not started.
+    pub fn new(s: &Scenario, class: Class) -> Job {
+        Job { class, before: s.clone(), tape: Vec::new(), done: None }
+    }
+
+    /// How many runs it has taken so far.
+    pub fn runs(&self) -> usize {
+        self.tape.iter().filter(|&&a| a != Answer::Invalid).count()
+    }
+
+    pub fn result(&self) -> Option<&Shrunk> {
+        self.done.as_ref()
+    }
+
+    /// Shrinks on while `more()` says one more run fits (one always does, so every step gets
+    /// somewhere); the result once it is finished.
+    pub fn step(&mut self, more: &mut dyn FnMut() -> bool) -> Option<&Shrunk> {
+        if self.done.is_none() {
+            let mut first = true;
+            let mut more = || std::mem::take(&mut first) || more();
+            let mut sh = Shrinker { class: self.class, tape: &mut self.tape, asked: 0, more: &mut more, cut: false };
+            let after = sh.shrink(&self.before);
+            if !sh.cut {
+                self.done = Some(Shrunk { class: self.class, before: self.before.clone(), after, runs: 0 });
             }
         }
+        let runs = self.runs();
+        self.done.as_mut().map(|d| {
+            d.runs = runs;
+            &*d
+        })
     }
-    Shrunk { class, before: s.clone(), after, runs: sh.runs }
+}
+
+impl Shrinker<'_> {
+    /// One pass of the whole shrink from `s`.
+    fn shrink(&mut self, s: &Scenario) -> Scenario {
+        let mut after = s.clone();
+        if self.fails(s) {
+            for _ in 0..ROUNDS {
+                let faults = self.faults(&mut after);
+                let roomy = after.clone();
+                let numbers = self.numbers(&mut after);
+                let clients = self.clients(&mut after, &roomy);
+                if !(faults || numbers || clients) {
+                    break;
+                }
+            }
+        }
+        after
+    }
+}
+
+/// Shrinks `s`, a counterexample of `class`, in one go. If `s` does not fail as `class` (it
+/// is not a counterexample), it is returned as it is.
+pub fn shrink(s: &Scenario, class: Class) -> Shrunk {
+    let mut job = Job::new(s, class);
+    job.step(&mut || true).cloned().unwrap_or_else(|| unreachable!("an uncut pass finishes"))
 }
 
 #[cfg(test)]
@@ -191,6 +277,33 @@ mod tests {
         let out = shrink(&s, Class::LostUpdate);
         assert_eq!(out.after, s);
         assert_eq!(out.runs, 1);
+    }
+
+    #[test]
+    fn a_shrink_in_slices_gives_the_shrink_in_one_go() {
+        let mut s = catalog::get("redis-gc-pause").unwrap();
+        s.expect = None;
+        s.faults.push(FaultSpec::ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 });
+        s.faults.push(FaultSpec::Crash { at_ms: 15_000, node: "B".into(), restart_after_ms: Some(300), machine: false });
+        let whole = shrink(&s, Class::LostUpdate);
+        let mut job = Job::new(&s, Class::LostUpdate);
+        let mut slices = 0;
+        // Three runs a slice (the first is always granted).
+        while job.result().is_none() {
+            let mut left = 2;
+            job.step(&mut || {
+                left -= 1;
+                left >= 0
+            });
+            slices += 1;
+            assert!(job.runs() <= 3 * slices, "{} runs in {slices} slices", job.runs());
+        }
+        assert_eq!(job.result(), Some(&whole));
+        assert!(slices > whole.runs / 3, "{slices} slices for {} runs", whole.runs);
+        // A budget of nothing still moves: one run a step.
+        let mut job = Job::new(&s, Class::LostUpdate);
+        job.step(&mut || false);
+        assert_eq!(job.runs(), 1);
     }
 
     #[test]

@@ -37,6 +37,30 @@ impl Param {
         Param::ALL.into_iter().find(|p| p.id() == id)
     }
 
+    /// What the page calls it, with its unit.
+    pub fn words(self) -> &'static str {
+        match self {
+            Param::PauseTtl => "pause ÷ TTL",
+            Param::JumpMs => "clock jump (ms)",
+            Param::DriftPpm => "clock drift (ppm)",
+            Param::DelayMs => "network delay (ms)",
+        }
+    }
+
+    /// The range a sweep of it starts from: a pause from nothing to twice the TTL, the others
+    /// over the range the explorer draws them from (the fault kind's own `draw`).
+    pub fn range(self) -> (f64, f64) {
+        if self == Param::PauseTtl {
+            return (0.0, 2.0);
+        }
+        let (kind, field) = self.field();
+        let number = FaultKind::by_id(kind).and_then(|k| k.param(field)).and_then(|(_, p)| match p.ty {
+            crate::scenario::fault::Ty::Number(n) => Some(n),
+            _ => None,
+        });
+        number.map_or((0.0, 1.0), |n| (n.draw.0 as f64, n.draw.1 as f64))
+    }
+
     /// The fault kind it varies and the field it fixes.
     fn field(self) -> (&'static str, &'static str) {
         match self {
@@ -148,6 +172,19 @@ mod tests {
     use crate::explore::table::base;
     use crate::lab;
     use crate::scenario::Approach;
+
+    #[test]
+    fn every_param_has_a_range_its_mix_accepts() {
+        let b = base(Approach::Redis);
+        for p in Param::ALL {
+            let (from, to) = p.range();
+            assert!(from < to, "{}", p.id());
+            for x in points(from, to, 5) {
+                Explorer::new(&b, p.mix(x, &b), 1, 1).unwrap_or_else(|e| panic!("{} at {x}: {e}", p.id()));
+            }
+        }
+        assert_eq!(Param::JumpMs.range(), (-20_000.0, 20_000.0));
+    }
 
     #[test]
     fn a_pause_shorter_than_the_ttl_loses_nothing_and_a_longer_one_does() {

@@ -103,14 +103,16 @@ impl CellSearch {
     /// The cell as it stands, its lost updates shrunk to the smallest.
     pub fn cell(&self) -> Cell {
         let report = self.explorer.report();
-        let smallest = report
-            .found
-            .iter()
-            .filter(|f| f.class == Class::LostUpdate)
-            .map(|f| shrink(&f.scenario, Class::LostUpdate))
-            .min_by_key(|s| (s.after.faults.len(), s.after.clients.len()));
+        let smallest =
+            smallest(report.found.iter().filter(|f| f.class == Class::LostUpdate).map(|f| shrink(&f.scenario, Class::LostUpdate)));
         Cell { row: self.row.clone(), fencing: self.fencing, runs: report.runs, counts: report.counts, smallest }
     }
+}
+
+/// The smallest of shrunk lost updates (in the order they were found): the fewest faults, then
+/// the fewest clients, then the first.
+pub fn smallest<S: std::borrow::Borrow<Shrunk>>(shrunk: impl Iterator<Item = S>) -> Option<S> {
+    shrunk.min_by_key(|s| (s.borrow().after.faults.len(), s.borrow().after.clients.len()))
 }
 
 /// The whole table, one schedule after another (see `searches` to run it otherwise).

@@ -206,6 +206,9 @@ pub fn app() -> Html {
                 }
                 // Verdicts, then ledgers: compared, the two of each side by side.
                 <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div>
+                if !lab.embed {
+                    <super::explore::Explore act={act.clone()} />
+                }
                 <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
                 <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
             </main>

@@ -23,9 +23,9 @@ enum Target {
 
 fn target(e: &KeyboardEvent) -> Target {
     let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else { return Target::Control };
-    // In the scenario editor every control is for writing: Space ticks its checkboxes and
-    // presses its buttons instead of playing.
-    if el.closest(".scenario-json").ok().flatten().is_some() || el.is_content_editable() {
+    // In the scenario editor and the Explore panel every control is for setting things up:
+    // Space ticks their checkboxes and presses their buttons instead of playing.
+    if el.closest(".scenario-json, .explore").ok().flatten().is_some() || el.is_content_editable() {
         return Target::Field;
     }
     match el.tag_name().as_str() {

@@ -6,6 +6,7 @@ mod caption;
 pub mod compare;
 pub mod diagram;
 mod editor;
+mod explore;
 mod export;
 mod help;
 mod icons;

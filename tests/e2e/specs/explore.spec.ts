@@ -1,0 +1,145 @@
+import { test, expect, type Page } from '@playwright/test';
+import { ledgerRows, openApp, shot, toEnd } from './helpers';
+
+// Issue 13 in the page: the Explore panel searches the fault space while the page stays
+// usable, opens a shrunk counterexample as a scenario of its own, fills the seed's table and
+// draws a sweep. Screenshots at 1280×720 (the viewport, as a projector shows it).
+
+const runs = async (page: Page) => Number(await page.getByTestId('explore-runs').getAttribute('data-runs'));
+
+async function openPanel(page: Page) {
+  const panel = page.getByTestId('explore-panel');
+  if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+  await expect(page.getByTestId('explore-start')).toBeVisible();
+}
+
+/** Types a number into one of the panel's fields, as a person does (the change lands on Tab). */
+async function setNumber(page: Page, testid: string, value: number) {
+  const input = page.getByTestId(testid);
+  await input.fill(String(value));
+  await input.press('Tab');
+  await expect(input).toHaveValue(String(value));
+}
+
+test('search: the counter rises, a shrunk counterexample opens in the diagram with its stale write, stop', async ({ page }) => {
+  await openApp(page);
+  await openPanel(page);
+  // Redis without fencing, every fault kind (the defaults); a budget large enough to still
+  // be running when it is stopped.
+  await setNumber(page, 'explore-set-runs', 200000);
+  await page.getByTestId('explore-start').click();
+  await expect.poll(() => runs(page), { message: 'the counter rises' }).toBeGreaterThan(0);
+  const first = await runs(page);
+  await expect.poll(() => runs(page)).toBeGreaterThan(first);
+  const found = page.getByTestId('explore-found');
+  await expect.poll(async () => Number(await found.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect(page.getByTestId('explore-open')).toBeEnabled();
+  await expect(found).toContainText('Before shrinking');
+  await expect(found).toContainText('After shrinking');
+  await page.getByTestId('explore-panel').scrollIntoViewIfNeeded();
+  await page.getByTestId('explore-runs').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await shot(page, 'explore-search.png', false);
+
+  // The most harmful class first: a lost update, opened as its own scenario.
+  await expect(found).toHaveAttribute('data-class', 'lost_update');
+  await page.getByTestId('explore-open').click();
+  await expect(page.locator('.intro')).toContainText('Faults:');
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer: a lost update');
+  // The verdict and ledger build up as the cursor passes (no spoilers): go to the end.
+  await toEnd(page);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-safe', 'false');
+  await expect(ledgerRows(page, 'stale-accepted')).not.toHaveCount(0);
+  await expect(page.locator('.diagram-wrap .write.stale-accepted').first()).toBeVisible();
+  // A permalink of its own (the scenario in #s=) and an export.
+  expect(await page.getByTestId('copy-link').getAttribute('data-link')).toContain('#s=');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'explore-counterexample.png', false);
+
+  // The search ran on while the counterexample was opened; Stop ends it and the count stays.
+  await openPanel(page);
+  await page.getByTestId('explore-stop').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('stopped');
+  const stopped = await runs(page);
+  await page.waitForTimeout(300);
+  expect(await runs(page)).toBe(stopped);
+  await expect(page.getByTestId('explore-start')).toBeEnabled();
+});
+
+test("the seed's table fills live, and a sweep is drawn whose points open runs", async ({ page }) => {
+  await openApp(page);
+  await openPanel(page);
+  await page.getByTestId('explore-tab-table').click();
+  await setNumber(page, 'explore-set-runs', 400);
+  await page.getByTestId('explore-start').click();
+  const cells = page.getByTestId('explore-table').locator('[data-testid="explore-cell"]');
+  await expect(cells).toHaveCount(12);
+  // Every cell gets schedules while the others do: they fill together.
+  await expect.poll(async () => Math.min(...(await cells.evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-runs'))))))).toBeGreaterThan(0);
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  const cell = (approach: string, fencing: string) => page.locator(`[data-testid="explore-cell"][data-approach="${approach}"][data-fencing="${fencing}"]`);
+  await expect(cell('redis', 'off')).toHaveAttribute('data-runs', '400');
+  // Numbers measured: without fencing a paused holder loses updates on Redis; ZooKeeper with fencing loses none.
+  expect(Number(await cell('redis', 'off').getAttribute('data-lost'))).toBeGreaterThan(0);
+  await expect(cell('zookeeper', 'on')).toHaveAttribute('data-lost', '0');
+  await expect(cell('redis', 'off').getByTestId('explore-cell-open')).toBeVisible();
+  // The table's last row whole, with the panel's edge below it.
+  await page.getByTestId('explore-table').evaluate((e) => {
+    e.scrollIntoView({ block: 'end' });
+    window.scrollBy(0, 24);
+  });
+  await shot(page, 'explore-table.png', false);
+  // A cell's smallest lost update is one click away: it opens as a scenario of its own.
+  await cell('redis', 'off').getByTestId('explore-cell-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer: a lost update');
+  await expect(page.locator('.intro')).toContainText("The smallest lost update of the seed's table for Redis SET NX PX, fencing off");
+  await toEnd(page);
+  await expect(ledgerRows(page, 'stale-accepted')).not.toHaveCount(0);
+
+  await openPanel(page);
+  await page.getByTestId('explore-tab-sweep').click();
+  await page.getByTestId('explore-start').click();
+  const chart = page.getByTestId('explore-chart');
+  await expect(chart.locator('[data-testid="sweep-point"]')).toHaveCount(22, { timeout: 30_000 });
+  await expect(page.getByTestId('explore-start')).toBeEnabled({ timeout: 45_000 });
+  await chart.evaluate((e) => e.scrollIntoView({ block: 'end' }));
+  await shot(page, 'explore-sweep.png', false);
+  // The last point of the fencing-off line: a pause of twice the TTL.
+  await chart.locator('g.s0 [data-testid="sweep-point"]').last().dispatchEvent('click');
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('at 2 × TTL');
+});
+
+test('at 360 px: the search, a counterexample, the table and a sweep fit a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await openApp(page);
+  await openPanel(page);
+  const noSidewaysScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await setNumber(page, 'explore-set-runs', 3000);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  await expect(page.getByTestId('explore-open')).toBeEnabled();
+  await noSidewaysScroll();
+  await page.getByTestId('explore-runs').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await shot(page, 'explore-search-360.png', false);
+  await page.getByTestId('explore-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer');
+  await toEnd(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'explore-counterexample-360.png', false);
+
+  await openPanel(page);
+  await page.getByTestId('explore-tab-table').click();
+  await setNumber(page, 'explore-set-runs', 100);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  await noSidewaysScroll();
+  await page.getByTestId('explore-table').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await shot(page, 'explore-table-360.png', false);
+
+  await page.getByTestId('explore-tab-sweep').click();
+  await setNumber(page, 'explore-set-points-runs', 60);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-start')).toBeEnabled({ timeout: 45_000 });
+  await noSidewaysScroll();
+  await page.getByTestId('explore-chart').evaluate((e) => e.scrollIntoView({ block: 'end' }));
+  await shot(page, 'explore-sweep-360.png', false);
+});
