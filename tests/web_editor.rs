@@ -32,7 +32,7 @@ async fn mount() -> Mounted {
 async fn mount_as_is() -> Mounted {
     let m = browser::mount_as_is().await;
     find(&m, "scenario-json").set_attribute("open", "").unwrap();
-    settle().await; // the editor renders its form and JSON once open
+    browser::settle().await; // the editor renders its form and JSON once open
     m
 }
 
