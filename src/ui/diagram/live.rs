@@ -36,12 +36,14 @@ pub struct KeyMarkersProps {
     /// Markers of the comparison's other run (their events index that run's trace).
     #[prop_or_default]
     pub other: bool,
+    /// The cursor (whole ms): a marker names its moment only once the cursor has reached it.
+    pub at: Time,
 }
 
 /// Key moments as small diamonds on the axis; a click jumps there. Static per run.
 #[function_component(KeyMarkers)]
 pub fn key_markers(p: &KeyMarkersProps) -> Html {
-    let (t, g, act, other) = (&*p.timeline, &*p.geo, &p.act, p.other);
+    let (t, g, act, other, at) = (&*p.timeline, &*p.geo, &p.act, p.other, p.at);
     let y = g.axis_h - 8.0;
     t.key_moments
         .iter()
@@ -55,7 +57,8 @@ pub fn key_markers(p: &KeyMarkersProps) -> Html {
             });
             html! {
                 <g class={classes!("key", key_class(k.kind))} {onclick}>
-                    <title>{format!("{} — {}", seconds(k.at), k.text)}</title>
+                    // A moment still to come is a place to jump to, not a spoiler of what happens.
+                    <title>{if k.at <= at { format!("{} — {}", seconds(k.at), k.text) } else { format!("{}: a key moment", seconds(k.at)) }}</title>
                     <rect class="key-hit" x={n(x - 7.0)} y={n(y - 7.0)} width="14" height="14" />
                     <path class="key-mark" d={format!("M{} {}l4.5 4.5l-4.5 4.5l-4.5 -4.5z", n(x), n(y - 4.5))} />
                 </g>

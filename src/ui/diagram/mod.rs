@@ -170,7 +170,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(draw::live::overlap_banner(t, g, p.cursor))}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
                 {raw(draw::live::cursor(g, p.cursor))}
-                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} />
+                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} at={p.cursor.floor() as Time} />
             </svg>
             if let Some(editing) = &p.editing {
                 <pointing::Pointing timeline={p.timeline.clone()} geo={geo.clone()} editing={editing.clone()} cursor={p.cursor} act={p.act.clone()} />

@@ -19,7 +19,8 @@ pub struct StaticProps {
     pub geo: Rc<Geometry>,
 }
 
-/// The whole run drawn in full ink: lanes, axis, bands, bars, arrows, marks, writes, labels.
+/// The whole run's shapes in full ink (lanes, axis, bands, bars, arrows, marks, writes), under
+/// the veil that fades what is after the cursor; its labels are `Labels`' alone.
 /// The markup is put in by one `innerHTML`, after Yew renders the empty `<svg>`: as Yew's raw
 /// HTML it would be taken out again node by node when the run changes (thousands of
 /// `removeChild` calls across the wasm boundary, most of what an injected fault cost).
@@ -31,8 +32,9 @@ pub fn static_layer(p: &StaticProps) -> Html {
         let svg = svg.clone();
         use_effect_with((p.drawing.clone(), p.timeline.clone(), p.geo.clone()), move |(drawing, timeline, geo)| {
             if let Some(el) = svg.cast::<web_sys::Element>() {
-                let markup =
-                    format!("{}{}{}{}", draw::DEFS, draw::backdrop(timeline, geo), drawing.shapes, drawing.label_markup(usize::MAX));
+                // No labels: under the veil the future's shapes show faintly, its words not at
+                // all (no spoilers); `Labels` writes each label once the cursor reaches it.
+                let markup = format!("{}{}{}", draw::DEFS, draw::backdrop(timeline, geo), drawing.shapes);
                 el.set_inner_html(&markup);
             }
         });
