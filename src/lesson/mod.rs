@@ -7,6 +7,7 @@ pub mod builtin;
 mod format;
 pub mod presenter;
 mod read;
+pub mod share;
 pub mod table;
 
 pub use format::{locate, At, Cursor, Lesson, LessonStep, Moment, Question, StepScenario};
