@@ -10,6 +10,7 @@ pub mod compare;
 pub mod decimal;
 pub mod explore;
 pub mod lab;
+pub mod lesson;
 pub mod protocols;
 pub mod scenario;
 pub mod session;

@@ -323,3 +323,38 @@ fn explore_input_errors_name_the_flag() {
         assert!(err.starts_with("locklab: ") && err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn lesson_check_summarises_each_step_or_names_the_field() {
+    let (code, out, err) = locklab(&["lesson", "check", "--builtin", "why-fencing"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("Why a lock needs a fencing token (why-fencing): "), "{out}");
+    assert_eq!(lines.len(), 1 + locklab::lesson::builtin::get("why-fencing").unwrap().steps.len());
+    assert!(lines.iter().any(|l| l.contains("db-lease-gc-pause (fencing off) at pause (500 ms): UNSAFE; question: 3 choices")), "{out}");
+
+    let dir = std::env::temp_dir().join(format!("locklab-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(
+        &good,
+        "\u{feff}{\"version\": 1, \"title\": \"One\", \"steps\": [{\"scenario\": \"happy-path-etcd\", \"at\": 1000, \"text\": \"t\"}]}",
+    )
+    .unwrap();
+    let (code, out, _) = locklab(&["lesson", "check", good.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, "One (one): 1 steps\n  step  0  happy-path-etcd (fencing off) at 1000 ms: SAFE\n"));
+
+    let bad = dir.join("bad.json");
+    let text = r#"{"version": 1, "title": "x", "steps": [{"scenario": "redis-gc-pause", "text": "t",
+        "question": {"prompt": "p", "choices": ["a", "b", "c"], "answer": 5}}]}"#;
+    std::fs::write(&bad, text).unwrap();
+    let (code, out, err) = locklab(&["lesson", "check", bad.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.trim(), format!("locklab: {}: steps[0].question.answer: 5 is out of range: must be 0..=2", bad.display()));
+    for args in [vec!["lesson"], vec!["lesson", "show", "x"], vec!["lesson", "check", "--builtin", "nope"]] {
+        let (code, _, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("locklab: "), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

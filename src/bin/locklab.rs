@@ -8,6 +8,8 @@
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "locklab/explore.rs"]
 mod explore;
+#[path = "locklab/lesson.rs"]
+mod lesson;
 
 use std::process::ExitCode;
 
@@ -24,6 +26,7 @@ const USAGE: &str = "usage: locklab run (FILE | --builtin ID) [--fencing on|off]
        locklab explore --table [--faults KIND,…] [--max-faults K] [--runs N] [--seed S] [--threads T] [--json]
        locklab explore --sweep PARAM=FROM..TO [--steps K] [FILE | --builtin ID | --approach NAME] [--fencing on|off]
                        [--runs N] [--seed S] [--threads T] [--json]
+       locklab lesson check (FILE | --builtin ID)
        locklab list
        locklab bench [ITERATIONS]";
 
@@ -54,6 +57,7 @@ fn cli(args: &[String]) -> Result<String, String> {
         Some("compare") => compare(&args[1..]),
         #[cfg(not(target_arch = "wasm32"))]
         Some("explore") => explore::explore(&args[1..]),
+        Some("lesson") => lesson::lesson(&args[1..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some(other) => Err(format!("unknown command \"{other}\"\n{USAGE}")),
         None => Err(format!("missing command\n{USAGE}")),

@@ -6,11 +6,11 @@ pub mod catalog;
 mod error;
 pub mod fault;
 pub mod format;
-mod json_path;
+pub(crate) mod json_path;
 pub mod limits;
-mod read;
+pub(crate) mod read;
 pub mod share;
-mod strict_json;
+pub(crate) mod strict_json;
 pub mod validate;
 
 pub use fault::FaultKind;

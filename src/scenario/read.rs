@@ -13,14 +13,14 @@ use serde_json::{Map, Value};
 use super::error::ScenarioError;
 use super::format::*;
 
-pub(super) type Read<T> = Result<T, ScenarioError>;
+pub(crate) type Read<T> = Result<T, ScenarioError>;
 
-pub(super) fn err<T>(path: &str, message: String) -> Read<T> {
+pub(crate) fn err<T>(path: &str, message: String) -> Read<T> {
     Err(ScenarioError { path: path.to_string(), message })
 }
 
 /// `path.key`, or `key` at the top.
-pub(super) fn join(path: &str, key: &str) -> String {
+pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
@@ -41,7 +41,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-pub(super) fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
+pub(crate) fn invalid<T>(path: &str, v: &Value, expected: &str) -> Read<T> {
     err(path, format!("invalid type: {}, expected {expected}", kind(v)))
 }
 
@@ -51,13 +51,13 @@ fn one_of(names: &[&str]) -> String {
 }
 
 /// An object with only the `known` keys.
-pub(super) struct Object<'a> {
+pub(crate) struct Object<'a> {
     map: &'a Map<String, Value>,
     path: String,
 }
 
 impl<'a> Object<'a> {
-    pub(super) fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
+    pub(crate) fn new(v: &'a Value, path: &str, known: &[&str]) -> Read<Object<'a>> {
         let Value::Object(map) = v else { return invalid(path, v, "an object") };
         if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
             return err(&join(path, k), format!("unknown field `{k}`, expected one of {}", one_of(known)));
@@ -66,7 +66,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that may be missing (and, like an optional field, may be null).
-    pub(super) fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
+    pub(crate) fn opt<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Option<T>> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => read(v, &join(&self.path, key)).map(Some),
@@ -74,7 +74,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field with a default when missing.
-    pub(super) fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(crate) fn or<T>(&self, key: &str, default: T, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => Ok(default),
             Some(v) => read(v, &join(&self.path, key)),
@@ -82,7 +82,7 @@ impl<'a> Object<'a> {
     }
 
     /// A field that must be there.
-    pub(super) fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
+    pub(crate) fn req<T>(&self, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<T> {
         match self.map.get(key) {
             None => err(&self.path, format!("missing field `{key}`")),
             Some(v) => read(v, &join(&self.path, key)),
@@ -98,7 +98,7 @@ fn whole_beyond(v: &Value, lo: f64, hi: f64) -> Option<bool> {
     (f >= hi || f < lo).then_some(f >= hi)
 }
 
-pub(super) fn int(v: &Value, path: &str) -> Read<i64> {
+pub(crate) fn int(v: &Value, path: &str) -> Read<i64> {
     const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
     match (v.as_i64(), whole_beyond(v, -TWO_POW_63, TWO_POW_63)) {
         (Some(n), _) => Ok(n),
@@ -130,15 +130,15 @@ fn float(v: &Value, path: &str) -> Read<f64> {
     v.as_f64().map_or_else(|| invalid(path, v, "a number"), Ok)
 }
 
-pub(super) fn boolean(v: &Value, path: &str) -> Read<bool> {
+pub(crate) fn boolean(v: &Value, path: &str) -> Read<bool> {
     v.as_bool().map_or_else(|| invalid(path, v, "a boolean"), Ok)
 }
 
-pub(super) fn string(v: &Value, path: &str) -> Read<String> {
+pub(crate) fn string(v: &Value, path: &str) -> Read<String> {
     v.as_str().map_or_else(|| invalid(path, v, "a string"), |s| Ok(s.to_string()))
 }
 
-pub(super) fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+pub(crate) fn list<T>(v: &Value, path: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
     let Value::Array(items) = v else { return invalid(path, v, "an array") };
     items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect()
 }
@@ -150,7 +150,7 @@ fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
 }
 
 /// One of the names in `table`.
-pub(super) fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
+pub(crate) fn choice<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Read<T> {
     let name = string(v, path)?;
     match table.iter().find(|(n, _)| *n == name) {
         Some(&(_, t)) => Ok(t),

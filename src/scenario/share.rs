@@ -119,7 +119,7 @@ fn flag(v: &str) -> Option<bool> {
 }
 
 /// `key=value` pairs of a query or fragment; a bare `key` reads as `key=1`.
-fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
+pub(crate) fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
     text.split('&').filter(|p| !p.is_empty()).map(|p| p.split_once('=').unwrap_or((p, "1")))
 }
 

@@ -64,6 +64,8 @@ pub struct Session {
     dwell_ms: f64,
     /// Lecture mode: playback stops at each key moment until Space (the presenter's pace).
     pub stop_at_keys: bool,
+    /// Where `Action::PlayTo` stops playback.
+    play_to: Option<(i64, Option<usize>)>,
     /// Why the last edit was refused (the previous run stays on screen).
     pub error: Option<String>,
     /// Why the last scenario JSON was refused (the previous run stays on screen).
@@ -146,6 +148,12 @@ pub enum Action {
     SelectFault(Option<usize>),
     Undo,
     Redo,
+    /// Play from the cursor to this millisecond (and focus this event there), then stop,
+    /// passing key moments without stopping at them: a lesson's step or reveal.
+    PlayTo {
+        ms: i64,
+        event: Option<usize>,
+    },
 }
 
 /// Where the app starts: the page's address, read by `scenario::share::open`
@@ -186,6 +194,7 @@ impl Session {
             slide_ms: 0.0,
             dwell_ms: 0.0,
             stop_at_keys: true,
+            play_to: None,
             error: None,
             load_error: None,
             other: None,
@@ -393,6 +402,10 @@ impl Session {
     /// The session after `action`.
     pub fn apply(self, action: Action) -> Session {
         let mut lab = self;
+        // Any other move of the cursor or the run ends a play-to.
+        if !matches!(action, Action::Tick(_) | Action::SetSpeed(_)) {
+            lab.play_to = None;
+        }
         match action {
             Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
                 Some(s) => lab.show(s),
@@ -520,6 +533,7 @@ impl Session {
             }
             Action::Undo => lab.undo_redo(true),
             Action::Redo => lab.undo_redo(false),
+            Action::PlayTo { ms, event } => lab.play_to_start(ms, event),
         }
     }
 }

@@ -30,6 +30,20 @@ pub enum CaptionView {
 }
 
 impl Session {
+    /// Starts playing towards `ms` (see `Action::PlayTo`); a target at or before the cursor
+    /// is landed on at once, as it is with reduced motion (no animation).
+    pub(super) fn play_to_start(mut self, ms: i64, event: Option<usize>) -> Self {
+        let ms = ms.clamp(0, self.timeline.duration_ms);
+        if ms as f64 <= self.cursor || self.reduced_motion {
+            self = self.seek_both(Some((ms, event, None)), 0.0);
+            self.playing = false;
+            return self;
+        }
+        (self.playing, self.play_to) = (true, Some((ms, event)));
+        (self.last_frame_ts, self.slide_ms, self.dwell_ms) = (None, 0.0, 0.0);
+        self
+    }
+
     pub(super) fn tick(mut self, ts: f64) -> Self {
         if !self.playing {
             return self;
@@ -64,7 +78,13 @@ impl Session {
                 budget -= hold;
                 continue;
             }
-            let next = stepping::key(&self, true);
+            let mut next = stepping::key(&self, true);
+            let mut target = false;
+            if let Some((ms, event)) = self.play_to {
+                if next.is_none_or(|(at, _, _)| at >= ms) {
+                    (next, target) = (Some((ms, event, None)), true);
+                }
+            }
             let limit = next.map_or(end, |(at, _, _)| at as f64);
             let (t, used) = stepping::advance(&self, budget, limit);
             budget -= used;
@@ -75,10 +95,14 @@ impl Session {
                 break;
             }
             match next {
+                Some(to) if target => {
+                    self = self.seek_both(Some(to), end);
+                    (self.playing, self.play_to) = (false, None);
+                }
                 Some(to) => {
                     self = self.seek_both(Some(to), end);
                     self.dwell_ms = DWELL_MS / self.speed;
-                    if self.lecture && self.stop_at_keys {
+                    if self.lecture && self.stop_at_keys && self.play_to.is_none() {
                         self.playing = false;
                     }
                 }

@@ -413,3 +413,37 @@ fn a_fault_injected_at_the_cursor_leaves_the_past_unchanged() {
     }
     assert!(checked > 300, "{checked} injections checked");
 }
+
+#[test]
+fn play_to_passes_key_moments_in_lecture_mode_and_stops_on_its_target() {
+    let s = open("?scenario=redis-gc-pause&lecture=1&t=500");
+    let stale = s
+        .timeline
+        .key_moments
+        .iter()
+        .find(|k| k.kind == crate::timeline::KeyKind::Write(crate::timeline::WriteResult::StaleAccepted))
+        .unwrap()
+        .clone();
+    let passed = s.timeline.key_moments.iter().filter(|k| k.at > 500 && k.at < stale.at).count();
+    assert!(passed >= 2, "the reveal passes key moments on its way");
+    let mut s = s.apply(Action::PlayTo { ms: stale.at, event: Some(stale.event) });
+    let mut now = 0.0;
+    let mut frames = 0;
+    while s.playing && frames < 100_000 {
+        s = s.apply(Action::Tick(now));
+        assert!(s.cursor_ms() <= stale.at, "never past the target");
+        now += 16.0;
+        frames += 1;
+    }
+    assert_eq!((s.cursor_ms(), s.focus, s.playing), (stale.at, Some(stale.event), false));
+    // Dwelling at each key moment passed (2.5 s each at 1×), not stopping there.
+    assert!(frames as f64 * 16.0 >= passed as f64 * DWELL_MS, "{frames}");
+    // A target behind the cursor is landed on at once; any other move cancels a play-to.
+    let back = s.clone().apply(Action::PlayTo { ms: 100, event: None });
+    assert_eq!((back.cursor_ms(), back.playing), (100, false));
+    let s = back.apply(Action::PlayTo { ms: 15_000, event: None }).apply(Action::Tick(0.0)).apply(Action::Stop);
+    assert!(!s.playing);
+    let first = s.timeline.key_moments.iter().find(|k| k.at as f64 > s.cursor).unwrap().at;
+    let s = apply_all(s.apply(Action::TogglePlay), (1..5000).map(|i| Action::Tick(i as f64 * 16.0)));
+    assert_eq!((s.cursor_ms(), s.playing), (first, false), "plain play stops at the next key moment again (lecture)");
+}

@@ -36,6 +36,7 @@ pub fn app() -> Html {
     use_playback(act.clone(), lab.playing, lab.frame);
 
     use_reopen_on_hash_change();
+    let lesson = super::lesson::use_lesson();
     let (copied, copy_field) = use_copied();
 
     // The link to this view: the scenario's part made once per scenario (encoding a custom
@@ -56,7 +57,8 @@ pub fn app() -> Html {
     // The address bar follows the view once it rests (not per frame while playing, nor per
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
     // Embedded, the page's address is the host page's business (and a sandbox forbids it).
-    let link = (!lab.playing && !lab.embed).then_some(link);
+    // A lesson writes its own address (`?lesson=ID&step=N`).
+    let link = (!lab.playing && !lab.embed && !lesson.is_open()).then_some(link);
     use_effect_with(link, |link| {
         let link = link.clone();
         let pending = link.map(|q| gloo::timers::callback::Timeout::new(300, move || super::start::write_back(&q)));
@@ -147,7 +149,7 @@ pub fn app() -> Html {
         move |_| act.dispatch(Action::ToggleHelp)
     };
     html! {
-        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"))}>
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>
             if let Some(e) = &lab.link_error {
                 {link_error(e, &act)}
             }
@@ -173,6 +175,7 @@ pub fn app() -> Html {
                     <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
                     if !lab.embed {
                         {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
+                        {super::lesson::opener(&lesson)}
                     }
                 </div>
             </header>
@@ -181,6 +184,7 @@ pub fn app() -> Html {
                     // The header (and its title) is left out of an embed; the page keeps its heading.
                     <h1 class="visually-hidden">{"Lock Lab"}</h1>
                 }
+                <super::lesson::LessonPanel state={lesson.clone()} act={act.clone()} cursor={lab.cursor} playing={lab.playing} lecture={lab.lecture} embed={lab.embed} />
                 <p class="intro">
                     <span class="approach">{s.approach.label()}</span>
                     {s.intro.clone()}

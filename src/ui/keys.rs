@@ -74,6 +74,32 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
     })
 }
 
+/// What a key does while a lesson is open (src/ui/lesson.rs): a presentation clicker's
+/// PageDown / PageUp and the arrows move between steps instead of events, Space plays to the
+/// step's moment, 1–4 pick a choice, B blanks the screen. None: the app's own key (or a field's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonKey {
+    Next,
+    Prev,
+    Play,
+    Choose(usize),
+    Blank,
+}
+
+pub fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.shift_key() || matches!(target(e), Target::Field | Target::Slider) {
+        return None;
+    }
+    Some(match e.key().as_str() {
+        "ArrowRight" | "PageDown" => LessonKey::Next,
+        "ArrowLeft" | "PageUp" => LessonKey::Prev,
+        " " | "Spacebar" => LessonKey::Play,
+        "b" | "B" | "." => LessonKey::Blank,
+        k @ ("1" | "2" | "3" | "4") => LessonKey::Choose(k.as_bytes()[0] as usize - b'1' as usize),
+        _ => return None,
+    })
+}
+
 /// Listens for keys on the whole document while the app is mounted.
 #[hook]
 pub fn use_keyboard(act: Act) {

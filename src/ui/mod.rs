@@ -13,6 +13,7 @@ mod icons;
 pub mod keys;
 mod ledger;
 mod legend;
+mod lesson;
 mod picker;
 mod playback;
 mod share;

@@ -1,0 +1,52 @@
+//! `locklab lesson check (FILE | --builtin ID)`: reads a lesson with the app's checks
+//! (docs/LESSON_FORMAT.md) and prints one line per step: its run, where its cursor lands and
+//! what its question reveals, so an author sees each step's claim next to its run's verdict.
+
+use locklab::lesson::{builtin, locate, parse, At, Lesson, LessonStep};
+use locklab::timeline::Timeline;
+
+use super::USAGE;
+
+pub fn lesson(args: &[String]) -> Result<String, String> {
+    let lesson = match args {
+        [check, file] if check == "check" && !file.starts_with('-') => {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+            parse(&text).map_err(|e| format!("{file}: {e}"))?
+        }
+        [check, flag, id] if check == "check" && flag == "--builtin" => {
+            builtin::get(id).ok_or_else(|| format!("--builtin: no built-in lesson \"{id}\" (there is \"why-fencing\")"))?
+        }
+        _ => return Err(format!("lesson: expected `lesson check FILE` or `lesson check --builtin ID`\n{USAGE}")),
+    };
+    Ok(summary(&lesson))
+}
+
+fn summary(l: &Lesson) -> String {
+    let mut out = format!("{} ({}): {} steps\n", l.title, l.id, l.steps.len());
+    for (i, step) in l.steps.iter().enumerate() {
+        out.push_str(&format!("  step {i:>2}  {}\n", step_line(step)));
+    }
+    out
+}
+
+fn step_line(step: &LessonStep) -> String {
+    // The reader ran every step already; these cannot fail for a lesson it accepted.
+    let Some(run) = step.run() else { return "no scenario".into() };
+    let timeline = Timeline::of_run(&run);
+    let at = |a: At| match (a, locate(a, &timeline)) {
+        (At::Ms(ms), _) => format!("{ms} ms"),
+        (_, Some(c)) => format!("{} ({} ms)", a.describe(), c.ms),
+        (_, None) => a.describe(),
+    };
+    let s = &run.scenario;
+    let verdict = if run.verdict.safe { "SAFE" } else { "UNSAFE" };
+    let mut line = format!("{} (fencing {}) at {}: {verdict}", s.id, if s.storage.fencing { "on" } else { "off" }, at(step.at));
+    if let Some(q) = &step.question {
+        line.push_str(&format!("; question: {} choices, answer {}, reveal at {}", q.choices.len(), q.answer, at(q.reveal_at)));
+    }
+    if !step.table.is_empty() {
+        let rows: Vec<String> = step.table.iter().map(|r| r.to_string()).collect();
+        line.push_str(&format!("; table of steps {}", rows.join(", ")));
+    }
+    line
+}

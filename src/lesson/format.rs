@@ -1,0 +1,141 @@
+//! The lesson's shape once read, and the one thing every step needs from its run: the
+//! millisecond (and event) its cursor stands on.
+
+use crate::lab::{self, Run};
+use crate::scenario::{catalog, Scenario};
+use crate::timeline::{KeyKind, KeyMoment, Timeline, WriteResult};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    pub version: u32,
+    pub id: String,
+    pub title: String,
+    pub steps: Vec<LessonStep>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepScenario {
+    Builtin(String),
+    Inline(Box<Scenario>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonStep {
+    pub scenario: StepScenario,
+    /// None: as the scenario says.
+    pub fencing: Option<bool>,
+    pub safe_unlock: Option<bool>,
+    pub at: At,
+    pub text: String,
+    pub question: Option<Question>,
+    /// The closing table's rows: the steps whose runs it compares (see `table`).
+    pub table: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub prompt: String,
+    pub choices: Vec<String>,
+    pub answer: usize,
+    pub reveal_at: At,
+}
+
+/// Where a cursor stands: a millisecond of true time, or the first key moment of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    Ms(i64),
+    Moment(Moment),
+}
+
+/// The key moments a step can name: `start` and `end` of the run, and the kinds of the
+/// timeline's key moments (`timeline::KeyKind`), the first of which is meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    Start,
+    End,
+    Key(KeyKind),
+}
+
+impl Moment {
+    /// Every name, in the order the docs list them.
+    pub const NAMES: &'static [(&'static str, Moment)] = &[
+        ("start", Moment::Start),
+        ("grant", Moment::Key(KeyKind::Grant)),
+        ("takeover", Moment::Key(KeyKind::Takeover)),
+        ("pause", Moment::Key(KeyKind::Paused)),
+        ("resume", Moment::Key(KeyKind::Resumed)),
+        ("expiry", Moment::Key(KeyKind::LeaseExpired)),
+        ("session_expiry", Moment::Key(KeyKind::SessionExpired)),
+        ("lease_deleted", Moment::Key(KeyKind::LeaseDeleted)),
+        ("belief_lost", Moment::Key(KeyKind::BeliefLost)),
+        ("write", Moment::Key(KeyKind::Write(WriteResult::Accepted))),
+        ("rejected_write", Moment::Key(KeyKind::Write(WriteResult::Rejected))),
+        ("stale_write", Moment::Key(KeyKind::Write(WriteResult::StaleAccepted))),
+        ("crash", Moment::Key(KeyKind::Crashed)),
+        ("restart", Moment::Key(KeyKind::Restarted)),
+        ("state_lost", Moment::Key(KeyKind::StateLost)),
+        ("clock", Moment::Key(KeyKind::ClockChanged)),
+        ("partition", Moment::Key(KeyKind::Partition)),
+        ("heal", Moment::Key(KeyKind::Healed)),
+        ("leader_change", Moment::Key(KeyKind::LeaderChanged)),
+        ("end", Moment::End),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Moment::NAMES.iter().find(|(_, m)| *m == self).map_or("?", |(n, _)| n)
+    }
+}
+
+impl At {
+    pub fn describe(self) -> String {
+        match self {
+            At::Ms(ms) => format!("{ms} ms"),
+            At::Moment(m) => m.name().to_string(),
+        }
+    }
+}
+
+/// Where a step's cursor lands in its run: the millisecond, and the key moment's event to
+/// focus (None for a plain millisecond, `start` and `end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    pub ms: i64,
+    pub event: Option<usize>,
+}
+
+impl LessonStep {
+    /// The scenario this step runs, switches applied. None only for an unknown built-in id,
+    /// which the reader refuses.
+    pub fn scenario(&self) -> Option<Scenario> {
+        let mut s = match &self.scenario {
+            StepScenario::Builtin(id) => catalog::get(id)?,
+            StepScenario::Inline(s) => (**s).clone(),
+        };
+        if let Some(f) = self.fencing {
+            s.storage.fencing = f;
+        }
+        if let Some(u) = self.safe_unlock {
+            s.lock.safe_unlock = u;
+        }
+        Some(s)
+    }
+
+    /// The step's run (its scenario with its switches).
+    pub fn run(&self) -> Option<Run> {
+        self.scenario().map(|s| lab::run(&s))
+    }
+}
+
+/// Where `at` stands in a run drawn as `timeline`; None when the run has no such moment.
+pub fn locate(at: At, timeline: &Timeline) -> Option<Cursor> {
+    match at {
+        At::Ms(ms) => Some(Cursor { ms: ms.clamp(0, timeline.duration_ms), event: None }),
+        At::Moment(Moment::Start) => Some(Cursor { ms: 0, event: None }),
+        At::Moment(Moment::End) => Some(Cursor { ms: timeline.duration_ms, event: None }),
+        At::Moment(Moment::Key(kind)) => first(&timeline.key_moments, kind).map(|k| Cursor { ms: k.at, event: Some(k.event) }),
+    }
+}
+
+fn first(moments: &[KeyMoment], kind: KeyKind) -> Option<&KeyMoment> {
+    moments.iter().find(|k| k.kind == kind)
+}

@@ -1,0 +1,27 @@
+//! Lessons as data (docs/LESSON_FORMAT.md): a title and ordered steps, each a scenario (a
+//! built-in or inline), its switches, where the cursor stands, a short text and perhaps a
+//! question that asks the audience to predict before the run shows. Plain Rust, read with the
+//! scenario reader's field paths and limits; a lesson that fails anywhere is refused whole.
+
+pub mod builtin;
+mod format;
+pub mod presenter;
+mod read;
+pub mod share;
+pub mod table;
+
+pub use format::{locate, At, Cursor, Lesson, LessonStep, Moment, Question, StepScenario};
+pub use read::parse;
+
+/// The bounds every accepted lesson stays within (docs/LESSON_FORMAT.md, "Limits").
+pub mod limits {
+    pub const MAX_STEPS: usize = 30;
+    pub const MAX_TITLE_LEN: usize = 120;
+    pub const MAX_TEXT_LEN: usize = 600;
+    pub const MAX_PROMPT_LEN: usize = 300;
+    pub const MAX_CHOICE_LEN: usize = 120;
+    pub const MIN_CHOICES: usize = 2;
+    pub const MAX_CHOICES: usize = 4;
+    pub const MAX_ID_LEN: usize = 64;
+    pub const MAX_LESSON_BYTES: usize = 256 * 1024;
+}

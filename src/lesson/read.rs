@@ -1,0 +1,177 @@
+//! Reads a lesson from JSON text with the scenario reader's helpers (`scenario::read`), so its
+//! errors name field paths the same way: `steps[2].question.answer: 5 is out of range: must
+//! be 0..=2`. Everything is checked before anything is returned: each step's scenario is
+//! validated and run, and the moments its cursor and its reveal name must happen in that run.
+
+use serde_json::Value;
+
+use super::format::{locate, At, Lesson, LessonStep, Moment, Question, StepScenario};
+use super::limits::*;
+use crate::scenario::read::{boolean, choice, err, int, list, string, Object, Read};
+use crate::scenario::validate::{slug, validate};
+use crate::scenario::{catalog, ScenarioError};
+use crate::timeline::Timeline;
+
+/// Parses and checks a lesson.
+pub fn parse(text: &str) -> Result<Lesson, ScenarioError> {
+    // A byte-order mark from a Windows editor is not part of the JSON (as for scenarios).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.len() > MAX_LESSON_BYTES {
+        return err("", format!("lesson is {} bytes; the limit is {MAX_LESSON_BYTES}", text.len()));
+    }
+    let value = crate::scenario::strict_json::parse(text)
+        .map_err(|e| ScenarioError { path: crate::scenario::json_path::of_error(text, &e), message: e.to_string() })?;
+    let lesson = lesson(&value)?;
+    for (i, step) in lesson.steps.iter().enumerate() {
+        check_moments(step, &format!("steps[{i}]"))?;
+    }
+    Ok(lesson)
+}
+
+fn lesson(v: &Value) -> Read<Lesson> {
+    let o = Object::new(v, "", &["version", "id", "title", "steps"])?;
+    let version = o.req("version", |v, p| {
+        int(v, p).and_then(|n| if n == 1 { Ok(1) } else { err(p, format!("unsupported version {n}: only 1 exists")) })
+    })?;
+    let title = o.req("title", |v, p| bounded(v, p, MAX_TITLE_LEN))?;
+    let id = o.or("id", String::new(), lesson_id)?;
+    let steps = o.req("steps", |v, p| list(v, p, step))?;
+    if steps.is_empty() || steps.len() > MAX_STEPS {
+        return err("steps", format!("{} steps: a lesson has 1 to {MAX_STEPS}", steps.len()));
+    }
+    for (i, s) in steps.iter().enumerate() {
+        check_table(&s.table, i, steps.len())?;
+    }
+    let id = if id.is_empty() { slug(&title) } else { id };
+    Ok(Lesson { version, id, title, steps })
+}
+
+/// A non-empty string of at most `max` characters.
+fn bounded(v: &Value, path: &str, max: usize) -> Read<String> {
+    let s = string(v, path)?;
+    let n = s.chars().count();
+    if s.trim().is_empty() {
+        return err(path, "must not be empty".into());
+    }
+    if n > max {
+        return err(path, format!("{n} characters: the limit is {max}"));
+    }
+    Ok(s)
+}
+
+/// Ids go into URLs (`?lesson=ID`): lowercase letters, digits and dashes.
+fn lesson_id(v: &Value, path: &str) -> Read<String> {
+    let s = string(v, path)?;
+    if s.len() > MAX_ID_LEN || !s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        return err(path, format!("must be at most {MAX_ID_LEN} lowercase letters, digits and dashes"));
+    }
+    Ok(s)
+}
+
+fn step(v: &Value, path: &str) -> Read<LessonStep> {
+    let o = Object::new(v, path, &["scenario", "fencing", "safe_unlock", "at", "text", "question", "table"])?;
+    Ok(LessonStep {
+        scenario: o.req("scenario", step_scenario)?,
+        fencing: o.opt("fencing", boolean)?,
+        safe_unlock: o.opt("safe_unlock", boolean)?,
+        at: o.or("at", At::Moment(Moment::Start), at)?,
+        text: o.req("text", |v, p| bounded(v, p, MAX_TEXT_LEN))?,
+        question: o.opt("question", question)?,
+        table: o.or("table", Vec::new(), |v, p| list(v, p, index))?,
+    })
+}
+
+/// A built-in's id, or a scenario object in the scenario format, validated as a file would be.
+fn step_scenario(v: &Value, path: &str) -> Read<StepScenario> {
+    if let Value::String(id) = v {
+        return match catalog::get(id) {
+            Some(_) => Ok(StepScenario::Builtin(id.clone())),
+            None => err(path, format!("no built-in scenario \"{id}\" (see `locklab list`)")),
+        };
+    }
+    if !v.is_object() {
+        return crate::scenario::read::invalid(path, v, "a built-in scenario id or a scenario object");
+    }
+    let under = |e: ScenarioError| {
+        let inner = if e.path.is_empty() { path.to_string() } else { crate::scenario::read::join(path, &e.path) };
+        ScenarioError { path: inner, message: e.message }
+    };
+    let mut s = crate::scenario::read::scenario(v).map_err(under)?;
+    if s.id.is_empty() {
+        s.id = slug(&s.title);
+    }
+    validate(&s).map_err(under)?;
+    Ok(StepScenario::Inline(Box::new(s)))
+}
+
+/// An index into the lesson's steps (checked against their number later, in `check_table`).
+fn index(v: &Value, path: &str) -> Read<usize> {
+    let n = int(v, path)?;
+    usize::try_from(n).map_or_else(|_| err(path, format!("{n} is not a step index")), Ok)
+}
+
+/// A table row names another step of the lesson.
+fn check_table(rows: &[usize], own: usize, steps: usize) -> Read<()> {
+    for (r, &row) in rows.iter().enumerate() {
+        let path = format!("steps[{own}].table[{r}]");
+        if row >= steps {
+            return err(&path, format!("{row} is out of range: must be 0..={}", steps - 1));
+        }
+        if row == own {
+            return err(&path, format!("{row} is this step itself: a row names another step"));
+        }
+    }
+    Ok(())
+}
+
+fn at(v: &Value, path: &str) -> Read<At> {
+    match v {
+        Value::String(_) => choice(v, path, Moment::NAMES).map(At::Moment),
+        _ => {
+            let ms = int(v, path)?;
+            if ms < 0 {
+                return err(path, format!("{ms} is before the run starts: must be at least 0"));
+            }
+            Ok(At::Ms(ms))
+        }
+    }
+}
+
+fn question(v: &Value, path: &str) -> Read<Question> {
+    let o = Object::new(v, path, &["prompt", "choices", "answer", "reveal_at"])?;
+    let prompt = o.req("prompt", |v, p| bounded(v, p, MAX_PROMPT_LEN))?;
+    let choices = o.req("choices", |v, p| list(v, p, |v, p| bounded(v, p, MAX_CHOICE_LEN)))?;
+    if !(MIN_CHOICES..=MAX_CHOICES).contains(&choices.len()) {
+        return err(&format!("{path}.choices"), format!("{} choices: a question has {MIN_CHOICES} to {MAX_CHOICES}", choices.len()));
+    }
+    let last = choices.len() - 1;
+    let answer = o.req("answer", |v, p| {
+        let n = int(v, p)?;
+        usize::try_from(n).ok().filter(|&n| n <= last).map_or_else(|| err(p, format!("{n} is out of range: must be 0..={last}")), Ok)
+    })?;
+    let reveal_at = o.or("reveal_at", At::Moment(Moment::End), at)?;
+    Ok(Question { prompt, choices, answer, reveal_at })
+}
+
+/// The moments a step names must happen in its run: a cursor at a stale write that never
+/// happens would put the lecture on a claim the run does not make.
+fn check_moments(step: &LessonStep, path: &str) -> Read<()> {
+    let Some(run) = step.run() else { return err(&format!("{path}.scenario"), "no such built-in scenario".into()) };
+    let timeline = Timeline::of_run(&run);
+    let fencing = if run.scenario.storage.fencing { "on" } else { "off" };
+    let check = |at: At, field: &str| match (at, locate(at, &timeline)) {
+        (At::Ms(ms), _) if ms > timeline.duration_ms => {
+            err(&format!("{path}.{field}"), format!("{ms} is after the run ends: must be at most {}", timeline.duration_ms))
+        }
+        (_, Some(_)) => Ok(()),
+        (_, None) => err(
+            &format!("{path}.{field}"),
+            format!("no \"{}\" moment in this step's run ({}, fencing {fencing})", at.describe(), run.scenario.id),
+        ),
+    };
+    check(step.at, "at")?;
+    if let Some(q) = &step.question {
+        check(q.reveal_at, "question.reveal_at")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,351 @@
+//! A lesson on screen (issue 12, "Presenter"): the step's text, its question and the closing
+//! table above the diagram, and the clicker's keys. The lesson's state is plain Rust
+//! (`lesson::presenter`); each step goes on screen through the session's own actions (Load,
+//! Focus / Seek, PlayTo), so what shows is exactly the scenario the step names, run as always.
+//! One component and one hook: each Yew component costs bundle size.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use super::keys::{lesson_key, LessonKey};
+use super::state::{Act, Action, Shared};
+use crate::lesson::presenter::Presenter;
+use crate::lesson::share::{self, Opened, Source};
+use crate::lesson::table::{self, Outcome, Row};
+use crate::lesson::{locate, At, Cursor};
+use crate::timeline::Timeline;
+
+/// The lesson open on the page, if any, and why the last one could not be opened.
+#[derive(Clone, PartialEq, Default)]
+pub struct LessonState {
+    pub open: Option<Shared<Open>>,
+    pub error: Option<Rc<str>>,
+}
+
+impl LessonState {
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+}
+
+/// An open lesson at one step, with what the step needs from its run worked out once.
+#[derive(Clone)]
+pub struct Open {
+    pub presenter: Presenter,
+    pub source: Source,
+    pub blank: bool,
+    /// The step's scenario as the JSON `Action::Load` takes.
+    json: String,
+    /// Where the step's cursor and its reveal land.
+    at: Option<Cursor>,
+    reveal: Option<Cursor>,
+    rows: Vec<Row>,
+}
+
+impl Open {
+    fn new(presenter: Presenter, source: Source, blank: bool) -> Open {
+        let step = presenter.current();
+        let scenario = step.scenario();
+        let timeline = scenario.as_ref().map(|s| Timeline::of_run(&crate::lab::run(s)));
+        let find = |at: At| timeline.as_ref().and_then(|t| locate(at, t));
+        let at = find(step.at);
+        let reveal = step.question.as_ref().and_then(|q| find(q.reveal_at));
+        let json = scenario.and_then(|s| serde_json::to_string(&s).ok()).unwrap_or_default();
+        let rows = table::rows(&presenter.lesson, presenter.step);
+        Open { presenter, source, blank, json, at, reveal, rows }
+    }
+
+    /// The same lesson after `change`; a new step is worked out anew.
+    fn after(&self, change: impl FnOnce(&mut Presenter) -> bool) -> Option<Open> {
+        let mut o = self.clone();
+        if !change(&mut o.presenter) {
+            return None;
+        }
+        if o.presenter.step != self.presenter.step {
+            return Some(Open::new(o.presenter, o.source, o.blank));
+        }
+        Some(o)
+    }
+
+    fn blanked(&self, blank: bool) -> Open {
+        Open { blank, ..self.clone() }
+    }
+}
+
+fn state_of(opened: Result<Opened, String>) -> LessonState {
+    match opened {
+        Ok(o) => LessonState { open: Some(Shared(Rc::new(Open::new(Presenter::new(o.lesson, o.step), o.source, false)))), error: None },
+        Err(e) => LessonState { open: None, error: Some(Rc::from(e)) },
+    }
+}
+
+/// The lesson the page's address opens (`?lesson=ID&step=N`, `#l=…`), as state.
+#[hook]
+pub fn use_lesson() -> UseStateHandle<LessonState> {
+    use_state(|| {
+        let start = super::start::from_page();
+        share::open(&start.search, &start.hash).map(state_of).unwrap_or_default()
+    })
+}
+
+/// What the presenter can be asked to do, by key or by click.
+#[derive(Clone, Copy, PartialEq)]
+enum Cmd {
+    Key(LessonKey),
+    Reveal,
+    Go(usize),
+    Close,
+}
+
+/// The view a command acts on (the key listener reads the latest render's).
+#[derive(Clone)]
+struct Ctx {
+    open: Shared<Open>,
+    cursor: f64,
+    playing: bool,
+    embed: bool,
+}
+
+fn set(state: &UseStateHandle<LessonState>, open: Open) {
+    state.set(LessonState { open: Some(Shared(Rc::new(open))), error: None });
+}
+
+/// Plays from the cursor to `to` (from the start if the cursor is already there or past it).
+fn play_to(act: &Act, ctx: &Ctx, to: Option<Cursor>) {
+    let Some(c) = to else { return };
+    if ctx.cursor >= c.ms as f64 {
+        act.dispatch(Action::Seek(0.0));
+    }
+    act.dispatch(Action::PlayTo { ms: c.ms, event: c.event });
+}
+
+fn command(cmd: Cmd, state: &UseStateHandle<LessonState>, ctx: &Ctx, act: &Act) {
+    let open = &ctx.open;
+    let p = &open.presenter;
+    let unrevealed = p.current().question.is_some() && !p.revealed;
+    match cmd {
+        Cmd::Key(LessonKey::Next) if unrevealed => command(Cmd::Reveal, state, ctx, act),
+        Cmd::Key(LessonKey::Next) if !ctx.embed => open.after(Presenter::next).into_iter().for_each(|o| set(state, o)),
+        Cmd::Key(LessonKey::Prev) if !ctx.embed => open.after(Presenter::prev).into_iter().for_each(|o| set(state, o)),
+        Cmd::Go(step) if !ctx.embed => open.after(|p| p.go(step)).into_iter().for_each(|o| set(state, o)),
+        Cmd::Key(LessonKey::Next | LessonKey::Prev) | Cmd::Go(_) => {}
+        Cmd::Key(LessonKey::Play) if ctx.playing => act.dispatch(Action::Stop),
+        Cmd::Key(LessonKey::Play) => play_to(act, ctx, if p.revealed { open.reveal } else { open.at }),
+        Cmd::Key(LessonKey::Choose(i)) => open.after(|p| p.choose(i)).into_iter().for_each(|o| set(state, o)),
+        Cmd::Key(LessonKey::Blank) => set(state, open.blanked(!open.blank)),
+        Cmd::Reveal => {
+            if let (Some(o), Some(reveal)) = (open.after(Presenter::reveal), open.reveal) {
+                set(state, o);
+                // From the step's own moment, so the reveal shows what follows the question.
+                if let Some(at) = open.at.filter(|at| ctx.cursor != at.ms as f64) {
+                    act.dispatch(at.event.map_or(Action::Seek(at.ms as f64), Action::Focus));
+                }
+                act.dispatch(Action::PlayTo { ms: reveal.ms, event: reveal.event });
+            }
+        }
+        Cmd::Close => state.set(LessonState::default()),
+    }
+}
+
+/// The header's way into lessons: the built-in one, or a file of one's own.
+pub fn opener(state: &UseStateHandle<LessonState>) -> Html {
+    let start = {
+        let state = state.clone();
+        move |_| state.set(share::open("?lesson=why-fencing", "").map(state_of).unwrap_or_default())
+    };
+    let load = {
+        let state = state.clone();
+        Callback::from(move |ev: Event| {
+            let input: web_sys::HtmlInputElement = ev.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let state = state.clone();
+            let read = wasm_bindgen_futures::JsFuture::from(file.text());
+            wasm_bindgen_futures::spawn_local(async move {
+                let text =
+                    read.await.ok().and_then(|t| t.as_string()).ok_or_else(|| "the lesson file could not be read as text".to_string());
+                state.set(state_of(text.and_then(|t| share::own(&t))));
+            });
+        })
+    };
+    html! {
+        <>
+            <button type="button" class="small" data-testid="lesson-start" onclick={start} title="Walk through why a lock needs a fencing token, step by step">{"Lesson"}</button>
+            <label class="button small lesson-file" title="Open a lesson of your own (docs/LESSON_FORMAT.md)">
+                {"Lesson file…"}<input type="file" accept=".json,application/json" data-testid="lesson-file" onchange={load} />
+            </label>
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub state: UseStateHandle<LessonState>,
+    pub act: Act,
+    pub cursor: f64,
+    pub playing: bool,
+    pub lecture: bool,
+    pub embed: bool,
+}
+
+fn cell(o: Outcome, has_token: bool, fencing: bool) -> Html {
+    let text = if fencing && !has_token && !o.safe { "update lost: no token to check" } else { o.text() };
+    html! { <td class={if o.safe { "safe" } else { "unsafe" }}>{text}</td> }
+}
+
+#[function_component(LessonPanel)]
+pub fn lesson_panel(p: &Props) -> Html {
+    let latest: Rc<RefCell<Option<Ctx>>> = use_mut_ref(|| None);
+    let ctx = p.state.open.clone().map(|open| Ctx { open, cursor: p.cursor, playing: p.playing, embed: p.embed });
+    *latest.borrow_mut() = ctx.clone();
+
+    // The clicker's keys, ahead of the app's own (capture phase on the window): while a
+    // lesson is open they move between steps, not events.
+    use_effect_with((), {
+        let (state, act, latest) = (p.state.clone(), p.act.clone(), latest.clone());
+        move |_| {
+            let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
+            let listener = EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |e| {
+                let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
+                let Some(ctx) = latest.borrow().clone() else { return };
+                let Some(key) = lesson_key(e) else { return };
+                e.prevent_default();
+                e.stop_propagation();
+                if !e.repeat() {
+                    command(Cmd::Key(key), &state, &ctx, &act);
+                }
+            });
+            move || drop(listener)
+        }
+    });
+
+    // A lesson runs in lecture mode.
+    let opened = p.state.is_open();
+    use_effect_with(opened, {
+        let (act, lecture) = (p.act.clone(), p.lecture && !p.embed);
+        move |opened| {
+            if *opened && !lecture {
+                act.dispatch(Action::ToggleLecture);
+            }
+        }
+    });
+    // Each step on screen: its scenario with its switches, the cursor at its moment; the
+    // address bar names lesson and step (an embed leaves the host page's address alone).
+    let step_key = ctx.as_ref().map(|c| (c.open.presenter.step, c.open.source.clone(), c.open.presenter.lesson.id.clone()));
+    use_effect_with(step_key, {
+        let (open, act, embed) = (p.state.open.clone(), p.act.clone(), p.embed);
+        move |_| {
+            if let Some(o) = open {
+                act.dispatch(Action::Load(o.json.clone()));
+                if let Some(at) = o.at {
+                    act.dispatch(at.event.map_or(Action::Seek(at.ms as f64), Action::Focus));
+                }
+                if !embed {
+                    super::start::write_back(&share::link(&o.source, o.presenter.step, false));
+                }
+            }
+        }
+    });
+
+    let Some(ctx) = ctx else {
+        return match &p.state.error {
+            Some(e) => {
+                let state = p.state.clone();
+                html! {
+                    <div class="link-error" role="alert" data-testid="lesson-error">
+                        <p>{format!("The lesson could not be opened: {e}")}</p>
+                        <button type="button" class="small" aria-label="Dismiss" onclick={move |_| state.set(LessonState::default())}>{"×"}</button>
+                    </div>
+                }
+            }
+            None => html! {},
+        };
+    };
+    let on = |cmd: Cmd| {
+        let (state, act, ctx) = (p.state.clone(), p.act.clone(), ctx.clone());
+        move |_: MouseEvent| command(cmd, &state, &ctx, &act)
+    };
+    let open = &ctx.open;
+    let pr = &open.presenter;
+    let step = pr.current();
+    let n = pr.lesson.steps.len();
+    let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
+    let question = step.question.as_ref().map(|q| {
+        let choices = q.choices.iter().enumerate().map(|(i, c)| {
+            let shown = pr.revealed && reached;
+            let class = classes!(
+                "lesson-choice",
+                (pr.chosen == Some(i)).then_some("chosen"),
+                (shown && i == q.answer).then_some("right"),
+                (shown && pr.chosen == Some(i) && i != q.answer).then_some("wrong")
+            );
+            html! {
+                <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} aria-pressed={(pr.chosen == Some(i)).to_string()}
+                    disabled={pr.revealed} onclick={on(Cmd::Key(LessonKey::Choose(i)))}>
+                    <kbd>{(i + 1).to_string()}</kbd>{c.clone()}
+                </button></li>
+            }
+        });
+        let answer = &q.choices[q.answer];
+        let verdict = match pr.held() {
+            Some(true) => format!("Your prediction held: {answer}"),
+            Some(false) => format!("Your prediction did not hold. What happened: {answer}"),
+            None => format!("What happened: {answer}"),
+        };
+        html! {
+            <div class="lesson-question" role="group" aria-label="Question">
+                <p class="lesson-prompt">{q.prompt.clone()}</p>
+                <ol class="lesson-choices">{for choices}</ol>
+                if !pr.revealed {
+                    <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
+                } else if reached {
+                    <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict}</p>
+                } else {
+                    <p class="lesson-verdict" role="status">{"Playing to the moment that answers it…"}</p>
+                }
+            </div>
+        }
+    });
+    let rows = open.rows.iter().map(|r| {
+        html! {
+            <tr data-step={(r.step + 1).to_string()}>
+                <th scope="row"><button type="button" class="link" onclick={on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
+                    {r.approach.label()}<span class="lesson-row-step">{format!(" · step {}: {}", r.step + 1, r.title)}</span>
+                </button></th>
+                {cell(r.fencing_off, r.has_token, false)}
+                {cell(r.fencing_on, r.has_token, true)}
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <section class="lesson" data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
+                <div class="lesson-head">
+                    <span class="lesson-title">{pr.lesson.title.clone()}</span>
+                    <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+                    if !p.embed {
+                        <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
+                        <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !(step.question.is_some() && !pr.revealed)} onclick={on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
+                        <button type="button" class="small" data-testid="lesson-close" onclick={on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
+                    }
+                </div>
+                <p class="lesson-text">{step.text.clone()}</p>
+                {for question}
+                if !open.rows.is_empty() {
+                    <table class="lesson-table" data-testid="lesson-table">
+                        <thead><tr><th scope="col">{"Approach, and the step that shows it"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
+                        <tbody>{for rows}</tbody>
+                    </table>
+                }
+            </section>
+            if open.blank {
+                <div class="lesson-blank" data-testid="lesson-blank" onclick={on(Cmd::Key(LessonKey::Blank))} />
+            }
+        </>
+    }
+}
