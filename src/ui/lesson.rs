@@ -55,7 +55,9 @@ impl Open {
         let find = |at: At| timeline.as_ref().and_then(|t| locate(at, t));
         let at = find(step.at);
         let reveal = step.question.as_ref().and_then(|q| find(q.reveal_at));
-        let json = scenario.and_then(|s| serde_json::to_string(&s).ok()).unwrap_or_default();
+        // Pretty, as the editor writes it: the compact writer would be another copy of the
+        // scenario's serializer in the bundle.
+        let json = scenario.and_then(|s| serde_json::to_string_pretty(&s).ok()).unwrap_or_default();
         let rows = table::rows(&presenter.lesson, presenter.step);
         Open { presenter, source, blank, json, at, reveal, rows }
     }
@@ -174,12 +176,12 @@ pub fn opener(state: &UseStateHandle<LessonState>) -> Html {
         })
     };
     html! {
-        <>
+        <span class="lesson-opener">
             <button type="button" class="small" data-testid="lesson-start" onclick={start} title="Walk through why a lock needs a fencing token, step by step">{"Lesson"}</button>
             <label class="button small lesson-file" title="Open a lesson of your own (docs/LESSON_FORMAT.md)">
                 {"Lesson file…"}<input type="file" accept=".json,application/json" data-testid="lesson-file" onchange={load} />
             </label>
-        </>
+        </span>
     }
 }
 
@@ -324,7 +326,7 @@ pub fn lesson_panel(p: &Props) -> Html {
     });
     html! {
         <>
-            <section class="lesson" data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
+            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed).then_some("asking"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
                 <div class="lesson-head">
                     <span class="lesson-title">{pr.lesson.title.clone()}</span>
                     <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>

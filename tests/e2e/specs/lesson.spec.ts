@@ -1,0 +1,132 @@
+import { test, expect, type Page } from '@playwright/test';
+import { cursorMs, shot } from './helpers';
+
+// Issue 12 items 5 and 7: the built-in lesson walked with a presentation clicker's keys, a
+// question answered right and wrong, the reveal, B to blank the screen, the address bar
+// following the step, and a lecturer's own lesson carried in #l=.
+
+const lesson = (page: Page) => page.getByTestId('lesson');
+
+async function atStep(page: Page, n: number) {
+  await expect(lesson(page)).toHaveAttribute('data-step', String(n));
+  await expect.poll(() => new URL(page.url()).search).toContain(`step=${n}`);
+}
+
+/** Reveals the question (at 4×, so the test does not wait through every key moment's dwell). */
+async function revealAfter(page: Page) {
+  await page.getByTestId('speed').selectOption('4');
+  await page.getByTestId('lesson-reveal').click();
+  await expect(page.getByTestId('lesson-revealed')).toBeVisible({ timeout: 40_000 });
+}
+
+test('walk the built-in lesson with the clicker keys', async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=1');
+  await expect(lesson(page)).toBeVisible();
+  await expect(lesson(page)).toHaveAttribute('data-lesson', 'why-fencing');
+  await expect(page.locator('.app')).toHaveClass(/lecture/);
+  await atStep(page, 1);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('happy-path-db-lease');
+  await page.keyboard.press('PageDown');
+  await atStep(page, 2);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('happy-path-redis');
+  // The step's moment: the end of the happy path.
+  await expect.poll(() => cursorMs(page)).toBe(8000);
+  await page.keyboard.press('ArrowRight');
+  await atStep(page, 3);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('db-lease-gc-pause');
+  await expect.poll(() => cursorMs(page)).toBe(500);
+  // A question: → first reveals it rather than leaving it unanswered; ← goes back.
+  await page.keyboard.press('PageUp');
+  await atStep(page, 2);
+  await page.keyboard.press('ArrowLeft');
+  await atStep(page, 1);
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 2);
+  await page.getByTestId('lesson-prev').click();
+  await atStep(page, 1);
+  // Space plays to the step's moment (A's grant) from the start.
+  await page.keyboard.press('Home');
+  await page.keyboard.press(' ');
+  await expect.poll(() => cursorMs(page), { timeout: 20_000 }).toBe(5);
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('a question answered right, then wrong, and its reveal', async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=3');
+  await atStep(page, 3);
+  await expect(page.getByTestId('lesson-choice')).toHaveCount(3);
+  await shot(page, 'lesson-question-before.png', false);
+  // Right: "It is lost" (choice 2, key 2).
+  await page.keyboard.press('2');
+  await expect(page.locator('[data-testid="lesson-choice"][data-choice="1"]')).toHaveAttribute('aria-pressed', 'true');
+  await revealAfter(page);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction held: It is lost/);
+  // The reveal played to the stale write: the ledger shows it.
+  await expect.poll(() => cursorMs(page)).toBe(15502);
+  await shot(page, 'lesson-question-after.png', false);
+  // Leave and come back: asked again. Wrong this time, by click.
+  await page.keyboard.press('ArrowRight');
+  await atStep(page, 4);
+  await page.keyboard.press('ArrowLeft');
+  await atStep(page, 3);
+  await expect(page.getByTestId('lesson-reveal')).toBeVisible();
+  await page.locator('[data-testid="lesson-choice"][data-choice="0"]').click();
+  await revealAfter(page);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction did not hold\. What happened: It is lost/);
+  await expect(page.locator('.lesson-choice.wrong')).toHaveAttribute('data-choice', '0');
+  await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
+});
+
+test('B blanks the screen and brings it back', async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=2');
+  await atStep(page, 2);
+  await page.keyboard.press('b');
+  await expect(page.getByTestId('lesson-blank')).toBeVisible();
+  await page.keyboard.press('B');
+  await expect(page.getByTestId('lesson-blank')).toHaveCount(0);
+});
+
+test('the closing table: rows from the runs, each linked to its step', async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=12');
+  await atStep(page, 12);
+  const rows = page.getByTestId('lesson-table').locator('tbody tr');
+  await expect(rows).toHaveCount(6);
+  await expect(rows.first()).toContainText('Database lease row');
+  await expect(rows.first().locator('td').nth(0)).toHaveText('update lost');
+  await expect(rows.first().locator('td').nth(1)).toHaveText('safe: stale write rejected');
+  await expect(page.locator('tr', { hasText: 'Redlock' }).locator('td').nth(1)).toHaveText('update lost: no token to check');
+  await shot(page, 'lesson-closing-table.png', false);
+  // The third row is the failover's step.
+  await expect(rows.nth(2)).toHaveAttribute('data-step', '8');
+  await rows.nth(2).locator('button').click();
+  await atStep(page, 8);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('redis-failover');
+});
+
+test("a lecturer's own lesson in #l=, and an embedded step", async ({ page }) => {
+  const mine = {
+    version: 1,
+    title: 'My two steps',
+    steps: [
+      { scenario: 'happy-path-etcd', at: 'grant', text: 'First, etcd.' },
+      { scenario: 'redis-gc-pause', fencing: true, at: 'rejected_write', text: 'Then fencing.' },
+    ],
+  };
+  const encoded = Buffer.from(JSON.stringify(mine)).toString('base64url');
+  await page.goto(`/?step=2#l=${encoded}`);
+  await expect(lesson(page)).toHaveAttribute('data-lesson', 'my-two-steps');
+  await expect(lesson(page)).toHaveAttribute('data-step', '2');
+  await expect(page.locator('.lesson-text')).toHaveText('Then fencing.');
+  await expect(page.getByTestId('fencing-toggle')).toBeChecked();
+  await page.keyboard.press('PageUp');
+  await expect(lesson(page)).toHaveAttribute('data-step', '1');
+  await expect.poll(() => page.url()).toContain(`?step=1#l=${encoded}`);
+  // An embedded step: no stepping, its text and the diagram.
+  await page.goto('/?lesson=why-fencing&step=6&embed=1');
+  await expect(lesson(page)).toHaveAttribute('data-step', '6');
+  await expect(page.getByTestId('lesson-next')).toHaveCount(0);
+  await expect(page.getByTestId('scenario-picker')).toBeHidden();
+  // A broken lesson link says why.
+  await page.goto('/?lesson=nope');
+  await expect(page.getByTestId('lesson-error')).toContainText('lesson=nope');
+});
