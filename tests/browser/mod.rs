@@ -45,6 +45,15 @@ pub async fn mount_as_is() -> Mounted {
     doc.body().unwrap().append_child(&root).unwrap();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
+    // The diagram is drawn on the pass after it measured its width; on a loaded machine that
+    // can take longer than one settle. Wait for it (up to 4 s), then let that pass finish.
+    for _ in 0..50 {
+        if root.query_selector("[data-testid=\"diagram\"]").ok().flatten().is_some() {
+            break;
+        }
+        sleep(80).await;
+    }
+    settle().await;
     Mounted { root, app: Some(app) }
 }
 
