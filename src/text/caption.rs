@@ -161,13 +161,13 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
         Some(Cause::Write(WriteCause::Stale { accepted: true, newer, newer_token, why })) => {
             let newer = c.name(*newer);
             let guard = match (token, newer_token) {
-                (None, _) => " It carries no token, so storage has nothing to check.".to_string(),
-                _ if !fencing => " Fencing is off, so storage does not check tokens.".to_string(),
+                (None, _) => " It carries no token to check.".to_string(),
+                _ if !fencing => " Fencing is off, so tokens go unchecked.".to_string(),
                 (Some(a), Some(b)) if a == *b => format!(" Fencing cannot tell them apart: both carry {tok}, handed out twice."),
                 _ => format!(" Fencing lets it through: {tok} is higher than {}, because the token went back.", c.tok(*newer_token)),
             };
             format!(
-                "Storage accepts {who}'s STALE write ({tok}): {}. {newer} wrote first ({}), and {who} now overwrites that newer data: {newer}'s update is lost.{guard}",
+                "Storage accepts {who}'s STALE write ({tok}): {}. {newer}'s write ({}) came first and is lost.{guard}",
                 stale_words(c, &who, &newer, why),
                 c.tok(*newer_token)
             )

@@ -31,6 +31,7 @@ fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scena
 #[function_component(App)]
 pub fn app() -> Html {
     let lab = use_reducer(|| Session::new(&super::start::from_page()));
+    super::fit::use_fitted_captions(lab.lecture || lab.embed);
     let act = lab.dispatcher();
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
@@ -184,6 +185,9 @@ pub fn app() -> Html {
                     // The header (and its title) is left out of an embed; the page keeps its heading.
                     <h1 class="visually-hidden">{"Lock Lab"}</h1>
                 }
+                // What a lecture shows at once; in lecture mode it is exactly the screen under the
+                // header (styles/app.css), and the panels below it scroll into view.
+                <div class="stage">
                 <super::lesson::LessonPanel state={lesson.clone()} act={act.clone()} cursor={lab.cursor} playing={lab.playing} lecture={lab.lecture} embed={lab.embed} />
                 <p class="intro">
                     <span class="approach">{s.approach.label()}</span>
@@ -203,6 +207,7 @@ pub fn app() -> Html {
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
+                </div>
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
                 } else {

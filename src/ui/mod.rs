@@ -8,6 +8,7 @@ pub mod diagram;
 mod editor;
 mod explore;
 mod export;
+mod fit;
 mod help;
 mod icons;
 pub mod keys;

@@ -79,7 +79,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
 }
 
 pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
-    let (f, small) = (g.font, g.font - 1.0);
+    let (f, small) = (g.font, g.small());
     for l in &t.leases {
         let Some(lane) = g.lane(l.server) else { continue };
         let (x0, x1) = (g.xt(l.from), g.xt(l.to));

@@ -37,12 +37,115 @@ pub struct Geometry {
     pub lanes: Vec<LaneBox>,
     pub narrow: bool,
     pub lecture: bool,
-    /// Font size (px) of small labels inside the plot, for fitting text.
+    /// Font size (px) of the labels inside the plot, for fitting text.
     pub font: f64,
 }
 
+/// Room under the last lane.
+const BOTTOM: f64 = 6.0;
+
+/// Lanes grow at most this much over their natural height when a box has room: beyond it a
+/// lane is mostly air.
+const MAX_STRETCH: f64 = 1.6;
+
+/// The lecture drawing's label font, in its own px (styles/diagram.css sets every text of a
+/// `.lecture .diagram` at least this big).
+pub const LECTURE_FONT: f64 = 14.0;
+
+/// On a projector the stage scales the lecture drawing so that its smallest text is this many
+/// screen px at 1280×720, and grows with the screen from there (27 px at 1920×1080).
+pub const LECTURE_LABEL_PX: f64 = 18.0;
+
+/// The factor a lecture drawing is scaled by on a `vw`×`vh` screen (CSS px): the 720p stage's
+/// type, times how much larger than 1280×720 the screen is in its tighter dimension.
+pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
+    let screen = (vw / 1280.0).min(vh / 720.0).max(1.0);
+    LECTURE_LABEL_PX / LECTURE_FONT * screen
+}
+
+/// The least height a lane needs (see `lanes::labels` for the one-line lane label).
+fn least_lane(role: Role, font: f64) -> f64 {
+    match role {
+        // One line of text, and a lease bar.
+        Role::LockServer => Geometry::line(font) + 6.0,
+        // The belief bar with its label above the line, the held bar below it.
+        Role::Client => (font * 4.3).round(),
+        // A write's glyph and its two lines of words.
+        Role::Storage => (font * 4.6).round(),
+    }
+}
+
+/// Lane heights that add up to `room`: the natural ones scaled alike (at most `MAX_STRETCH`
+/// times), never under `least` (lanes that reach it stay there while the others give up the
+/// rest). Whole px. When even the least heights do not fit, the least heights.
+fn fit_lanes(natural: &[f64], least: &[f64], room: f64) -> Vec<f64> {
+    let sized = |f: f64| -> Vec<f64> { natural.iter().zip(least).map(|(n, l)| (n * f).max(*l).floor()).collect() };
+    let sum: f64 = natural.iter().sum();
+    if sum <= room {
+        return sized((room / sum).min(MAX_STRETCH));
+    }
+    // The largest factor whose heights fit (bisection: the total only grows with the factor).
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..30 {
+        let mid = (lo + hi) / 2.0;
+        if sized(mid).iter().sum::<f64>() <= room {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    sized(lo)
+}
+
 impl Geometry {
+    /// The drawing at its natural lane heights.
     pub fn new(t: &Timeline, width: f64, lecture: bool) -> Geometry {
+        Geometry::layout(t, width, None, lecture)
+    }
+
+    /// The drawing with its lanes fitted into `height` (the lecture stage and embeds, where the
+    /// page gives the diagram a box): taller lanes when there is room, down to the least a lane
+    /// needs when there is not (labels that no longer fit then give way). When even that is
+    /// taller than `height`, so is the result, and the page scales it down.
+    pub fn fitted(t: &Timeline, width: f64, height: f64, lecture: bool) -> Geometry {
+        Geometry::layout(t, width, Some(height), lecture)
+    }
+
+    /// The drawing for a box of `box_w`×`box_h` CSS px on a `screen` (w, h), and the factor it
+    /// is scaled by to fill the box. On the lecture stage it is laid out smaller and scaled up
+    /// to the projector's type (`lecture_scale`), its lanes fitted to the box's height; where
+    /// even their least heights do not fit (two diagrams compared), it is scaled down to fit
+    /// instead. `fit` (an embed) scales the natural drawing down to the box's height. Otherwise
+    /// the drawing is the box's width at natural heights, unscaled. A box of height 0 (not
+    /// laid out) gets natural heights.
+    pub fn staged(t: &Timeline, box_w: f64, box_h: f64, screen: (f64, f64), lecture: bool, fit: bool) -> (Geometry, f64) {
+        if fit && box_h > 0.0 {
+            let natural = Geometry::new(t, 1000.0, lecture).height;
+            let s = crate::decimal::clamp(box_h / natural, 0.1, 1.0);
+            return (Geometry::new(t, box_w / s, lecture), s);
+        }
+        if !lecture {
+            return (Geometry::new(t, box_w, false), 1.0);
+        }
+        let s = lecture_scale(screen.0, screen.1);
+        if box_h <= 0.0 {
+            return (Geometry::new(t, box_w / s, true), s);
+        }
+        let g = Geometry::fitted(t, box_w / s, box_h / s, true);
+        if g.height * s <= box_h + 0.5 {
+            return (g, s);
+        }
+        // Lane heights do not depend on the width: laid out wider, the least heights are the same.
+        let s = box_h / g.height;
+        (Geometry::fitted(t, box_w / s, box_h / s, true), s)
+    }
+
+    /// The distance between two lines of text at `font` px.
+    pub fn line(font: f64) -> f64 {
+        (font * 1.25).ceil()
+    }
+
+    fn layout(t: &Timeline, width: f64, height: Option<f64>, lecture: bool) -> Geometry {
         let width = width.max(300.0);
         let narrow = width < 640.0;
         let zoom = if lecture { 1.25 } else { 1.0 };
@@ -50,20 +153,34 @@ impl Geometry {
         let servers = t.lanes.iter().filter(|l| l.role == Role::LockServer).count();
         let many = t.lanes.len() > 6;
         let axis_h = 30.0 * zoom;
+        let font = if lecture { LECTURE_FONT } else { 12.0 };
+        let natural: Vec<f64> = t
+            .lanes
+            .iter()
+            .map(|l| {
+                zoom * match l.role {
+                    Role::LockServer if servers > 5 => 28.0,
+                    Role::LockServer if servers > 2 => 36.0,
+                    Role::LockServer => 58.0,
+                    Role::Client if many => 60.0,
+                    Role::Client => 72.0,
+                    Role::Storage => 74.0,
+                }
+            })
+            .collect();
+        let heights = match height {
+            Some(h) => {
+                let least: Vec<f64> = t.lanes.iter().map(|l| least_lane(l.role, font)).collect();
+                fit_lanes(&natural, &least, h - axis_h - BOTTOM)
+            }
+            None => natural,
+        };
         let mut top = axis_h;
         let lanes = t
             .lanes
             .iter()
-            .map(|l| {
-                let h = zoom
-                    * match l.role {
-                        Role::LockServer if servers > 5 => 28.0,
-                        Role::LockServer if servers > 2 => 36.0,
-                        Role::LockServer => 58.0,
-                        Role::Client if many => 60.0,
-                        Role::Client => 72.0,
-                        Role::Storage => 74.0,
-                    };
+            .zip(heights)
+            .map(|(l, h)| {
                 let b = LaneBox { node: l.node, role: l.role, top, h };
                 top += h;
                 b
@@ -71,7 +188,7 @@ impl Geometry {
             .collect();
         Geometry {
             width,
-            height: top + 6.0,
+            height: top + BOTTOM,
             label_w,
             x0: label_w + 10.0,
             x1: width - 14.0,
@@ -80,7 +197,7 @@ impl Geometry {
             lanes,
             narrow,
             lecture,
-            font: if lecture { 14.0 } else { 12.0 },
+            font,
         }
     }
 
@@ -97,10 +214,10 @@ impl Geometry {
                 Role::Storage => 1.0,
             };
             l.top = top;
-            l.h = (l.h * factor).round();
+            l.h = (l.h * factor).round().max(least_lane(l.role, self.font));
             top += l.h;
         }
-        self.height = top + 6.0;
+        self.height = top + BOTTOM;
         self
     }
 
@@ -131,6 +248,16 @@ impl Geometry {
         text.chars().count() as f64 * font * 0.6
     }
 
+    /// The secondary labels' font (`lbl-sm`): a size under the labels', the same on the
+    /// lecture stage, where no text is under `LECTURE_FONT`.
+    pub fn small(&self) -> f64 {
+        if self.lecture {
+            self.font
+        } else {
+            self.font - 1.0
+        }
+    }
+
     /// Whether `text` in the small label font fits in `px` horizontally.
     pub fn fits(&self, text: &str, px: f64) -> bool {
         self.text_width(text, self.font) <= px
@@ -145,4 +272,47 @@ impl Geometry {
 /// CSS class of a client's colour (neutral ink for everything else).
 pub fn hue_class(hue: Option<usize>) -> String {
     hue.map_or("ink".into(), |h| format!("h{}", h % 8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab;
+    use crate::scenario::catalog;
+
+    #[test]
+    fn the_lecture_scale_grows_with_the_screen() {
+        assert_eq!(lecture_scale(1280.0, 720.0) * LECTURE_FONT, LECTURE_LABEL_PX);
+        assert!(lecture_scale(1920.0, 1080.0) * LECTURE_FONT >= 26.0);
+        // A small window keeps the projector's type; a wide but short one follows its height.
+        assert_eq!(lecture_scale(1024.0, 600.0), lecture_scale(1280.0, 720.0));
+        assert_eq!(lecture_scale(2560.0, 720.0), lecture_scale(1280.0, 720.0));
+    }
+
+    #[test]
+    fn fitted_lanes_fill_the_box_and_never_go_under_their_least() {
+        for s in catalog::all() {
+            let t = Timeline::of_run(&lab::run(&s));
+            for h in [200.0, 360.0, 700.0] {
+                let g = Geometry::fitted(&t, 1000.0, h, true);
+                for l in &g.lanes {
+                    assert!(l.h >= least_lane(l.role, g.font), "{} in {h}: {l:?}", s.id);
+                }
+                let least: f64 = g.axis_h + BOTTOM + t.lanes.iter().map(|l| least_lane(l.role, g.font)).sum::<f64>();
+                let natural = Geometry::new(&t, 1000.0, true).height;
+                if least <= h {
+                    assert!(g.height <= h, "{} in {h}: {}", s.id, g.height);
+                    // Within a px per lane of the box, or at the stretch limit.
+                    assert!(
+                        g.height >= h - g.lanes.len() as f64 - 1.0 || g.height >= (natural - g.axis_h) * MAX_STRETCH - 8.0,
+                        "{} in {h}: {}",
+                        s.id,
+                        g.height
+                    );
+                } else {
+                    assert!((g.height - least).abs() < 1.0, "{} in {h}", s.id);
+                }
+            }
+        }
+    }
 }

@@ -96,7 +96,16 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
         let text = |out: &mut String, s: &str| {
             let _ = write!(out, "{}", Esc(s));
         };
-        if compact {
+        if b.h < 2.0 * Geometry::line(fs) + 4.0 {
+            // One line (a short lane on the lecture stage): the name, and beside it the clock
+            // where a fault moved it (that is the lane's story then), else the state.
+            let y = b.mid() + fs * 0.36;
+            line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
+            match c.filter(|c| c.wall_ms != at) {
+                Some(c) => line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at)),
+                None => line(&mut out, &format!("lane-status small {tone}"), g.label_w - 4.0, y, true, |o| text(o, &words)),
+            }
+        } else if compact {
             // Compact (many servers): name and wall clock on one line, state and monotonic
             // clock on the next.
             let y = b.top + b.h / 2.0 - 2.0;

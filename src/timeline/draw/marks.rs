@@ -58,7 +58,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
                 y,
                 anchor: "start",
                 text: &word,
-                font: g.font - 1.0,
+                font: g.small(),
             },
         );
     }

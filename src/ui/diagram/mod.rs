@@ -107,20 +107,20 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let wrap = use_node_ref();
     let svg = use_node_ref();
     let (width, height) = use_size(wrap.clone());
-    // Fitted, the drawing is laid out wider by 1/scale and scaled down as a whole, so it keeps
-    // its proportions and every label (lane heights do not depend on the width).
-    // The scale is kept in thousandths (integers format cheaply and never print "1e-5").
-    let natural = use_memo((p.timeline.clone(), p.lecture), |(t, lecture)| Geometry::new(t, 1000.0, *lecture).height.ceil() as i32);
-    let permille = if p.fit && height > 0 { (height * 1000 / (*natural).max(1)).clamp(100, 1000) } else { 1000 };
-    let width = width * 1000 / permille;
-    let geo = use_memo((p.timeline.clone(), width, p.lecture, p.compact), |(t, w, lecture, compact)| {
-        let g = Geometry::new(t, *w as f64, *lecture);
-        if *compact {
-            g.squeezed()
-        } else {
-            g
-        }
+    // The screen's size sets the lecture stage's type; it changes only with the box's size
+    // (a resize), so it is read again only then.
+    let screen = use_memo((width, height), |_| {
+        let w = web_sys::window();
+        let get = |v: Option<Result<JsValue, JsValue>>| v.and_then(|v| v.ok()).and_then(|v| v.as_f64()).unwrap_or(0.0);
+        (get(w.as_ref().map(|w| w.inner_width())), get(w.as_ref().map(|w| w.inner_height())))
     });
+    let staged =
+        use_memo((p.timeline.clone(), width, height, *screen, p.lecture, p.fit, p.compact), |(t, w, h, screen, lecture, fit, compact)| {
+            let (g, scale) = Geometry::staged(t, *w as f64, *h as f64, *screen, *lecture, *fit);
+            let g = if *compact && !*lecture { g.squeezed() } else { g };
+            (Rc::new(g), scale)
+        });
+    let (geo, scale) = (staged.0.clone(), staged.1);
     let measured = width > 0;
     let drawing = use_memo(
         (p.timeline.clone(), geo.clone(), measured),
@@ -156,7 +156,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     }
     html! {
         <figure class="diagram-wrap" ref={wrap}>
-            <div class="diagram-scale" style={(permille < 1000).then(|| format!("width:{width}px;transform:scale(.{permille:03})"))}>
+            <div class="diagram-scale" style={(scale != 1.0).then(|| format!("width:{}px;transform:scale({})", n(g.width), crate::decimal::Fixed(scale, 4)))}>
             <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
             <div class="veil" style={veil} aria-hidden="true" />
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
