@@ -63,15 +63,18 @@ pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
     LECTURE_LABEL_PX / LECTURE_FONT * screen
 }
 
-/// The least height a lane needs (see `lanes::labels` for the one-line lane label).
-fn least_lane(role: Role, font: f64) -> f64 {
-    match role {
-        // One line of text, and a lease bar.
-        Role::LockServer => Geometry::line(font) + 6.0,
-        // The belief bar with its label above the line, the held bar below it.
-        Role::Client => (font * 4.3).round(),
-        // A write's glyph and its two lines of words.
-        Role::Storage => (font * 4.6).round(),
+/// The least height a lane needs. On the lecture stage: its lane line with a bar, its label
+/// column on one line (see `lanes::labels`), a client's belief label above its bar and a
+/// write's two lines of words. Elsewhere (an embed in a small frame) the story's shapes alone:
+/// bars, write marks and one line of lane name; the labels that do not fit give way.
+fn least_lane(role: Role, font: f64, lecture: bool) -> f64 {
+    match (role, lecture) {
+        (Role::LockServer, true) => Geometry::line(font) + 6.0,
+        (Role::Client, true) => (font * 4.3).round(),
+        (Role::Storage, true) => (font * 4.6).round(),
+        (Role::LockServer, false) => Geometry::line(font) + 2.0,
+        (Role::Client, false) => (font * 2.0).round(),
+        (Role::Storage, false) => (font * 2.3).round(),
     }
 }
 
@@ -115,14 +118,14 @@ impl Geometry {
     /// is scaled by to fill the box. On the lecture stage it is laid out smaller and scaled up
     /// to the projector's type (`lecture_scale`), its lanes fitted to the box's height; where
     /// even their least heights do not fit (two diagrams compared), it is scaled down to fit
-    /// instead. `fit` (an embed) scales the natural drawing down to the box's height. Otherwise
+    /// instead. `fit` (an embed) fits its lanes to the box, unscaled. Otherwise
     /// the drawing is the box's width at natural heights, unscaled. A box of height 0 (not
     /// laid out) gets natural heights.
     pub fn staged(t: &Timeline, box_w: f64, box_h: f64, screen: (f64, f64), lecture: bool, fit: bool) -> (Geometry, f64) {
         if fit && box_h > 0.0 {
-            let natural = Geometry::new(t, 1000.0, lecture).height;
-            let s = crate::decimal::clamp(box_h / natural, 0.1, 1.0);
-            return (Geometry::new(t, box_w / s, lecture), s);
+            // Never scaled down: its smallest text stays at 11 px, however small the frame.
+            // What the least heights cannot fit scrolls inside the frame (styles/app.css).
+            return (Geometry::fitted(t, box_w, box_h, false), 1.0);
         }
         if !lecture {
             return (Geometry::new(t, box_w, false), 1.0);
@@ -170,7 +173,7 @@ impl Geometry {
             .collect();
         let heights = match height {
             Some(h) => {
-                let least: Vec<f64> = t.lanes.iter().map(|l| least_lane(l.role, font)).collect();
+                let least: Vec<f64> = t.lanes.iter().map(|l| least_lane(l.role, font, lecture)).collect();
                 fit_lanes(&natural, &least, h - axis_h - BOTTOM)
             }
             None => natural,
@@ -214,7 +217,7 @@ impl Geometry {
                 Role::Storage => 1.0,
             };
             l.top = top;
-            l.h = (l.h * factor).round().max(least_lane(l.role, self.font));
+            l.h = (l.h * factor).round().max(least_lane(l.role, self.font, self.lecture));
             top += l.h;
         }
         self.height = top + BOTTOM;
@@ -296,9 +299,9 @@ mod tests {
             for h in [200.0, 360.0, 700.0] {
                 let g = Geometry::fitted(&t, 1000.0, h, true);
                 for l in &g.lanes {
-                    assert!(l.h >= least_lane(l.role, g.font), "{} in {h}: {l:?}", s.id);
+                    assert!(l.h >= least_lane(l.role, g.font, true), "{} in {h}: {l:?}", s.id);
                 }
-                let least: f64 = g.axis_h + BOTTOM + t.lanes.iter().map(|l| least_lane(l.role, g.font)).sum::<f64>();
+                let least: f64 = g.axis_h + BOTTOM + t.lanes.iter().map(|l| least_lane(l.role, g.font, true)).sum::<f64>();
                 let natural = Geometry::new(&t, 1000.0, true).height;
                 if least <= h {
                     assert!(g.height <= h, "{} in {h}: {}", s.id, g.height);

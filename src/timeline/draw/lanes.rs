@@ -99,11 +99,26 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
         if b.h < 2.0 * Geometry::line(fs) + 4.0 {
             // One line (a short lane on the lecture stage): the name, and beside it the clock
             // where a fault moved it (that is the lane's story then), else the state.
+            // Only what fits beside the name (estimated in the column's fonts, bold for the name).
             let y = b.mid() + fs * 0.36;
             line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
+            let room = g.label_w - 4.0 - (10.0 + g.text_width(&lane.name, fs + 1.0) * 1.1 + 8.0);
             match c.filter(|c| c.wall_ms != at) {
-                Some(c) => line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at)),
-                None => line(&mut out, &format!("lane-status small {tone}"), g.label_w - 4.0, y, true, |o| text(o, &words)),
+                Some(c) => {
+                    let off = seconds((c.wall_ms - at).abs());
+                    if g.text_width(&format!("w {} (+{off})", crate::decimal::Fixed(c.wall_ms as f64 / 1000.0, 3)), fs) <= room {
+                        line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
+                    } else if g.text_width(&format!("(+{off})"), fs) <= room {
+                        let sign = if c.wall_ms > at { "+" } else { "−" };
+                        line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| {
+                            let _ = write!(o, r#"<tspan class="skewed">({sign}{off})</tspan>"#);
+                        });
+                    }
+                }
+                None if g.text_width(&words, fs) <= room => {
+                    line(&mut out, &format!("lane-status small {tone}"), g.label_w - 4.0, y, true, |o| text(o, &words))
+                }
+                None => {}
             }
         } else if compact {
             // Compact (many servers): name and wall clock on one line, state and monotonic
