@@ -13,6 +13,8 @@ fn tick_ms(g: &Geometry) -> i64 {
         .unwrap_or(600_000)
 }
 
+/// The axis line and the grid (the static drawing); the tick labels are `ticks`', written with
+/// the cursor (`live::cursor`), which leaves out those its time chip would cover.
 pub fn axis(s: &mut Svg, g: &Geometry) {
     let step = tick_ms(g);
     let y = g.axis_h - 8.0;
@@ -21,7 +23,13 @@ pub fn axis(s: &mut Svg, g: &Geometry) {
     for k in 0..=(g.duration as i64) / step {
         let x = g.xt(k * step);
         s.line("grid", x, y, x, g.height - 4.0);
-        s.text("axis-lbl", x, y - 5.0, "middle", &crate::decimal::seconds(k * step));
     }
     s.close();
+}
+
+/// The tick labels: x (the text's middle), baseline y and words.
+pub fn ticks(g: &Geometry) -> impl Iterator<Item = (f64, f64, String)> + '_ {
+    let step = tick_ms(g);
+    let y = g.axis_h - 13.0;
+    (0..=(g.duration as i64) / step).map(move |k| (g.xt(k * step), y, crate::decimal::seconds(k * step)))
 }

@@ -56,11 +56,11 @@ pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css:
         N(g.width - x),
         N(g.height - g.axis_h + 6.0)
     );
-    let flying = live::in_flight(t, &g, cursor);
+    let (flying, banner) = live::layer(t, &g, &drawing, cursor);
     out.push_str(&flying.dots);
     out.push_str(&drawing.label_markup(drawing.labels_until(at)));
     out.push_str(&flying.labels);
-    out.push_str(&live::overlap_banner(t, &g, cursor));
+    out.push_str(&banner);
     out.push_str(&lanes::labels(t, &g, at));
     out.push_str(&live::cursor(&g, cursor));
     out.push_str("</g>\n</svg>\n");

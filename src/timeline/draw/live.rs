@@ -8,29 +8,49 @@ use super::arrows::ends;
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Esc, N};
 use super::words::and_list;
+use super::{overlap, Rect};
 use crate::decimal::seconds;
 use crate::timeline::Timeline;
 
 /// At most this many in-flight messages get a text label (the rest are dots).
 const LABELLED: usize = 3;
 
-/// The cursor: a line down through the lanes and a tag on the axis with its true time.
+/// The cursor: a line down through the lanes and a tag on the axis with its true time, and the
+/// axis' tick labels but those the tag would cover.
 pub fn cursor(g: &Geometry, cursor: f64) -> String {
     let x = g.x(cursor);
     let text = seconds((cursor.floor() as i64).max(0));
     let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
     let bx = crate::decimal::clamp(x - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
-    format!(
-        r#"<g class="cursor"><line class="cursor-line" x1="{x}" x2="{x}" y1="{}" y2="{}"/><rect class="cursor-tag" x="{}" y="1" width="{}" height="{}" rx="3"/><text class="cursor-time" x="{}" y="{}" text-anchor="middle">{text}</text></g>"#,
-        N(g.axis_h - 8.0),
-        N(g.height - 2.0),
-        N(bx),
-        N(w),
-        N(g.axis_h - 10.0),
-        N(bx + w / 2.0),
-        N(g.axis_h - 14.0),
-        x = N(x),
-    )
+    let mut ticks = String::from(r#"<g class="ticks">"#);
+    for (tx, ty, words) in super::axis::ticks(g) {
+        let half = g.text_width(&words, g.font) / 2.0 + 3.0;
+        if tx + half < bx || tx - half > bx + w {
+            let _ = write!(ticks, r#"<text class="axis-lbl" x="{}" y="{}" text-anchor="middle">{words}</text>"#, N(tx), N(ty));
+        }
+    }
+    ticks.push_str("</g>");
+    ticks
+        + &format!(
+            r#"<g class="cursor"><line class="cursor-line" x1="{x}" x2="{x}" y1="{}" y2="{}"/><rect class="cursor-tag" x="{}" y="1" width="{}" height="{}" rx="3"/><text class="cursor-time" x="{}" y="{}" text-anchor="middle">{text}</text></g>"#,
+            N(g.axis_h - 8.0),
+            N(g.height - 2.0),
+            N(bx),
+            N(w),
+            N(g.axis_h - 10.0),
+            N(bx + w / 2.0),
+            N(g.axis_h - 14.0),
+            x = N(x),
+        )
+}
+
+/// What moves with the cursor besides the cursor itself: messages in flight and the banner,
+/// placed clear of the labels shown at `cursor` (the banner first: it is a key moment's).
+pub fn layer(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64) -> (InFlight, String) {
+    let mut taken = drawing.boxes_until(cursor.floor() as crate::sim::Time);
+    let (banner, at) = overlap_banner(t, g, cursor, &taken);
+    taken.extend(at);
+    (in_flight(t, g, cursor, &taken), banner)
 }
 
 /// Messages in flight at a moment, as two layers of markup.
@@ -44,11 +64,14 @@ pub struct InFlight {
     pub labels: String,
 }
 
-/// Messages in flight at `cursor`: a dot on each arrow, the first few labelled.
-pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> InFlight {
+/// Messages in flight at `cursor`: a dot on each arrow, the first few labelled. A label goes
+/// beside its dot where it covers none of `taken` (the labels shown, the banner) nor another
+/// message's label: above or below, on the side with more room first; a message with no such
+/// place keeps its dot only.
+pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> InFlight {
     let mut layers = InFlight::default();
     let InFlight { dots: out, labels } = &mut layers;
-    let mut labelled = 0;
+    let mut mine: Vec<Rect> = Vec::new();
     for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
         let (x0, y0, x1, y1) = ends(g, a);
         let span = (a.end() - a.sent).max(1) as f64;
@@ -64,32 +87,66 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64) -> InFlight {
             N(y),
             if faint { "3.5" } else { "6" }
         );
-        if !faint && labelled < LABELLED {
-            labelled += 1;
-            // Near the right edge the label goes to the left of the dot, on the side with more
-            // room; where neither side has room for all of it (a phone), it is cut short.
-            let (right_room, left_room) = (g.x1 - x - 10.0, x - 10.0 - g.x0);
-            let flip = bold_width(g, &a.label) > right_room && left_room > right_room;
-            let text = fit(&a.label, if flip { left_room } else { right_room }, g);
-            let w = bold_width(g, &text);
-            let (lx, anchor) = if flip { (x - 10.0, r#" text-anchor="end""#) } else { (x + 10.0, "") };
-            let left = if flip { lx - w } else { lx };
-            let (top, h) = (y - 8.0 - g.font * 0.9, g.font * 1.2);
-            let _ = write!(
-                labels,
-                r#"<g class="flight-label"><rect class="lbl-plate" x="{}" y="{}" width="{}" height="{}"/><text class="lbl flight-lbl" x="{}" y="{}"{anchor}>{}</text></g>"#,
-                N(left - 3.0),
-                N(top),
-                N(w + 6.0),
-                N(h),
-                N(lx),
-                N(y - 8.0),
-                Esc(&text)
-            );
+        if !faint && mine.len() < LABELLED {
+            if let Some(place) = flight_place(g, &a.label, x, y, |b| taken.iter().chain(&mine).all(|o| !overlap(b, o))) {
+                mine.push(place.plate);
+                let anchor = if place.end { r#" text-anchor="end""# } else { "" };
+                let p = place.plate;
+                let _ = write!(
+                    labels,
+                    r#"<g class="flight-label"><rect class="lbl-plate" x="{}" y="{}" width="{}" height="{}"/><text class="lbl flight-lbl" x="{}" y="{}"{anchor}>{}</text></g>"#,
+                    N(p[0]),
+                    N(p[1]),
+                    N(p[2] - p[0]),
+                    N(p[3] - p[1]),
+                    N(place.x),
+                    N(place.y),
+                    Esc(&place.text)
+                );
+            }
         }
         out.push_str("</g>");
     }
     layers
+}
+
+/// Where a message's label goes: its words (cut short where no side has room for all of
+/// them), its anchor point and its plate.
+struct FlightPlace {
+    text: String,
+    x: f64,
+    y: f64,
+    end: bool,
+    plate: Rect,
+}
+
+/// The first free place for a label beside a dot at (`x`, `y`): above it, then below, each on
+/// the side with more room first.
+fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) -> bool) -> Option<FlightPlace> {
+    let (right_room, left_room) = (g.x1 - x - 10.0, x - 10.0 - g.x0);
+    let flip_first = bold_width(g, label) > right_room && left_room > right_room;
+    let h = g.font * 1.2;
+    for below in [false, true] {
+        for end in [flip_first, !flip_first] {
+            let room = if end { left_room } else { right_room };
+            // A side without room for a few letters is no place for words.
+            if room < bold_width(g, "mm…") {
+                continue;
+            }
+            let text = fit(label, room, g);
+            let w = bold_width(g, &text);
+            let lx = if end { x - 10.0 } else { x + 10.0 };
+            let left = if end { lx - w } else { lx };
+            // Above: the baseline 8 px over the dot; below: the text's top 8 px under it.
+            let base = if below { y + 8.0 + g.font * 0.9 } else { y - 8.0 };
+            let top = base - g.font * 0.9;
+            let plate = [left - 3.0, top, left + w + 3.0, top + h];
+            if w > 0.0 && free(&plate) {
+                return Some(FlightPlace { text, x: lx, y: base, end, plate });
+            }
+        }
+    }
+    None
 }
 
 /// The estimated width of a flight label: set semi-bold, wider than the estimate for plain text.
@@ -108,9 +165,12 @@ fn fit(text: &str, px: f64, g: &Geometry) -> String {
     cut
 }
 
-/// A banner beside the cursor while two or more clients believe they hold the lock.
-pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64) -> String {
-    let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return String::new() };
+/// A banner beside the cursor while two or more clients believe they hold the lock: at the top
+/// of their topmost lane, right of the cursor (or left, near the right edge); where that covers
+/// a label of `taken`, at the bottom of their lowest lane, or wherever it covers least.
+/// Returns the markup and the banner's box (None: no banner).
+pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> (String, Option<Rect>) {
+    let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return (String::new(), None) };
     let names: Vec<&str> = o.clients.iter().map(|&c| t.name(c)).collect();
     let both = if names.len() == 2 { "both" } else { "all" };
     let text = if g.narrow {
@@ -118,22 +178,37 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64) -> String {
     } else {
         format!("{} {both} believe they hold the lock", and_list(&names))
     };
-    let top = o.clients.iter().filter_map(|&c| g.lane(c)).map(|b| b.top).fold(f64::INFINITY, f64::min);
+    let lanes = || o.clients.iter().filter_map(|&c| g.lane(c));
+    let top = lanes().map(|b| b.top).fold(f64::INFINITY, f64::min);
+    let bottom = lanes().map(|b| b.bottom()).fold(f64::NEG_INFINITY, f64::max);
     let x = g.x(cursor);
-    let w = text.chars().count() as f64 * g.font * 0.6 + 30.0;
-    let bx = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
-    format!(
+    let (w, h) = (g.text_width(&text, g.font) * 1.1 + 30.0, g.font + 10.0);
+    let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
+    let left = (x - 12.0 - w).max(g.x0);
+    let covered = |b: &Rect| {
+        taken.iter().filter(|o| overlap(b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
+    };
+    let candidates = [(right, top + 2.0), (left, top + 2.0), (right, bottom - h - 2.0), (left, bottom - h - 2.0)];
+    let boxes = candidates.map(|(bx, by)| [bx, by, bx + w, by + h]);
+    let best = boxes
+        .iter()
+        .copied()
+        .find(|b| covered(b) == 0.0)
+        .unwrap_or_else(|| boxes.iter().copied().fold(boxes[0], |best, b| if covered(&b) < covered(&best) { b } else { best }));
+    let [bx, by, ..] = best;
+    let markup = format!(
         r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,
         N(bx),
-        N(top + 2.0),
+        N(by),
         N(w),
-        N(g.font + 10.0),
+        N(h),
         N(bx + 12.0),
-        N(top + 5.5),
+        N(by + 3.5),
         N(bx + 24.0),
-        N(top + g.font + 3.5),
+        N(by + g.font + 1.5),
         Esc(&text)
-    )
+    );
+    (markup, Some(best))
 }
 
 #[cfg(test)]
@@ -160,7 +235,7 @@ mod tests {
                 let mut seen = 0;
                 for a in t.arrows.iter().filter(|a| !a.quiet && a.client.is_some()) {
                     let at = (a.sent + a.end()) as f64 / 2.0;
-                    for (x, w) in plates(&in_flight(&t, &g, at).labels) {
+                    for (x, w) in plates(&in_flight(&t, &g, at, &[]).labels) {
                         seen += 1;
                         assert!(x >= g.x0 - 4.0 && x + w <= g.x1 + 4.0, "{} at {width}px, {at} ms: plate {x}..{}", s.id, x + w);
                     }
@@ -168,6 +243,44 @@ mod tests {
                 assert!(seen > 0, "{}: no label in flight", s.id);
             }
         }
+    }
+
+    #[test]
+    fn words_in_flight_and_the_banner_keep_clear_of_the_labels_shown() {
+        let (mut flights, mut banners) = (0, 0);
+        for s in catalog::all() {
+            for fencing in [false, true] {
+                let t = Timeline::of_run(&lab::run(&crate::lab::with_fencing(&s, fencing)));
+                for (width, lecture) in [(360.0, false), (1280.0, false), (975.0, true)] {
+                    let g = Geometry::new(&t, width, lecture);
+                    let d = super::super::scene(&t, &g);
+                    let moments = t.arrows.iter().map(|a| (a.sent + a.end()) as f64 / 2.0).chain(t.overlaps.iter().map(|o| o.from as f64 + 1.0));
+                    for at in moments {
+                        let taken = d.boxes_until(at.floor() as crate::sim::Time);
+                        let (flying, banner) = layer(&t, &g, &d, at);
+                        let (_, banner_box) = overlap_banner(&t, &g, at, &taken);
+                        for (x, w) in plates(&flying.labels) {
+                            flights += 1;
+                            let plate = taken.iter().chain(&banner_box).find(|b| x < b[2] && b[0] < x + w && in_rows(&flying.labels, x, b));
+                            assert!(plate.is_none(), "{} at {width}px, {at} ms: a label in flight at x {x} covers {plate:?}", s.id);
+                        }
+                        banners += usize::from(!banner.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(flights > 1000 && banners > 50, "{flights} labels in flight, {banners} banners");
+    }
+
+    /// Whether the plate at `x` in `markup` shares rows with `b`.
+    fn in_rows(markup: &str, x: f64, b: &Rect) -> bool {
+        let tag = markup.split(r#"<rect class="lbl-plate""#).skip(1).find(|tag| tag.contains(&format!(r#"x="{}""#, N(x)))).unwrap();
+        let attr = |name: &str| -> f64 {
+            let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+        };
+        let (y, h) = (attr("y"), attr("height"));
+        y < b[3] && b[1] < y + h
     }
 
     #[test]

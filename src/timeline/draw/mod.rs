@@ -7,7 +7,7 @@
 //! `Placer` that drops a label rather than let it collide with one already placed.
 
 pub mod arrows;
-mod axis;
+pub mod axis;
 mod bands;
 mod bars;
 pub mod export;
@@ -59,6 +59,16 @@ pub struct Label<'a> {
 pub struct Placer {
     boxes: Vec<[f64; 4]>,
     labels: Vec<(Time, String)>,
+    /// The box of each placed label with its moment (what the live layer must keep clear of).
+    placed: Vec<(Time, Rect)>,
+}
+
+/// A box: left, top, right, bottom.
+pub type Rect = [f64; 4];
+
+/// Whether two boxes overlap (touching edges do not).
+pub fn overlap(a: &Rect, b: &Rect) -> bool {
+    !(a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1])
 }
 
 impl Placer {
@@ -74,13 +84,14 @@ impl Placer {
     }
 
     fn free(&self, b: &[f64; 4]) -> bool {
-        self.boxes.iter().all(|o| b[2] <= o[0] || o[2] <= b[0] || b[3] <= o[1] || o[3] <= b[1])
+        self.boxes.iter().all(|o| !overlap(b, o))
     }
 
     /// `plate`: a light backing under the text, for labels that sit on a lane's busy top edge
     /// (a bar's border would otherwise run between the letters like a strike-through).
     fn push(&mut self, b: [f64; 4], l: &Label, plate: bool) {
         self.boxes.push(b);
+        self.placed.push((l.at, b));
         let mut s = Svg::default();
         if plate {
             s.rect("lbl-plate", b[0] + 1.0, b[1], b[2] - b[0] - 2.0, b[3] - b[1]);
@@ -122,16 +133,23 @@ impl Placer {
 
 /// The run's drawing: shapes (revealed by the cursor's clip) and labels and write marks in
 /// time order (revealed whole when the cursor reaches their moment).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Drawing {
     pub shapes: String,
     pub labels: Vec<(Time, String)>,
+    /// The labels' boxes in time order.
+    pub boxes: Vec<(Time, Rect)>,
 }
 
 impl Drawing {
     /// How many labels belong to moments at or before `t`.
     pub fn labels_until(&self, t: Time) -> usize {
         self.labels.partition_point(|(at, _)| *at <= t)
+    }
+
+    /// The boxes of the labels shown at `t`.
+    pub fn boxes_until(&self, t: Time) -> Vec<Rect> {
+        self.boxes.iter().take_while(|(at, _)| *at <= t).map(|(_, b)| *b).collect()
     }
 
     /// The markup of the first `k` labels (all with `usize::MAX`).
@@ -170,9 +188,10 @@ pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     marks::labels(&mut p, t, g);
     bars::labels(&mut p, t, g);
     bands::labels(&mut p, t, g);
-    let mut labels = p.labels;
+    let (mut labels, mut boxes) = (p.labels, p.placed);
     crate::sort::by_key(&mut labels, |(at, _)| *at); // stable: equal times keep their placement order
-    Drawing { shapes: s.out, labels }
+    crate::sort::by_key(&mut boxes, |(at, _)| *at);
+    Drawing { shapes: s.out, labels, boxes }
 }
 
 #[cfg(test)]

@@ -145,7 +145,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let names: Vec<&str> = t.lanes.iter().map(|l| l.name.as_str()).collect();
     let title = format!("Space-time diagram: lanes for {}; true time from 0 to {}.", names.join(", "), seconds(t.duration_ms));
     let x_cursor = g.x(p.cursor);
-    let flying = draw::live::in_flight(t, g, p.cursor);
+    let (flying, banner) = draw::live::layer(t, g, &drawing, p.cursor);
     let focus = p.focus.filter(|(at, _)| *at == p.cursor.floor() as Time).map(|(at, node)| live::focus(g, at, node));
     // The future is veiled by a plain box that only moves (a compositor transform), so playing
     // and seeking never repaint the static drawing underneath.
@@ -167,7 +167,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 <Labels drawing={drawing.clone()} count={shown} />
                 {raw(flying.labels)}
                 {focus.unwrap_or_default()}
-                {raw(draw::live::overlap_banner(t, g, p.cursor))}
+                {raw(banner)}
                 <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
                 {raw(draw::live::cursor(g, p.cursor))}
                 <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} at={p.cursor.floor() as Time} />
