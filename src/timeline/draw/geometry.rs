@@ -246,9 +246,21 @@ impl Geometry {
     }
 
     /// Estimated width of `text` at `font` px (no text measuring, so the first paint needs no
-    /// layout round trip; generous, so estimates err towards dropping a label).
+    /// layout round trip). From the advance widths of DejaVu Sans Bold, the widest of the
+    /// common sans fonts (system-ui falls back to it on Linux): estimates err towards giving a
+    /// label more room than it takes, and so towards dropping a label rather than overlapping.
     pub fn text_width(&self, text: &str, font: f64) -> f64 {
-        text.chars().count() as f64 * font * 0.6
+        let em: u32 = text
+            .chars()
+            .map(|c| match c {
+                ' '..='~' => BOLD_WIDTHS[c as usize - 32] as u32,
+                '·' => 38,
+                '…' | '—' | '→' => 100,
+                '–' | '−' => 84,
+                _ => 84,
+            })
+            .sum();
+        em as f64 / 100.0 * font
     }
 
     /// The secondary labels' font (`lbl-sm`): a size under the labels', the same on the
@@ -271,6 +283,16 @@ impl Geometry {
         self.x1 - x
     }
 }
+
+/// Advance widths of DejaVu Sans Bold for ' ' to '~', in hundredths of an em.
+const BOLD_WIDTHS: [u8; 95] = [
+    35, 46, 52, 84, 70, 100, 87, 31, 46, 46, 52, 84, 38, 42, 38, 37, // space to /
+    70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 40, 40, 84, 84, 84, 58, // 0 to ?
+    100, 77, 76, 73, 83, 68, 68, 82, 84, 37, 37, 77, 64, 100, 84, 85, // @ to O
+    73, 85, 77, 72, 68, 81, 77, 110, 77, 72, 73, 46, 37, 46, 84, 50, // P to _
+    50, 67, 72, 59, 72, 68, 44, 72, 71, 34, 34, 67, 34, 104, 71, 69, // ` to o
+    72, 72, 49, 60, 48, 71, 65, 92, 65, 65, 58, 71, 37, 71, 84, // p to ~
+];
 
 /// CSS class of a client's colour (neutral ink for everything else).
 pub fn hue_class(hue: Option<usize>) -> String {

@@ -123,24 +123,26 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
         } else if compact {
             // Compact (many servers): name and wall clock on one line, state and monotonic
             // clock on the next.
-            let y = b.top + b.h / 2.0 - 2.0;
+            // Two lines a line apart (their boxes must not touch), centred on the lane.
+            let step = Geometry::line(fs);
+            let y = b.mid() - step / 2.0 + fs * 0.35;
             line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
-            line(&mut out, &format!("lane-status small {tone}"), 10.0, y + fs, false, |o| text(o, &words));
+            line(&mut out, &format!("lane-status small {tone}"), 10.0, y + step, false, |o| text(o, &words));
             if let Some(c) = c {
                 line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
-                line(&mut out, "lane-clock", g.label_w - 4.0, y + fs, true, |o| clock_line(o, "m", c.mono_ms, at));
+                line(&mut out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
             }
         } else {
             let y = b.top + fs + 8.0;
             line(&mut out, "lane-name", 10.0, y, false, |o| text(o, &lane.name));
-            line(&mut out, &format!("lane-status {tone}"), 10.0, y + fs + 3.0, false, |o| text(o, &words));
+            line(&mut out, &format!("lane-status {tone}"), 10.0, y + fs + 4.0, false, |o| text(o, &words));
             if let Some(c) = c {
                 let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
-                if b.h >= 68.0 {
-                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 6.0, false, |o| clock_line(o, wall, c.wall_ms, at));
-                    line(&mut out, "lane-clock", 10.0, y + 3.0 * fs + 8.0, false, |o| clock_line(o, mono, c.mono_ms, at));
+                if b.h >= 4.0 * fs + 22.0 {
+                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| clock_line(o, wall, c.wall_ms, at));
+                    line(&mut out, "lane-clock", 10.0, y + 3.0 * fs + 10.0, false, |o| clock_line(o, mono, c.mono_ms, at));
                 } else {
-                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 6.0, false, |o| {
+                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
                         clock_line(o, "w", c.wall_ms, at);
                         o.push(' ');
                         clock_line(o, "m", c.mono_ms, at);

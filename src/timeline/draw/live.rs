@@ -149,9 +149,9 @@ fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) 
     None
 }
 
-/// The estimated width of a flight label: set semi-bold, wider than the estimate for plain text.
+/// The estimated width of a flight label (semi-bold: the estimate is bold's).
 fn bold_width(g: &Geometry, text: &str) -> f64 {
-    g.text_width(text, g.font) * 1.12
+    g.text_width(text, g.font)
 }
 
 /// `text`, or as much of it as fits in `px` followed by "…".
@@ -182,7 +182,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let top = lanes().map(|b| b.top).fold(f64::INFINITY, f64::min);
     let bottom = lanes().map(|b| b.bottom()).fold(f64::NEG_INFINITY, f64::max);
     let x = g.x(cursor);
-    let (w, h) = (g.text_width(&text, g.font) * 1.1 + 30.0, g.font + 10.0);
+    let (w, h) = (g.text_width(&text, g.font) + 30.0, g.font + 10.0);
     let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
     let left = (x - 12.0 - w).max(g.x0);
     let covered = |b: &Rect| {
@@ -254,7 +254,8 @@ mod tests {
                 for (width, lecture) in [(360.0, false), (1280.0, false), (975.0, true)] {
                     let g = Geometry::new(&t, width, lecture);
                     let d = super::super::scene(&t, &g);
-                    let moments = t.arrows.iter().map(|a| (a.sent + a.end()) as f64 / 2.0).chain(t.overlaps.iter().map(|o| o.from as f64 + 1.0));
+                    let moments =
+                        t.arrows.iter().map(|a| (a.sent + a.end()) as f64 / 2.0).chain(t.overlaps.iter().map(|o| o.from as f64 + 1.0));
                     for at in moments {
                         let taken = d.boxes_until(at.floor() as crate::sim::Time);
                         let (flying, banner) = layer(&t, &g, &d, at);

@@ -80,7 +80,8 @@ impl Placer {
             "middle" => l.x - w / 2.0,
             _ => l.x,
         };
-        [x0 - 2.0, l.y - l.font * 0.85, x0 + w + 2.0, l.y + l.font * 0.25]
+        // A text's box in the browser: its font's ascent over the baseline, descent under it.
+        [x0 - 2.0, l.y - l.font * 0.95, x0 + w + 2.0, l.y + l.font * 0.25]
     }
 
     fn free(&self, b: &[f64; 4]) -> bool {
@@ -117,6 +118,14 @@ impl Placer {
         }
         self.push(b, &l, plate);
         true
+    }
+
+    /// Whether all of `labels` would be placed clear of everything placed so far.
+    pub fn fits_all(&self, g: &Geometry, labels: &[Label]) -> bool {
+        labels.iter().all(|l| {
+            let b = Self::bounds(g, l);
+            b[0] >= g.x0 - 4.0 && b[2] <= g.width && self.free(&b)
+        })
     }
 
     /// Adds markup that appears at `at` and takes no label room (a write's glyph).

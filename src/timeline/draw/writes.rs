@@ -53,50 +53,63 @@ fn mark(t: &Timeline, g: &Geometry, w: &WriteMark) -> Option<String> {
 }
 
 /// Write labels are placed first and always: they are the outcome. A write with room gets
-/// two lines below the lane line (writer and token; result in words). Writes that crowd
-/// together alternate above and below, and when even that cannot fit, shrink to "A · 1": the
-/// glyph's shape still says the result, and the ledger spells it out.
+/// two lines below the lane line (writer and token; result in words), or above it where a
+/// neighbour's words are below; where neither fits, one line "A · 1", below or above (the
+/// glyph's shape still says the result, and the ledger spells it out); where nothing fits
+/// clear of the others, the one line below regardless.
 pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
-    let xs: Vec<f64> = t.writes.iter().map(|w| g.xt(w.at)).collect();
-    let gap = |i: usize| {
-        let before = if i > 0 { xs[i] - xs[i - 1] } else { f64::INFINITY };
-        let after = xs.get(i + 1).map_or(f64::INFINITY, |x| x - xs[i]);
-        before.min(after)
-    };
-    let mut up = false;
-    for (i, w) in t.writes.iter().enumerate() {
+    let line = Geometry::line(g.font);
+    for w in &t.writes {
         let Some(lane) = g.lane(w.storage) else { continue };
-        let (x, y) = (xs[i], lane.mid());
-        up = i > 0 && xs[i] - xs[i - 1] < 110.0 && !up;
-        let tight = gap(i) < 60.0;
+        let (x, y) = (g.xt(w.at), lane.mid());
         if let Some(m) = mark(t, g, w) {
             p.raw(w.at, m);
         }
         let who = t.name(w.client);
-        let (head, words) = if tight {
-            (format!("{who} · {}", t.approach.token_value(w.token)), None)
-        } else {
-            (format!("{who} · {}", t.approach.token_label(w.token)), Some(word(w.result)))
-        };
-        let (who_y, word_y) = if up { (y - 15.0 - g.font, y - 14.0) } else { (y + 21.0, y + 22.0 + g.font) };
-        let who_y = if up && tight { y - 14.0 } else { who_y };
-        let anchor = if tight {
-            "middle"
-        } else if g.room_after(x) < 120.0 {
-            "end"
-        } else {
-            "start"
-        };
-        let lx = match anchor {
-            "end" => x + 6.0,
-            "start" => x - 6.0,
-            _ => x,
-        };
-        let class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
-        p.force(g, Label { at: w.at, class: &class, x: lx, y: who_y, anchor, text: &head, font: g.font });
-        if let Some(words) = words {
-            let class = format!("lbl write-word {}", w.result.id());
-            p.force(g, Label { at: w.at, class: &class, x: lx, y: word_y, anchor, text: words, font: g.font });
+        let full = format!("{who} · {}", t.approach.token_label(w.token));
+        let short = format!("{who} · {}", t.approach.token_value(w.token));
+        let anchor = if g.room_after(x) < 120.0 { "end" } else { "start" };
+        let lx = if anchor == "end" { x + 6.0 } else { x - 6.0 };
+        let who_class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
+        let word_class = format!("lbl write-word {}", w.result.id());
+        let (below, above) = (y + 21.0, y - 14.0);
+        let spots = [
+            Spot { y: below, y2: Some(below + line), text: &full, anchor, x: lx },
+            Spot { y: above - line, y2: Some(above), text: &full, anchor, x: lx },
+            Spot { y: below, y2: None, text: &short, anchor: "middle", x },
+            Spot { y: above, y2: None, text: &short, anchor: "middle", x },
+        ];
+        let words = word(w.result);
+        let chosen =
+            spots.iter().find(|c| p.fits_all(g, &spot_labels(c, w.at, &who_class, &word_class, words, g.font))).unwrap_or(&spots[2]);
+        for l in spot_labels(chosen, w.at, &who_class, &word_class, words, g.font) {
+            p.force(g, l);
         }
     }
+}
+
+/// Where a write's words may go: the first line's baseline, the second's (if two), the first
+/// line's words, and their anchor and x.
+struct Spot<'a> {
+    y: f64,
+    y2: Option<f64>,
+    text: &'a str,
+    anchor: &'a str,
+    x: f64,
+}
+
+/// A spot's one or two labels.
+fn spot_labels<'a>(
+    c: &Spot<'a>,
+    at: crate::sim::Time,
+    who_class: &'a str,
+    word_class: &'a str,
+    word: &'a str,
+    font: f64,
+) -> Vec<Label<'a>> {
+    let mut v = vec![Label { at, class: who_class, x: c.x, y: c.y, anchor: c.anchor, text: c.text, font }];
+    if let Some(y2) = c.y2 {
+        v.push(Label { at, class: word_class, x: c.x, y: y2, anchor: c.anchor, text: word, font });
+    }
+    v
 }
