@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Lecture-mode screenshots of every approach at each of its key moments, at 1280×720 and
 // 1920×1080, from the release build in dist/ (Debian's headless Chromium, like the benchmarks).
-// Writes assets/screenshots/lecture/<scenario>-<size>-<k>.jpg (JPEG: 80-odd pictures as PNG
-// would weigh ~15 MB in the repo; at quality 82 the type stays sharp) and prints one line per
-// picture with the caption it shows. Asserts nothing: the stage's figures are tested by
+// Writes assets/screenshots/lecture/<scenario>-<size>p-<k>.webp (WebP by Chromium's own
+// encoder, quality 72: a hundred pictures as PNG would weigh ~18 MB in the repo, as WebP about
+// a fifth of that, the type still sharp; --png writes PNG) and prints one line per picture
+// with the caption it shows. Asserts nothing: the stage's figures are tested by
 // tests/e2e/specs/stage.spec.ts; these are for looking at.
 //
-//   node scripts/lecture-shots.mjs [--out DIR] [--scenario ID]...
-import { mkdirSync, rmSync } from 'node:fs';
+//   node scripts/lecture-shots.mjs [--out DIR] [--scenario ID]... [--png]
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ARGS, chromium, needDist, root, startServer, tid } from './bench/browser-common.mjs';
 
@@ -18,10 +19,11 @@ const SIZES = [
   [1920, 1080],
 ];
 
-const opts = { out: path.join(root, 'assets/screenshots/lecture'), scenarios: [] };
+const opts = { out: path.join(root, 'assets/screenshots/lecture'), scenarios: [], png: false };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--out') opts.out = path.resolve(a[++i]);
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);
+  else if (a[i] === '--png') opts.png = true;
   else throw new Error(`unknown argument ${a[i]}`);
 }
 needDist('lecture-shots');
@@ -34,6 +36,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 try {
   for (const [w, h] of SIZES) {
     const page = await browser.newPage({ viewport: { width: w, height: h } });
+    const cdp = await page.context().newCDPSession(page);
     for (const id of scenarios) {
       await page.goto(`${url}?scenario=${id}&lecture=1`);
       await page.locator(tid('diagram')).first().waitFor();
@@ -51,8 +54,9 @@ try {
         last = await where();
         // The focus ring pulses: let it settle on a frame where it is drawn.
         await page.waitForTimeout(250);
-        const file = path.join(opts.out, `${id}-${h}p-${String(k).padStart(2, '0')}.jpg`);
-        await page.screenshot({ path: file, type: 'jpeg', quality: 82 });
+        const file = path.join(opts.out, `${id}-${h}p-${String(k).padStart(2, '0')}.${opts.png ? 'png' : 'webp'}`);
+        if (opts.png) await page.screenshot({ path: file });
+        else writeFileSync(file, Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 72 })).data, 'base64'));
         const caption = (await page.locator(tid('caption')).first().innerText()).replace(/\s+/g, ' ');
         console.log(`${path.relative(root, file)}  ${caption.slice(0, 110)}`);
       }
