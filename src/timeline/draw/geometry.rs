@@ -70,8 +70,8 @@ pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
 fn least_lane(role: Role, font: f64, lecture: bool) -> f64 {
     match (role, lecture) {
         (Role::LockServer, true) => Geometry::line(font) + 6.0,
-        (Role::Client, true) => (font * 4.3).round(),
-        (Role::Storage, true) => (font * 4.6).round(),
+        (Role::Client, true) => (font * 3.7).round(),
+        (Role::Storage, true) => (font * 4.2).round(),
         (Role::LockServer, false) => Geometry::line(font) + 2.0,
         (Role::Client, false) => (font * 2.0).round(),
         (Role::Storage, false) => (font * 2.3).round(),
@@ -152,7 +152,7 @@ impl Geometry {
         let width = width.max(300.0);
         let narrow = width < 640.0;
         let zoom = if lecture { 1.25 } else { 1.0 };
-        let label_w = if narrow { 118.0 } else { 176.0 * zoom };
+        let label_w = zoom * if narrow { 118.0 } else { 176.0 };
         let servers = t.lanes.iter().filter(|l| l.role == Role::LockServer).count();
         let many = t.lanes.len() > 6;
         let axis_h = 30.0 * zoom;

@@ -67,6 +67,24 @@ fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     }
 }
 
+/// `clock_line`'s words as plain text (for fitting).
+fn clock_text(label: &str, reading: i64, at: Time) -> String {
+    let mut out = String::new();
+    clock_line(&mut out, label, reading, at);
+    // The markup's only tags are its tspans.
+    let mut plain = String::new();
+    let mut tag = false;
+    for ch in out.chars() {
+        match ch {
+            '<' => tag = true,
+            '>' => tag = false,
+            _ if !tag => plain.push(ch),
+            _ => {}
+        }
+    }
+    plain
+}
+
 /// One `<text>` line of the column; `body` writes its content.
 fn line(out: &mut String, class: &str, x: f64, y: f64, end: bool, body: impl FnOnce(&mut String)) {
     let anchor = if end { r#" text-anchor="end""# } else { "" };
@@ -129,8 +147,14 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
             line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
             line(&mut out, &format!("lane-status small {tone}"), 10.0, y + step, false, |o| text(o, &words));
             if let Some(c) = c {
-                line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
-                line(&mut out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
+                // Each clock only where it fits beside its line's words.
+                let room = |left: &str| g.label_w - 4.0 - (10.0 + g.text_width(left, fs + 1.0) * 1.1 + 8.0);
+                if g.text_width(&clock_text("w", c.wall_ms, at), fs) <= room(&lane.name) {
+                    line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
+                }
+                if g.text_width(&clock_text("m", c.mono_ms, at), fs) <= room(&words) {
+                    line(&mut out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
+                }
             }
         } else {
             let y = b.top + fs + 8.0;
@@ -142,10 +166,15 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
                     line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| clock_line(o, wall, c.wall_ms, at));
                     line(&mut out, "lane-clock", 10.0, y + 3.0 * fs + 10.0, false, |o| clock_line(o, mono, c.mono_ms, at));
                 } else {
+                    // Both clocks on one line where they fit the column, else the wall clock.
+                    let both = format!("{} {}", clock_text("w", c.wall_ms, at), clock_text("m", c.mono_ms, at));
+                    let fit = g.text_width(&both, fs) <= g.label_w - 14.0;
                     line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
                         clock_line(o, "w", c.wall_ms, at);
-                        o.push(' ');
-                        clock_line(o, "m", c.mono_ms, at);
+                        if fit {
+                            o.push(' ');
+                            clock_line(o, "m", c.mono_ms, at);
+                        }
                     });
                 }
             }

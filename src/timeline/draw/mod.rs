@@ -113,7 +113,7 @@ impl Placer {
 
     fn place_on(&mut self, g: &Geometry, l: Label, plate: bool) -> bool {
         let b = Self::bounds(g, &l);
-        if b[0] < g.x0 - 4.0 || b[2] > g.width || !self.free(&b) {
+        if !Self::inside(g, &b) || !self.free(&b) {
             return false;
         }
         self.push(b, &l, plate);
@@ -124,8 +124,14 @@ impl Placer {
     pub fn fits_all(&self, g: &Geometry, labels: &[Label]) -> bool {
         labels.iter().all(|l| {
             let b = Self::bounds(g, l);
-            b[0] >= g.x0 - 4.0 && b[2] <= g.width && self.free(&b)
+            Self::inside(g, &b) && self.free(&b)
         })
+    }
+
+    /// Whether a box is inside the plot: right of the lane column, under the axis, above the
+    /// drawing's bottom edge (a label there would be cut off).
+    fn inside(g: &Geometry, b: &Rect) -> bool {
+        b[0] >= g.x0 - 4.0 && b[2] <= g.width && b[1] >= g.axis_h - 4.0 && b[3] <= g.height
     }
 
     /// Adds markup that appears at `at` and takes no label room (a write's glyph).
