@@ -67,6 +67,23 @@ fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     }
 }
 
+/// `text`, or as much of it as fits in `px` at `font` followed by "…".
+fn clipped(g: &Geometry, text: &str, font: f64, px: f64) -> String {
+    if g.text_width(text, font) <= px {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for ch in text.chars() {
+        out.push(ch);
+        if g.text_width(&out, font) + g.text_width("…", font) > px {
+            out.pop();
+            break;
+        }
+    }
+    out.push('…');
+    out
+}
+
 /// `clock_line`'s words as plain text (for fitting).
 fn clock_text(label: &str, reading: i64, at: Time) -> String {
     let mut out = String::new();
@@ -107,10 +124,12 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
     for (lane, b) in t.lanes.iter().zip(&g.lanes) {
         // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
         let compact = b.h < 3.0 * fs + 20.0;
-        let (words, tone) = status(t, b, at, g.narrow || compact);
+        let (full, tone) = status(t, b, at, g.narrow || compact);
         let c = t.clocks.at(lane.node, at);
         let name = Esc(&lane.name);
-        let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&words));
+        let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&full));
+        // The column's width is all the words get (the title keeps them whole).
+        let words = clipped(g, &full, fs, g.label_w - 14.0);
         let text = |out: &mut String, s: &str| {
             let _ = write!(out, "{}", Esc(s));
         };

@@ -166,8 +166,8 @@ fn fit(text: &str, px: f64, g: &Geometry) -> String {
 }
 
 /// A banner beside the cursor while two or more clients believe they hold the lock: at the top
-/// of their topmost lane, right of the cursor (or left, near the right edge); where that covers
-/// a label of `taken`, at the bottom of their lowest lane, or wherever it covers least.
+/// of a believer's lane, right of the cursor (or left, near the right edge); where that covers
+/// a label of `taken`, at the bottom of one, or wherever it covers least.
 /// Returns the markup and the banner's box (None: no banner).
 pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> (String, Option<Rect>) {
     let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return (String::new(), None) };
@@ -178,9 +178,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     } else {
         format!("{} {both} believe they hold the lock", and_list(&names))
     };
-    let lanes = || o.clients.iter().filter_map(|&c| g.lane(c));
-    let top = lanes().map(|b| b.top).fold(f64::INFINITY, f64::min);
-    let bottom = lanes().map(|b| b.bottom()).fold(f64::NEG_INFINITY, f64::max);
+    let lanes: Vec<_> = o.clients.iter().filter_map(|&c| g.lane(c)).collect();
     let x = g.x(cursor);
     let (w, h) = (g.text_width(&text, g.font) + 30.0, g.font + 10.0);
     let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
@@ -188,13 +186,15 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let covered = |b: &Rect| {
         taken.iter().filter(|o| overlap(b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
     };
-    let candidates = [(right, top + 2.0), (left, top + 2.0), (right, bottom - h - 2.0), (left, bottom - h - 2.0)];
-    let boxes = candidates.map(|(bx, by)| [bx, by, bx + w, by + h]);
+    // The top of each believer's lane, then the bottom of each, right of the cursor, then left.
+    let rows = lanes.iter().map(|b| b.top + 2.0).chain(lanes.iter().map(|b| b.bottom() - h - 2.0));
+    let boxes: Vec<Rect> = rows.flat_map(|by| [[right, by, right + w, by + h], [left, by, left + w, by + h]]).collect();
+    let Some(&first) = boxes.first() else { return (String::new(), None) };
     let best = boxes
         .iter()
         .copied()
         .find(|b| covered(b) == 0.0)
-        .unwrap_or_else(|| boxes.iter().copied().fold(boxes[0], |best, b| if covered(&b) < covered(&best) { b } else { best }));
+        .unwrap_or_else(|| boxes.iter().copied().fold(first, |best, b| if covered(&b) < covered(&best) { b } else { best }));
     let [bx, by, ..] = best;
     let markup = format!(
         r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,

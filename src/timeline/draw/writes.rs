@@ -55,8 +55,8 @@ fn mark(t: &Timeline, g: &Geometry, w: &WriteMark) -> Option<String> {
 /// Write labels are placed first and always: they are the outcome. A write with room gets
 /// two lines below the lane line (writer and token; result in words), or above it where a
 /// neighbour's words are below; where neither fits, one line "A · 1", below or above (the
-/// glyph's shape still says the result, and the ledger spells it out); where nothing fits
-/// clear of the others, the one line below regardless.
+/// glyph's shape still says the result, and the ledger spells it out), beside the glyph
+/// if need be; where nothing fits clear of the others, none.
 pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
     let line = Geometry::line(g.font);
     for w in &t.writes {
@@ -78,12 +78,17 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
             Spot { y: above - line, y2: Some(above), text: &full, anchor, x: lx },
             Spot { y: below, y2: None, text: &short, anchor: "middle", x },
             Spot { y: above, y2: None, text: &short, anchor: "middle", x },
+            Spot { y: below, y2: None, text: &short, anchor: "start", x: x + 2.0 },
+            Spot { y: below, y2: None, text: &short, anchor: "end", x: x - 2.0 },
+            Spot { y: above, y2: None, text: &short, anchor: "start", x: x + 2.0 },
+            Spot { y: above, y2: None, text: &short, anchor: "end", x: x - 2.0 },
         ];
         let words = word(w.result);
-        let chosen =
-            spots.iter().find(|c| p.fits_all(g, &spot_labels(c, w.at, &who_class, &word_class, words, g.font))).unwrap_or(&spots[2]);
-        for l in spot_labels(chosen, w.at, &who_class, &word_class, words, g.font) {
-            p.force(g, l);
+        // No free spot (writes crowd together on a phone): the glyph alone says the result.
+        if let Some(chosen) = spots.iter().find(|c| p.fits_all(g, &spot_labels(c, w.at, &who_class, &word_class, words, g.font))) {
+            for l in spot_labels(chosen, w.at, &who_class, &word_class, words, g.font) {
+                p.force(g, l);
+            }
         }
     }
 }
