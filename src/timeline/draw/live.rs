@@ -173,34 +173,43 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return (String::new(), None) };
     let names: Vec<&str> = o.clients.iter().map(|&c| t.name(c)).collect();
     let both = if names.len() == 2 { "both" } else { "all" };
-    let text = if g.narrow {
-        format!("{} {both} hold it", and_list(&names))
-    } else {
-        format!("{} {both} believe they hold the lock", and_list(&names))
-    };
+    let short = format!("{} {both} hold it", and_list(&names));
+    let long = format!("{} {both} believe they hold the lock", and_list(&names));
+    // The long words where there is room for them clear of the labels, else the short ones.
+    let texts = if g.narrow { vec![short] } else { vec![long, short] };
     let lanes: Vec<_> = o.clients.iter().filter_map(|&c| g.lane(c)).collect();
     let x = g.x(cursor);
-    let (w, h) = (g.text_width(&text, g.font) + 30.0, g.font + 10.0);
-    let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
-    let left = (x - 12.0 - w).max(g.x0);
+    let h = g.font + 10.0;
+    // Estimated boxes: a few px of margin keep an estimate's error from touching a label.
     let covered = |b: &Rect| {
-        taken.iter().filter(|o| overlap(b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
+        let b = [b[0] - 3.0, b[1] - 2.0, b[2] + 3.0, b[3] + 2.0];
+        taken.iter().filter(|o| overlap(&b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
     };
-    // The top of each believer's lane, then the bottom of each, right of the cursor, then left.
-    let rows = lanes.iter().map(|b| b.top + 2.0).chain(lanes.iter().map(|b| b.bottom() - h - 2.0));
-    let boxes: Vec<Rect> = rows.flat_map(|by| [[right, by, right + w, by + h], [left, by, left + w, by + h]]).collect();
-    let Some(&first) = boxes.first() else { return (String::new(), None) };
-    let best = boxes
+    // For each text: the top of each believer's lane, then the bottom of each, right of the
+    // cursor, then left (or left first near the right edge).
+    let mut options: Vec<(&str, Rect)> = Vec::new();
+    for text in &texts {
+        let w = g.text_width(text, g.font) + 30.0;
+        let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
+        let left = (x - 12.0 - w).max(g.x0);
+        let rows = lanes.iter().map(|b| b.top + 2.0).chain(lanes.iter().map(|b| b.bottom() - h - 2.0));
+        for by in rows {
+            options.push((text, [right, by, right + w, by + h]));
+            options.push((text, [left, by, left + w, by + h]));
+        }
+    }
+    let Some(&first) = options.first() else { return (String::new(), None) };
+    let (text, best) = options
         .iter()
         .copied()
-        .find(|b| covered(b) == 0.0)
-        .unwrap_or_else(|| boxes.iter().copied().fold(first, |best, b| if covered(&b) < covered(&best) { b } else { best }));
-    let [bx, by, ..] = best;
+        .find(|(_, b)| covered(b) == 0.0)
+        .unwrap_or_else(|| options.iter().copied().fold(first, |best, o| if covered(&o.1) < covered(&best.1) { o } else { best }));
+    let [bx, by, bx1, _] = best;
     let markup = format!(
         r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,
         N(bx),
         N(by),
-        N(w),
+        N(bx1 - bx),
         N(h),
         N(bx + 12.0),
         N(by + 3.5),
