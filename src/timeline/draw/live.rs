@@ -182,7 +182,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let h = g.font + 10.0;
     // Estimated boxes: a few px of margin keep an estimate's error from touching a label.
     let covered = |b: &Rect| {
-        let b = [b[0] - 3.0, b[1] - 2.0, b[2] + 3.0, b[3] + 2.0];
+        let b = [b[0] - 3.0, b[1] - 4.0, b[2] + 3.0, b[3] + 4.0];
         taken.iter().filter(|o| overlap(&b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
     };
     // For each text: the top of each believer's lane, then the bottom of each, right of the

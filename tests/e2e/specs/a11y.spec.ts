@@ -47,6 +47,20 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
   ],
   ['compare mode', '/?scenario=redis-gc-pause&compare=etcd&t=15502', async () => {}],
   ['embed mode', '/?scenario=redis-gc-pause&t=15502&embed=1', async () => {}],
+  ['compare mode on the lecture stage', '/?scenario=redlock-clock-jump&compare=etcd&t=2500&lecture=1', async () => {}],
+  // A lesson's question (choices, Reveal) over the stage, then its answer.
+  ['a lesson step asking its question', '/?lesson=why-fencing&step=3&lecture=1', async () => {}],
+  [
+    'a lesson step, answered',
+    '/?lesson=why-fencing&step=3&lecture=1',
+    async (page) => {
+      await page.getByTestId('lesson-choice').first().click();
+      await page.getByTestId('lesson-reveal').click();
+      // The reveal plays to the answering moment first.
+      await expect(page.getByTestId('lesson-revealed')).toBeVisible({ timeout: 40_000 });
+    },
+  ],
+  ["the lesson's closing table", '/?lesson=why-fencing&step=12&lecture=1', async () => {}],
 ];
 
 for (const [what, url, then] of VIEWS) {
