@@ -181,29 +181,29 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let x = g.x(cursor);
     let h = g.font + 10.0;
     // Estimated boxes: a few px of margin keep an estimate's error from touching a label.
-    let covered = |b: &Rect| {
-        let b = [b[0] - 3.0, b[1] - 4.0, b[2] + 3.0, b[3] + 4.0];
+    let covered_by = |b: &Rect, margin: f64| {
+        let b = [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin];
         taken.iter().filter(|o| overlap(&b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
     };
-    // For each text: the top of each believer's lane, then the bottom of each, right of the
-    // cursor, then left (or left first near the right edge).
+    let covered = |b: &Rect| covered_by(b, 4.0);
+    // For each text: the top of each believer's lane, then the bottom of each, then the middle,
+    // right of the cursor, then left (or left first near the right edge).
     let mut options: Vec<(&str, Rect)> = Vec::new();
     for text in &texts {
         let w = g.text_width(text, g.font) + 30.0;
         let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
         let left = (x - 12.0 - w).max(g.x0);
-        let rows = lanes.iter().map(|b| b.top + 2.0).chain(lanes.iter().map(|b| b.bottom() - h - 2.0));
+        let tops = lanes.iter().map(|b| b.top + 2.0);
+        let rows = tops.chain(lanes.iter().map(|b| b.bottom() - h - 2.0)).chain(lanes.iter().map(|b| b.mid() - h / 2.0));
         for by in rows {
             options.push((text, [right, by, right + w, by + h]));
             options.push((text, [left, by, left + w, by + h]));
         }
     }
     let Some(&first) = options.first() else { return (String::new(), None) };
-    let (text, best) = options
-        .iter()
-        .copied()
-        .find(|(_, b)| covered(b) == 0.0)
-        .unwrap_or_else(|| options.iter().copied().fold(first, |best, o| if covered(&o.1) < covered(&best.1) { o } else { best }));
+    let (text, best) = options.iter().copied().find(|(_, b)| covered(b) == 0.0).unwrap_or_else(|| {
+        options.iter().copied().fold(first, |best, o| if covered_by(&o.1, 0.0) < covered_by(&best.1, 0.0) { o } else { best })
+    });
     let [bx, by, bx1, _] = best;
     let markup = format!(
         r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,
