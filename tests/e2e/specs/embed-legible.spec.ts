@@ -1,0 +1,67 @@
+import { test, expect } from '@playwright/test';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { install, layout, settle, table } from './stage-measure';
+
+// Issue 11, item 8: legible embeds. From 320×240 to 800×450 the diagram's smallest text, as
+// rendered (computed size × the SVG's scale on screen), is at least 11 px for every built-in,
+// and the page itself never scrolls (a run with more lanes than the frame holds scrolls inside
+// the diagram's box, and the table says which). The example docs page reads on a 375 px phone:
+// each embed's caption fits its box.
+
+test.use({ trace: 'off' });
+
+const BUILTINS = readdirSync(path.resolve(__dirname, '../../../src/scenario/catalog'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''))
+  .sort();
+
+const SIZES: [number, number][] = [
+  [320, 240],
+  [640, 360],
+  [800, 450],
+];
+
+test('embeds keep 11 px type from 320×240 to 800×450, and the page never scrolls', async ({ page }) => {
+  test.setTimeout(180_000);
+  await install(page);
+  const bad: string[] = [];
+  const rows: (string | number)[][] = [['built-in', ...SIZES.map(([w, h]) => `${w}×${h}: min px / lanes scroll`)]];
+  const cells = new Map<string, string[]>();
+  for (const [w, h] of SIZES) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const id of BUILTINS) {
+      await page.goto(`/?scenario=${id}&t=4000&embed=1`);
+      await expect(page.getByTestId('diagram')).toBeVisible();
+      await settle(page);
+      const l = await layout(page);
+      const scrolls = await page.evaluate(() => {
+        const box = document.querySelector('.diagram-wrap')!;
+        return { inner: box.scrollHeight > box.clientHeight + 1, page: document.documentElement.scrollHeight > innerHeight + 1 };
+      });
+      if (l.labelMin < 11) bad.push(`${id} at ${w}×${h}: diagram text ${l.labelMin} px (${l.labelMinText})`);
+      if (scrolls.page) bad.push(`${id} at ${w}×${h}: the page scrolls`);
+      cells.set(id, [...(cells.get(id) ?? []), `${l.labelMin} / ${scrolls.inner ? 'yes' : 'no'}`]);
+    }
+  }
+  for (const id of BUILTINS) rows.push([id, ...(cells.get(id) ?? [])]);
+  table('Embeds: smallest diagram text (px) and whether the lanes scroll inside the frame', rows);
+  expect(bad).toEqual([]);
+});
+
+test('the example docs page reads on a 375 px phone: no embed caption is cut', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/embed-example.html');
+  for (let i = 0; i < 2; i++) {
+    const frame = page.frameLocator('iframe').nth(i);
+    await expect(frame.getByTestId('diagram')).toBeVisible();
+    const caption = frame.getByTestId('caption');
+    await expect(caption).toContainText('15.5');
+    // Fitted to its box (smaller type) or, at the floor, scrollable by keyboard: never clipped.
+    await expect
+      .poll(() => caption.evaluate((c) => c.scrollHeight <= c.clientHeight + 1 || (getComputedStyle(c).overflowY === 'auto' && c.tabIndex === 0)))
+      .toBe(true);
+    const px = await caption.locator('.caption-text').evaluate((p) => parseFloat(getComputedStyle(p).fontSize));
+    expect(px, 'caption type').toBeGreaterThanOrEqual(11);
+  }
+});
