@@ -49,8 +49,12 @@ want_trunk() {
     return
   fi
   if from_cache trunk "$TRUNK_VERSION"; then return; fi
-  log "building trunk $TRUNK_VERSION (~9 min on 2 cores)"
-  cargo install --locked trunk --version "$TRUNK_VERSION" --root "$tools"
+  # Without its network features (update check, TLS: Trunk.toml sets offline) and without its
+  # fat LTO and single codegen unit: 5 min instead of 9.7 on 2 cores, and a dist/ byte for byte
+  # the same as the full build's (checked 2026-12-03).
+  log "building trunk $TRUNK_VERSION (~5 min on 2 cores)"
+  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    cargo install --locked trunk --version "$TRUNK_VERSION" --no-default-features --root "$tools"
   to_cache trunk "$TRUNK_VERSION"
 }
 
