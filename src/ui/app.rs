@@ -37,6 +37,8 @@ pub fn app() -> Html {
     use_playback(act.clone(), lab.playing, lab.frame);
 
     use_reopen_on_hash_change();
+    // Below the fold waits for the first paint (see `painted`).
+    let painted = super::painted::use_painted();
     let lesson = super::lesson::use_lesson();
     let (copied, copy_field) = use_copied();
 
@@ -66,8 +68,11 @@ pub fn app() -> Html {
         move || drop(pending)
     });
 
-    // The scenario as JSON for the editor, made once per scenario (App renders every frame).
-    let scenario_json = use_memo(lab.scenario.clone(), |s| AttrValue::from(serde_json::to_string_pretty(&**s).unwrap_or_default()));
+    // The scenario as JSON for the editor, made once per scenario (App renders every frame),
+    // from the first paint on, when the editor is there.
+    let scenario_json = use_memo((lab.scenario.clone(), painted), |(s, painted)| {
+        AttrValue::from(if *painted { serde_json::to_string_pretty(&**s).unwrap_or_default() } else { String::new() })
+    });
     let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     let s = &lab.scenario;
@@ -210,16 +215,18 @@ pub fn app() -> Html {
                 </div>
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
-                } else {
+                } else if painted {
                     <div class="exports">{for exports}</div>
                 }
-                // Verdicts, then ledgers: compared, the two of each side by side.
-                <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div>
-                if !lab.embed {
-                    <super::explore::Explore act={act.clone()} />
+                if painted {
+                    // Verdicts, then ledgers: compared, the two of each side by side.
+                    <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div>
+                    if !lab.embed {
+                        <super::explore::Explore act={act.clone()} />
+                    }
+                    <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
+                    <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
                 }
-                <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
-                <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
             </main>
             if lab.help {
                 <Help act={act.clone()} />

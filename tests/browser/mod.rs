@@ -45,10 +45,12 @@ pub async fn mount_as_is() -> Mounted {
     doc.body().unwrap().append_child(&root).unwrap();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
     settle().await;
-    // The diagram is drawn on the pass after it measured its width; on a loaded machine that
-    // can take longer than one settle. Wait for it (up to 4 s), then let that pass finish.
+    // The diagram is drawn on the pass after it measured its width, and what is below the fold
+    // (panels, knobs, the editor) on the pass after the first paint; on a loaded machine that
+    // can take longer than one settle. Wait for both (up to 4 s), then let that pass finish.
+    let drawn = |id: &str| root.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten().is_some();
     for _ in 0..50 {
-        if root.query_selector("[data-testid=\"diagram\"]").ok().flatten().is_some() {
+        if drawn("diagram") && drawn("scenario-json") {
             break;
         }
         sleep(80).await;
