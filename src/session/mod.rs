@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 pub use comparison::Other;
 pub use faults::{FaultMenu, Offer};
-pub use playback::{CaptionView, DWELL_MS};
+pub use playback::{CaptionView, Speaker, DWELL_MS};
 pub use shared::Shared;
 
 use crate::lab::{self, Run};

@@ -139,6 +139,45 @@ impl Session {
     }
 }
 
+/// The run a comparison's one caption speaks for on the lecture stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speaker {
+    Left,
+    Other,
+}
+
+impl Session {
+    /// Which run's caption a comparison on the lecture stage shows. The stage has room for one
+    /// caption at its full size (two half-width boxes could not hold a key moment's words in
+    /// 28 px type at 1280×720, issue 11), so it speaks for the run whose moment is the later
+    /// one: at the same ms, the one a step landed on, then a key moment before a routine
+    /// event, then the left run. Alone, the left run.
+    pub fn stage_speaker(&self) -> Speaker {
+        let (Some(other), Some(view)) = (self.other.as_ref(), self.other_caption_view()) else { return Speaker::Left };
+        let Some((run, timeline, _)) = other.run.as_ref() else { return Speaker::Left };
+        let left = rank(&self.timeline, &self.run.trace, &self.caption_view(), self.focus);
+        let right = rank(timeline, &run.trace, &view, self.other_focus);
+        if right > left {
+            Speaker::Other
+        } else {
+            Speaker::Left
+        }
+    }
+}
+
+/// How late and how pointed a caption's moment is: (ms, landed on by a step, key moment).
+fn rank(t: &Timeline, trace: &crate::protocols::Trace, view: &CaptionView, focus: Option<usize>) -> (i64, bool, bool) {
+    match view {
+        CaptionView::Start => (-1, false, false),
+        CaptionView::Event(i) => {
+            let at = trace.events.get(*i).map_or(-1, |e| e.at_ms);
+            (at, focus == Some(*i), t.key_moments.iter().any(|k| k.event == *i))
+        }
+        CaptionView::Quiet { from, .. } => (*from, false, false),
+        CaptionView::Outcome => (t.duration_ms, false, true),
+    }
+}
+
 /// The caption of one run: while playing, the latest key moment holds, or, past its dwell,
 /// the quiet stretch to the next one when that stretch is long enough to be fast-forwarded;
 /// stopped, the event at the cursor; at the end, the outcome.

@@ -170,6 +170,37 @@ fn side_by_side_steps_through_both_runs_under_one_cursor() {
 }
 
 #[test]
+fn compared_on_the_stage_the_one_caption_speaks_for_the_run_whose_key_moment_it_is() {
+    let mut seen = (0, 0);
+    for id in open("").catalog.iter().map(|c| c.id.clone()) {
+        let left = open(&format!("?scenario={id}&lecture=1"));
+        let with = if left.scenario.approach == Approach::Etcd { Approach::Redis } else { Approach::Etcd };
+        let mut s = left.apply(Action::CompareWith(Some(with)));
+        assert_eq!(s.stage_speaker(), Speaker::Left, "{id}: the picked run speaks first");
+        for _ in 0..80 {
+            let before = (s.cursor, s.focus, s.other_focus);
+            s = s.apply(Action::NextKey);
+            if (s.cursor, s.focus, s.other_focus) == before || s.cursor_ms() >= s.timeline.duration_ms {
+                break;
+            }
+            let ms = s.cursor_ms();
+            let key = |t: &crate::timeline::Timeline| t.key_moments.iter().any(|k| k.at == ms);
+            let (l, r) = (key(&s.timeline), key(s.other.as_ref().unwrap().timeline().unwrap()));
+            let speaker = s.stage_speaker();
+            if l != r {
+                let want = if l { Speaker::Left } else { Speaker::Other };
+                assert_eq!(speaker, want, "{id} vs {with:?} at {ms} ms: the run with the key moment speaks");
+            }
+            match speaker {
+                Speaker::Left => seen.0 += 1,
+                Speaker::Other => seen.1 += 1,
+            }
+        }
+    }
+    assert!(seen.0 > 20 && seen.1 > 20, "both runs speak somewhere: {seen:?}");
+}
+
+#[test]
 fn picking_shows_another_scenario_from_its_start() {
     let s = open("?scenario=redis-gc-pause&t=9000").apply(Action::Pick("etcd-gc-pause".into()));
     assert_eq!((s.scenario.id.as_str(), s.cursor_ms()), ("etcd-gc-pause", 0));

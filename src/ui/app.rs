@@ -205,7 +205,7 @@ pub fn app() -> Html {
                 if let Some(other) = lab.other.clone() {
                     <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
                         event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
-                        other_focus={lab.other_focus} lecture={lab.lecture} whole={whole} act={act.clone()} />
+                        other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={whole} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
                     <Legend />

@@ -25,6 +25,10 @@ pub struct CaptionProps {
     /// focus, so a keyboard can scroll it too.
     #[prop_or_default]
     pub scrolls: bool,
+    /// The run it speaks for, named in its first line (a comparison's one caption on the
+    /// lecture stage).
+    #[prop_or_default]
+    pub side: Option<AttrValue>,
 }
 
 #[function_component(Caption)]
@@ -33,6 +37,9 @@ pub fn caption(p: &CaptionProps) -> Html {
     let meta = |time: String, who: Html, tag: Html| {
         html! {
             <div class="caption-meta">
+                if let Some(side) = &p.side {
+                    <span class="caption-side">{side.clone()}</span>
+                }
                 <span class="caption-time">{time}</span>
                 {who}
                 {tag}

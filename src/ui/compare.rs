@@ -14,7 +14,7 @@ use crate::check::Verdict;
 use crate::compare::{self, short_name};
 use crate::lab::Run;
 use crate::scenario::Approach;
-use crate::session::{CaptionView, Other};
+use crate::session::{CaptionView, Other, Speaker};
 use crate::sim::{NodeId, Time};
 use crate::text::Story;
 use crate::timeline::Timeline;
@@ -61,7 +61,6 @@ pub fn compare_select(p: &SelectProps) -> Html {
     }
 }
 
-/// A side's heading: which approach, safe or not, and why in a few words.
 /// A side's heading: its approach and, once the outcome shows (`upto` None), whether it was
 /// safe and why; before that, the verdict so far.
 fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) -> Html {
@@ -102,6 +101,8 @@ pub struct SidesProps {
     pub fast_forward: bool,
     pub other_focus: Option<usize>,
     pub lecture: bool,
+    /// Whose caption the lecture stage shows (it has room for one at full size).
+    pub speaker: Speaker,
     /// The outcome shows (the end, or `outcome=1`): headings and the one-line difference say
     /// how each side ended; before that, how it stands so far.
     pub whole: bool,
@@ -120,15 +121,23 @@ pub fn sides(p: &SidesProps) -> Html {
     let upto = |v: &Verdict| (!p.whole).then(|| crate::text::verdict::milestone(v, p.cursor.floor() as Time));
     let o = &*p.other;
     let ms = p.cursor.floor() as Time;
+    // On the lecture stage one caption speaks, for the side marked as speaking.
+    let speaking = |s: Speaker| (p.lecture && p.speaker == s).then_some("speaking");
     let left = html! {
-        <section class="side" aria-label={short_name(p.run.scenario.approach)}>
+        <section class={classes!("side", speaking(Speaker::Left))} aria-label={short_name(p.run.scenario.approach)}>
             {head(&p.run.verdict, "compare-left", 0, upto(&p.run.verdict))}
             <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
-    let left_caption = html! {
-        <div class="side-caption" data-approach={short_name(p.run.scenario.approach)}><Caption run={p.run.clone()} timeline={p.timeline.clone()} story={p.story.clone()} view={p.view.clone()} fast_forward={p.fast_forward} /></div>
+    let side_caption = |approach: Approach, run: Shared<Run>, timeline: Shared<Timeline>, story: Shared<Story>, view: CaptionView| {
+        let name = short_name(approach);
+        html! {
+            <div class="side-caption" data-approach={name}>
+                <Caption {run} {timeline} {story} {view} fast_forward={p.fast_forward} side={p.lecture.then_some(AttrValue::from(name))} />
+            </div>
+        }
     };
+    let left_caption = side_caption(p.run.scenario.approach, p.run.clone(), p.timeline.clone(), p.story.clone(), p.view.clone());
     let Some((run, timeline, story)) = &o.run else {
         return html! {
             <div class="compare" data-testid="compare">
@@ -145,7 +154,7 @@ pub fn sides(p: &SidesProps) -> Html {
     html! {
         <div class="compare" data-testid="compare">
             {left}
-            <section class="side" aria-label={short_name(o.with)}>
+            <section class={classes!("side", speaking(Speaker::Other))} aria-label={short_name(o.with)}>
                 {head(&run.verdict, "compare-right", o.not_applicable.len(), upto(&run.verdict))}
                 <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
@@ -161,9 +170,13 @@ pub fn sides(p: &SidesProps) -> Html {
                     <ul>{for o.notes.iter().map(|t| html! { <li>{t.clone()}</li> })}</ul>
                 </details>
             }
-            <div class="side-captions">
-                {left_caption}
-                <div class="side-caption" data-approach={short_name(o.with)}><Caption run={Shared(run.clone())} timeline={timeline.clone()} story={story.clone()} view={p.other_view.clone().unwrap_or(CaptionView::Start)} fast_forward={p.fast_forward} /></div>
+            <div class={classes!("side-captions", p.lecture.then_some("one"))}>
+                if !p.lecture || p.speaker == Speaker::Left {
+                    {left_caption}
+                }
+                if !p.lecture || p.speaker == Speaker::Other {
+                    {side_caption(o.with, Shared(run.clone()), timeline.clone(), story.clone(), p.other_view.clone().unwrap_or(CaptionView::Start))}
+                }
             </div>
         </div>
     }

@@ -183,9 +183,8 @@ const inPage = {
     const picked = await choose('scenario-picker', id, () => intro() !== was);
     if (picked) return picked;
     if (compare) {
-      // The sides' approaches, as their captions name them: the second one changes.
-      const sides = () =>
-        [...document.querySelectorAll('.side-caption[data-approach]')].map((e) => e.getAttribute('data-approach')).join('|');
+      // The sides' approaches, as their sections name them: the second one changes.
+      const sides = () => [...document.querySelectorAll('section.side[aria-label]')].map((e) => e.getAttribute('aria-label')).join('|');
       const before = sides();
       const two = () => document.querySelectorAll('[data-testid="diagram"]').length === 2;
       const compared = await choose('compare-with', compare, () => two() && sides() !== before);
