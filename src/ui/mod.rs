@@ -17,6 +17,7 @@ mod legend;
 mod lesson;
 mod picker;
 mod playback;
+mod select;
 mod share;
 pub mod start;
 pub mod state;
