@@ -127,6 +127,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
         |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
     );
     let shown = drawing.labels_until(p.cursor.floor() as Time);
+    let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
     let t = &*p.timeline;
     let g = &*geo;
     let onclick = {
@@ -168,7 +169,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(flying.labels)}
                 {focus.unwrap_or_default()}
                 {raw(banner)}
-                <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
+                {lane_labels}
                 {raw(draw::live::cursor(g, p.cursor))}
                 <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} at={p.cursor.floor() as Time} />
             </svg>
