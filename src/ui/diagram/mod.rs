@@ -128,6 +128,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     );
     let shown = drawing.labels_until(p.cursor.floor() as Time);
     let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
+    let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, p.cursor.floor() as Time, measured);
     let t = &*p.timeline;
     let g = &*geo;
     let onclick = {
@@ -171,7 +172,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {raw(banner)}
                 {lane_labels}
                 {raw(draw::live::cursor(g, p.cursor))}
-                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} at={p.cursor.floor() as Time} />
+                {key_markers}
             </svg>
             if let Some(editing) = &p.editing {
                 <pointing::Pointing timeline={p.timeline.clone()} geo={geo.clone()} editing={editing.clone()} cursor={p.cursor} act={p.act.clone()} />
