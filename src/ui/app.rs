@@ -14,7 +14,7 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
-use super::state::{Action, Session, Shared};
+use super::state::{on_click, Action, Session, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::Transport;
 use super::verdict::{Judge, Verdict};
@@ -102,14 +102,8 @@ pub fn app() -> Html {
         std::rc::Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
     });
     let (can_undo, can_redo) = lab.can_undo();
-    let undo_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::Undo)
-    };
-    let redo_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::Redo)
-    };
+    let undo_btn = on_click(&act, || Action::Undo);
+    let redo_btn = on_click(&act, || Action::Redo);
     let judge = match &lab.original {
         Some(original) => Judge::Change(Shared(original.clone())),
         None => Judge::Expect,
@@ -127,28 +121,16 @@ pub fn app() -> Html {
             html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
         )
     });
-    let lecture_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleLecture)
-    };
+    let lecture_btn = on_click(&act, || Action::ToggleLecture);
     // Embedded, a docs page may hold several of these side by side, and screen readers list
     // every frame's landmarks together: the embed's are named after what it shows.
     let embed_name = lab.embed.then(|| {
         let title = if s.title.is_empty() { &s.id } else { &s.title };
         AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
     });
-    let stops_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleStopAtKeys)
-    };
-    let outcome_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleOutcome)
-    };
-    let help_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleHelp)
-    };
+    let stops_btn = on_click(&act, || Action::ToggleStopAtKeys);
+    let outcome_btn = on_click(&act, || Action::ToggleOutcome);
+    let help_btn = on_click(&act, || Action::ToggleHelp);
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>
             if let Some(e) = &lab.link_error {

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{on_click, Act, Action};
 
 const KEYS: &[(&str, &str)] = &[
     ("Space", "play / pause"),
@@ -26,10 +26,7 @@ pub struct HelpProps {
 
 #[function_component(Help)]
 pub fn help(p: &HelpProps) -> Html {
-    let close = {
-        let act = p.act.clone();
-        move |_| act.dispatch(Action::CloseHelp)
-    };
+    let close = on_click(&p.act, || Action::CloseHelp);
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="sheet">

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::decimal::seconds;
 use crate::ui::icons::{icon, Icon};
-use crate::ui::state::{Act, Action, SPEEDS};
+use crate::ui::state::{on_click, Act, Action, SPEEDS};
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
@@ -17,10 +17,9 @@ pub struct TransportProps {
 }
 
 fn button(act: &Act, action: fn() -> Action, testid: &'static str, label: &'static str, keys: &'static str, glyph: Icon) -> Html {
-    let act = act.clone();
     html! {
         <button type="button" class="tbtn" data-testid={testid} title={format!("{label} ({keys})")} aria-label={label}
-            onclick={move |_| act.dispatch(action())}>
+            onclick={on_click(act, action)}>
             {icon(glyph)}
         </button>
     }
@@ -30,11 +29,10 @@ fn button(act: &Act, action: fn() -> Action, testid: &'static str, label: &'stat
 pub fn transport(p: &TransportProps) -> Html {
     let act = &p.act;
     let play = {
-        let act = act.clone();
         let (label, glyph) = if p.playing { ("Pause", Icon::Pause) } else { ("Play", Icon::Play) };
         html! {
             <button type="button" class="tbtn play" data-testid="play" aria-pressed={p.playing.to_string()}
-                title={format!("{label} (Space)")} onclick={move |_| act.dispatch(Action::TogglePlay)}>
+                title={format!("{label} (Space)")} onclick={on_click(act, || Action::TogglePlay)}>
                 {icon(glyph)}<span class="play-word">{label}</span>
             </button>
         }
