@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
-use self::scene::{Labels, StaticLayer};
+use self::scene::{use_labels, StaticLayer};
 use crate::decimal::seconds;
 use crate::sim::{NodeId, Time};
 use crate::timeline::draw::{self, Geometry};
@@ -126,7 +126,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
         (p.timeline.clone(), geo.clone(), measured),
         |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
     );
-    let shown = drawing.labels_until(p.cursor.floor() as Time);
+    let labels = use_labels(&drawing, drawing.labels_until(p.cursor.floor() as Time));
     let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
     let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, p.cursor.floor() as Time, measured);
     let t = &*p.timeline;
@@ -166,7 +166,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 role="img" aria-label={title} {onclick}>
                 // Messages in flight: dots under the labels and write marks, words over them.
                 {raw(flying.dots)}
-                <Labels drawing={drawing.clone()} count={shown} />
+                {labels}
                 {raw(flying.labels)}
                 {focus.unwrap_or_default()}
                 {raw(banner)}

@@ -1,4 +1,4 @@
-//! The static drawing as components with cheap-to-compare props: moving the cursor never
+//! The static drawing as components and memos with cheap-to-compare inputs: moving the cursor never
 //! re-renders it, and the live labels are written once and revealed group by group. The
 //! markup comes from `timeline::draw` and is inserted as is (our own output, escaped there),
 //! so a run with thousands of messages costs one parse and no diffing.
@@ -45,13 +45,6 @@ pub fn static_layer(p: &StaticProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct LabelsProps {
-    pub drawing: Rc<Drawing>,
-    /// How many labels (in time order) to show.
-    pub count: usize,
-}
-
 /// Labels per group: a seek changes the visibility of whole groups and re-writes at most one.
 const CHUNK: usize = 64;
 
@@ -60,21 +53,27 @@ const CHUNK: usize = 64;
 /// A seek anywhere then changes a few `display` styles and re-writes one small group, instead
 /// of re-writing thousands of labels (a long Redlock run has thousands) or changing a style
 /// sheet (which makes the browser re-check the whole document).
-#[function_component(Labels)]
-pub fn labels(p: &LabelsProps) -> Html {
-    let chunks = use_memo(p.drawing.clone(), |d| {
+///
+/// `count` labels (in time order) are shown. A memo in the diagram, made again only when the
+/// drawing or `count` changes, rather than a component of its own (less wasm, same renders).
+#[hook]
+pub fn use_labels(drawing: &Rc<Drawing>, count: usize) -> Html {
+    let chunks = use_memo(drawing.clone(), |d| {
         d.labels.chunks(CHUNK).map(|c| AttrValue::from(c.iter().map(|(_, m)| m.as_str()).collect::<String>())).collect::<Vec<_>>()
     });
-    let (full, rest) = (p.count / CHUNK, p.count % CHUNK);
-    let group = |i: usize, markup: &AttrValue| {
-        if i == full && rest > 0 {
-            let reached: String = p.drawing.labels[i * CHUNK..i * CHUNK + rest].iter().map(|(_, m)| m.as_str()).collect();
-            html! { <LabelGroup markup={AttrValue::from(reached)} hidden=false /> }
-        } else {
-            html! { <LabelGroup markup={markup.clone()} hidden={i >= full} /> }
-        }
-    };
-    html! { <g class="labels-layer">{ for chunks.iter().enumerate().map(|(i, m)| group(i, m)) }</g> }
+    let layer = use_memo((drawing.clone(), count), move |(drawing, count)| {
+        let (full, rest) = (count / CHUNK, count % CHUNK);
+        let group = |i: usize, markup: &AttrValue| {
+            if i == full && rest > 0 {
+                let reached: String = drawing.labels[i * CHUNK..i * CHUNK + rest].iter().map(|(_, m)| m.as_str()).collect();
+                html! { <LabelGroup markup={AttrValue::from(reached)} hidden=false /> }
+            } else {
+                html! { <LabelGroup markup={markup.clone()} hidden={i >= full} /> }
+            }
+        };
+        html! { <g class="labels-layer">{ for chunks.iter().enumerate().map(|(i, m)| group(i, m)) }</g> }
+    });
+    (*layer).clone()
 }
 
 #[derive(Properties, PartialEq)]
