@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
-use self::scene::{use_labels, StaticLayer};
+use self::scene::{use_labels, use_static_layer};
 use crate::decimal::seconds;
 use crate::sim::{NodeId, Time};
 use crate::timeline::draw::{self, Geometry};
@@ -126,6 +126,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
         (p.timeline.clone(), geo.clone(), measured),
         |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
     );
+    let static_layer = use_static_layer(&drawing, &p.timeline, &geo);
     let labels = use_labels(&drawing, drawing.labels_until(p.cursor.floor() as Time));
     let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
     let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, p.cursor.floor() as Time, measured);
@@ -159,7 +160,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     html! {
         <figure class="diagram-wrap" ref={wrap}>
             <div class="diagram-scale" style={(scale != 1.0).then(|| format!("width:{}px;transform:scale({})", n(g.width), crate::decimal::Fixed(scale, 4)))}>
-            <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
+            {static_layer}
             <div class="veil" style={veil} aria-hidden="true" />
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}

@@ -12,37 +12,35 @@ use crate::timeline::draw::{self, Drawing, Geometry};
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
 
-#[derive(Properties, PartialEq)]
-pub struct StaticProps {
-    pub drawing: Rc<Drawing>,
-    pub timeline: Shared<Timeline>,
-    pub geo: Rc<Geometry>,
-}
-
 /// The whole run's shapes in full ink (lanes, axis, bands, bars, arrows, marks, writes), under
-/// the veil that fades what is after the cursor; its labels are `Labels`' alone.
+/// the veil that fades what is after the cursor; its labels are `use_labels`' alone.
 /// The markup is put in by one `innerHTML`, after Yew renders the empty `<svg>`: as Yew's raw
 /// HTML it would be taken out again node by node when the run changes (thousands of
 /// `removeChild` calls across the wasm boundary, most of what an injected fault cost).
-#[function_component(StaticLayer)]
-pub fn static_layer(p: &StaticProps) -> Html {
-    let g = &*p.geo;
+/// A hook of the diagram rather than a component of its own (less wasm): the `<svg>` is made
+/// again only when the geometry changes, its markup written again only when the drawing,
+/// the run or the geometry changes, as the component's props were compared.
+#[hook]
+pub fn use_static_layer(drawing: &Rc<Drawing>, timeline: &Shared<Timeline>, geo: &Rc<Geometry>) -> Html {
     let svg = use_node_ref();
     {
         let svg = svg.clone();
-        use_effect_with((p.drawing.clone(), p.timeline.clone(), p.geo.clone()), move |(drawing, timeline, geo)| {
+        use_effect_with((drawing.clone(), timeline.clone(), geo.clone()), move |(drawing, timeline, geo)| {
             if let Some(el) = svg.cast::<web_sys::Element>() {
                 // No labels: under the veil the future's shapes show faintly, its words not at
-                // all (no spoilers); `Labels` writes each label once the cursor reaches it.
+                // all (no spoilers); `use_labels` writes each label once the cursor reaches it.
                 let markup = format!("{}{}{}", draw::DEFS, draw::backdrop(timeline, geo), drawing.shapes);
                 el.set_inner_html(&markup);
             }
         });
     }
-    let (w, h) = (n(g.width), n(g.height));
-    html! {
-        <svg ref={svg} class="diagram diagram-static" width={w.clone()} height={h.clone()} viewBox={format!("0 0 {w} {h}")} aria-hidden="true" />
-    }
+    let layer = use_memo(geo.clone(), move |g| {
+        let (w, h) = (n(g.width), n(g.height));
+        html! {
+            <svg ref={svg} class="diagram diagram-static" width={w.clone()} height={h.clone()} viewBox={format!("0 0 {w} {h}")} aria-hidden="true" />
+        }
+    });
+    (*layer).clone()
 }
 
 /// Labels per group: a seek changes the visibility of whole groups and re-writes at most one.
@@ -82,7 +80,7 @@ struct LabelGroupProps {
     hidden: bool,
 }
 
-/// One group of labels, its markup put in by `innerHTML` (see `StaticLayer`: replaced, not
+/// One group of labels, its markup put in by `innerHTML` (see `use_static_layer`: replaced, not
 /// taken apart node by node, when the run changes).
 #[function_component(LabelGroup)]
 fn label_group(p: &LabelGroupProps) -> Html {
