@@ -10,7 +10,7 @@ use super::editor::Editor;
 use super::help::Help;
 use super::keys::use_keyboard;
 use super::ledger::Ledger;
-use super::legend::Legend;
+use super::legend::legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
@@ -185,7 +185,7 @@ pub fn app() -> Html {
                         other_focus={lab.other_focus} lecture={lab.lecture} whole={whole} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
-                    <Legend />
+                    {legend()}
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
                 <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
