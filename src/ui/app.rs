@@ -7,7 +7,7 @@ use super::caption::Caption;
 use super::compare::{CompareSelect, Sides};
 use super::diagram::{Diagram, Editing};
 use super::editor::Editor;
-use super::help::Help;
+use super::help::help;
 use super::keys::use_keyboard;
 use super::ledger::Ledger;
 use super::legend::legend;
@@ -204,7 +204,7 @@ pub fn app() -> Html {
                 <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
             </main>
             if lab.help {
-                <Help act={act.clone()} />
+                {help(&act)}
             }
         </div>
     }

@@ -19,14 +19,10 @@ const KEYS: &[(&str, &str)] = &[
     ("Esc", "close"),
 ];
 
-#[derive(Properties, PartialEq)]
-pub struct HelpProps {
-    pub act: Act,
-}
-
-#[function_component(Help)]
-pub fn help(p: &HelpProps) -> Html {
-    let close = on_click(&p.act, || Action::CloseHelp);
+/// The overlay, while it is open. A function the app calls rather than a component (less
+/// wasm): it is only there while the help is open, and re-diffed then with the app.
+pub fn help(act: &Act) -> Html {
+    let close = on_click(act, || Action::CloseHelp);
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="sheet">
