@@ -16,7 +16,7 @@ use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
 use super::state::{on_click, Action, Session, Shared};
 use super::switches::{Knobs, Switches};
-use super::transport::Transport;
+use super::transport::{transport, TransportProps};
 use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
 
@@ -188,7 +188,7 @@ pub fn app() -> Html {
                     {legend()}
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
-                <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
+                {transport(&TransportProps { playing: lab.playing, cursor: lab.cursor, duration_ms: lab.timeline.duration_ms, speed: lab.speed, act: act.clone() })}
                 </div>
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>

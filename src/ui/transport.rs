@@ -7,7 +7,8 @@ use crate::decimal::seconds;
 use crate::ui::icons::{icon, Icon};
 use crate::ui::state::{on_click, Act, Action, SPEEDS};
 
-#[derive(Properties, PartialEq)]
+/// What the transport shows. A function the app calls rather than a component (less wasm):
+/// the cursor moves on every frame while playing, so it re-rendered with the app anyway.
 pub struct TransportProps {
     pub playing: bool,
     pub cursor: f64,
@@ -25,7 +26,6 @@ fn button(act: &Act, action: fn() -> Action, testid: &'static str, label: &'stat
     }
 }
 
-#[function_component(Transport)]
 pub fn transport(p: &TransportProps) -> Html {
     let act = &p.act;
     let play = {
