@@ -7,16 +7,16 @@ use super::caption::Caption;
 use super::compare::{CompareSelect, Sides};
 use super::diagram::{Diagram, Editing};
 use super::editor::Editor;
-use super::help::Help;
+use super::help::help;
 use super::keys::use_keyboard;
 use super::ledger::Ledger;
-use super::legend::Legend;
+use super::legend::legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
-use super::state::{Action, Session, Shared};
+use super::state::{on_click, Action, Session, Shared};
 use super::switches::{Knobs, Switches};
-use super::transport::Transport;
+use super::transport::{transport, TransportProps};
 use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
 
@@ -107,14 +107,8 @@ pub fn app() -> Html {
         std::rc::Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
     });
     let (can_undo, can_redo) = lab.can_undo();
-    let undo_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::Undo)
-    };
-    let redo_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::Redo)
-    };
+    let undo_btn = on_click(&act, || Action::Undo);
+    let redo_btn = on_click(&act, || Action::Redo);
     let judge = match &lab.original {
         Some(original) => Judge::Change(Shared(original.clone())),
         None => Judge::Expect,
@@ -132,28 +126,16 @@ pub fn app() -> Html {
             html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
         )
     });
-    let lecture_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleLecture)
-    };
+    let lecture_btn = on_click(&act, || Action::ToggleLecture);
     // Embedded, a docs page may hold several of these side by side, and screen readers list
     // every frame's landmarks together: the embed's are named after what it shows.
     let embed_name = lab.embed.then(|| {
         let title = if s.title.is_empty() { &s.id } else { &s.title };
         AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
     });
-    let stops_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleStopAtKeys)
-    };
-    let outcome_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleOutcome)
-    };
-    let help_btn = {
-        let act = act.clone();
-        move |_| act.dispatch(Action::ToggleHelp)
-    };
+    let stops_btn = on_click(&act, || Action::ToggleStopAtKeys);
+    let outcome_btn = on_click(&act, || Action::ToggleOutcome);
+    let help_btn = on_click(&act, || Action::ToggleHelp);
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>
             if let Some(e) = &lab.link_error {
@@ -208,10 +190,10 @@ pub fn app() -> Html {
                         other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={whole} act={act.clone()} />
                 } else {
                     <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
-                    <Legend />
+                    {legend()}
                     <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
                 }
-                <Transport playing={lab.playing} cursor={lab.cursor} duration_ms={lab.timeline.duration_ms} speed={lab.speed} act={act.clone()} />
+                {transport(&TransportProps { playing: lab.playing, cursor: lab.cursor, duration_ms: lab.timeline.duration_ms, speed: lab.speed, act: act.clone() })}
                 </div>
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
@@ -229,7 +211,7 @@ pub fn app() -> Html {
                 }
             </main>
             if lab.help {
-                <Help act={act.clone()} />
+                {help(&act)}
             }
         </div>
     }

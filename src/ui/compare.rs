@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::caption::Caption;
 use super::diagram::Diagram;
+use super::select::{on_select, use_select_value};
 use super::state::{Act, Action, Shared};
 use crate::check::Verdict;
 use crate::compare::{self, short_name};
@@ -30,23 +31,9 @@ pub struct SelectProps {
 /// "Compare with…": none, or another approach.
 #[function_component(CompareSelect)]
 pub fn compare_select(p: &SelectProps) -> Html {
-    let select = use_node_ref();
-    {
-        // As in the picker: keep the DOM value in step with the state once it was touched.
-        let select = select.clone();
-        use_effect_with(p.with, move |with| {
-            if let Some(s) = select.cast::<web_sys::HtmlSelectElement>() {
-                s.set_value(with.map_or("none", Approach::id));
-            }
-        });
-    }
-    let onchange = {
-        let act = p.act.clone();
-        Callback::from(move |e: Event| {
-            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            act.dispatch(Action::CompareWith(compare::approach_by_id(&s.value())));
-        })
-    };
+    // As in the picker: the DOM value follows the state once the select was touched.
+    let select = use_select_value(AttrValue::Static(p.with.map_or("none", Approach::id)));
+    let onchange = on_select(&p.act, |id| Action::CompareWith(compare::approach_by_id(&id)));
     let options = Approach::ALL.into_iter().filter(|&a| a != p.approach).map(|a| {
         html! { <option value={a.id()} selected={p.with == Some(a)}>{short_name(a)}</option> }
     });

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{on_click, Act, Action};
 
 const KEYS: &[(&str, &str)] = &[
     ("Space", "play / pause"),
@@ -19,17 +19,10 @@ const KEYS: &[(&str, &str)] = &[
     ("Esc", "close"),
 ];
 
-#[derive(Properties, PartialEq)]
-pub struct HelpProps {
-    pub act: Act,
-}
-
-#[function_component(Help)]
-pub fn help(p: &HelpProps) -> Html {
-    let close = {
-        let act = p.act.clone();
-        move |_| act.dispatch(Action::CloseHelp)
-    };
+/// The overlay, while it is open. A function the app calls rather than a component (less
+/// wasm): it is only there while the help is open, and re-diffed then with the app.
+pub fn help(act: &Act) -> Html {
+    let close = on_click(act, || Action::CloseHelp);
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
             <div class="sheet">

@@ -18,6 +18,7 @@ mod lesson;
 mod painted;
 mod picker;
 mod playback;
+mod select;
 mod share;
 pub mod start;
 pub mod state;

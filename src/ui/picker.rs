@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::scenario::{Approach, Scenario};
+use crate::ui::select::{on_select, use_select_value};
 use crate::ui::state::{Act, Action};
 
 #[derive(Properties, PartialEq)]
@@ -20,26 +21,10 @@ pub struct PickerProps {
 
 #[function_component(Picker)]
 pub fn picker(p: &PickerProps) -> Html {
-    let select = use_node_ref();
     // The custom entry's value is "", which no built-in has.
     let selected = if p.custom.is_some() { AttrValue::default() } else { p.selected.clone() };
-    // `selected` on an option stops counting once the user has touched the select, so keep
-    // the DOM value in step with the state explicitly.
-    {
-        let select = select.clone();
-        use_effect_with(selected.clone(), move |id| {
-            if let Some(s) = select.cast::<web_sys::HtmlSelectElement>() {
-                s.set_value(id);
-            }
-        });
-    }
-    let onchange = {
-        let act = p.act.clone();
-        Callback::from(move |e: Event| {
-            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            act.dispatch(Action::Pick(s.value()));
-        })
-    };
+    let select = use_select_value(selected.clone());
+    let onchange = on_select(&p.act, Action::Pick);
     let groups = Approach::ALL.iter().filter_map(|&a| {
         let mine: Vec<&Scenario> = p.catalog.iter().filter(|s| s.approach == a).collect();
         (!mine.is_empty()).then(|| {

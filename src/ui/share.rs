@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-use crate::ui::state::{Act, Action};
+use crate::ui::state::{on_click, Act, Action};
 
 #[wasm_bindgen]
 extern "C" {
@@ -91,11 +91,10 @@ pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrVal
 
 /// What was wrong with the link the page was opened with; the app works on underneath.
 pub fn link_error(text: &str, act: &Act) -> Html {
-    let act = act.clone();
     html! {
         <div class="link-error" role="alert" data-testid="link-error">
             <p>{text.to_string()}</p>
-            <button type="button" class="small" aria-label="Dismiss" title="Dismiss" onclick={move |_| act.dispatch(Action::DismissLinkError)}>{"×"}</button>
+            <button type="button" class="small" aria-label="Dismiss" title="Dismiss" onclick={on_click(act, || Action::DismissLinkError)}>{"×"}</button>
         </div>
     }
 }

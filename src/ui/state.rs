@@ -17,3 +17,10 @@ impl Reducible for Session {
 
 /// The dispatcher children receive: compares by identity, so passing it never re-renders.
 pub type Act = UseReducerDispatcher<Session>;
+
+/// A click that dispatches one fixed action: one closure type for every such button (a
+/// `move |_| act.dispatch(..)` of each button's own was callback code of its own in the wasm).
+pub fn on_click(act: &Act, action: fn() -> Action) -> Callback<MouseEvent> {
+    let act = act.clone();
+    Callback::from(move |_| act.dispatch(action()))
+}

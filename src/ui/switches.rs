@@ -30,8 +30,9 @@ impl Which {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct ToggleProps {
+/// One switch (not a component of its own: `Switches` re-renders only when one of them
+/// changes, and a component type costs more wasm than re-diffing the other switch).
+struct Toggle {
     on: bool,
     testid: &'static str,
     label: &'static str,
@@ -44,17 +45,16 @@ struct ToggleProps {
 }
 
 /// A checkbox drawn as a switch, with its state in words as well as position.
-#[function_component(Toggle)]
-fn toggle(p: &ToggleProps) -> Html {
+fn toggle(p: Toggle) -> Html {
     let onchange = {
-        let (act, which) = (p.act.clone(), p.which);
+        let (act, which) = (p.act, p.which);
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             act.dispatch(which.set(input.checked()));
         })
     };
     let enabled = p.why_not.is_none();
-    let title = p.why_not.clone().unwrap_or_else(|| format!("{} ({})", p.label, p.shortcut).into());
+    let title = p.why_not.unwrap_or_else(|| format!("{} ({})", p.label, p.shortcut).into());
     html! {
         <label class={classes!("switch", (!enabled).then_some("disabled"))} title={title}>
             <input type="checkbox" role="switch" data-testid={p.testid} checked={p.on} disabled={!enabled} {onchange} />
@@ -77,8 +77,8 @@ pub fn switches(p: &SwitchesProps) -> Html {
     let why_not = (!p.safe_unlock_applies).then(owner_scoped);
     html! {
         <div class="switches">
-            <Toggle on={p.fencing} testid="fencing-toggle" label="Fencing" shortcut="F" which={Which::Fencing} why_not={None::<AttrValue>} act={p.act.clone()} />
-            <Toggle on={p.safe_unlock} testid="safe-unlock-toggle" label="Safe unlock" shortcut="U" which={Which::SafeUnlock} {why_not} act={p.act.clone()} />
+            {toggle(Toggle { on: p.fencing, testid: "fencing-toggle", label: "Fencing", shortcut: "F", which: Which::Fencing, why_not: None, act: p.act.clone() })}
+            {toggle(Toggle { on: p.safe_unlock, testid: "safe-unlock-toggle", label: "Safe unlock", shortcut: "U", which: Which::SafeUnlock, why_not, act: p.act.clone() })}
         </div>
     }
 }

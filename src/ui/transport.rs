@@ -5,9 +5,10 @@ use yew::prelude::*;
 
 use crate::decimal::seconds;
 use crate::ui::icons::{icon, Icon};
-use crate::ui::state::{Act, Action, SPEEDS};
+use crate::ui::state::{on_click, Act, Action, SPEEDS};
 
-#[derive(Properties, PartialEq)]
+/// What the transport shows. A function the app calls rather than a component (less wasm):
+/// the cursor moves on every frame while playing, so it re-rendered with the app anyway.
 pub struct TransportProps {
     pub playing: bool,
     pub cursor: f64,
@@ -17,24 +18,21 @@ pub struct TransportProps {
 }
 
 fn button(act: &Act, action: fn() -> Action, testid: &'static str, label: &'static str, keys: &'static str, glyph: Icon) -> Html {
-    let act = act.clone();
     html! {
         <button type="button" class="tbtn" data-testid={testid} title={format!("{label} ({keys})")} aria-label={label}
-            onclick={move |_| act.dispatch(action())}>
+            onclick={on_click(act, action)}>
             {icon(glyph)}
         </button>
     }
 }
 
-#[function_component(Transport)]
 pub fn transport(p: &TransportProps) -> Html {
     let act = &p.act;
     let play = {
-        let act = act.clone();
         let (label, glyph) = if p.playing { ("Pause", Icon::Pause) } else { ("Play", Icon::Play) };
         html! {
             <button type="button" class="tbtn play" data-testid="play" aria-pressed={p.playing.to_string()}
-                title={format!("{label} (Space)")} onclick={move |_| act.dispatch(Action::TogglePlay)}>
+                title={format!("{label} (Space)")} onclick={on_click(act, || Action::TogglePlay)}>
                 {icon(glyph)}<span class="play-word">{label}</span>
             </button>
         }

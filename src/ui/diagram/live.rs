@@ -28,41 +28,39 @@ fn key_class(k: KeyKind) -> &'static str {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct KeyMarkersProps {
-    pub timeline: Shared<Timeline>,
-    pub geo: Rc<Geometry>,
-    pub act: Act,
-    /// Markers of the comparison's other run (their events index that run's trace).
-    #[prop_or_default]
-    pub other: bool,
-    /// The cursor (whole ms): a marker names its moment only once the cursor has reached it.
-    pub at: Time,
-}
-
-/// Key moments as small diamonds on the axis; a click jumps there. Static per run.
-#[function_component(KeyMarkers)]
-pub fn key_markers(p: &KeyMarkersProps) -> Html {
-    let (t, g, act, other, at) = (&*p.timeline, &*p.geo, &p.act, p.other, p.at);
-    let y = g.axis_h - 8.0;
-    t.key_moments
-        .iter()
-        .map(|k| {
-            let x = g.xt(k.at);
-            let act = act.clone();
-            let event = k.event;
-            let onclick = Callback::from(move |e: MouseEvent| {
-                e.stop_propagation();
-                act.dispatch(if other { Action::FocusOther(event) } else { Action::Focus(event) });
-            });
-            html! {
-                <g class={classes!("key", key_class(k.kind))} {onclick}>
-                    // A moment still to come is a place to jump to, not a spoiler of what happens.
-                    <title>{if k.at <= at { format!("{} — {}", seconds(k.at), k.text) } else { format!("{}: a key moment", seconds(k.at)) }}</title>
-                    <rect class="key-hit" x={n(x - 7.0)} y={n(y - 7.0)} width="14" height="14" />
-                    <path class="key-mark" d={format!("M{} {}l4.5 4.5l-4.5 4.5l-4.5 -4.5z", n(x), n(y - 4.5))} />
-                </g>
-            }
-        })
-        .collect()
+/// Key moments as small diamonds on the axis; a click jumps there (`other`: markers of the
+/// comparison's other run, whose events index that run's trace). A marker names its moment
+/// only once the cursor (`at`, whole ms) has reached it. Made again only when one of these
+/// changes: a memo in the diagram, like the lane labels, rather than a component of its own;
+/// nothing (`measured` false) until the diagram is drawn at all.
+#[hook]
+pub fn use_key_markers(timeline: &Shared<Timeline>, geo: &Rc<Geometry>, act: &Act, other: bool, at: Time, measured: bool) -> Html {
+    let markers = use_memo((timeline.clone(), geo.clone(), act.clone(), other, at, measured), |(t, g, act, other, at, measured)| {
+        if !*measured {
+            return Html::default();
+        }
+        let (other, at) = (*other, *at);
+        let y = g.axis_h - 8.0;
+        t.key_moments
+            .iter()
+            .map(|k| {
+                let x = g.xt(k.at);
+                let act = act.clone();
+                let event = k.event;
+                let onclick = Callback::from(move |e: MouseEvent| {
+                    e.stop_propagation();
+                    act.dispatch(if other { Action::FocusOther(event) } else { Action::Focus(event) });
+                });
+                html! {
+                    <g class={classes!("key", key_class(k.kind))} {onclick}>
+                        // A moment still to come is a place to jump to, not a spoiler of what happens.
+                        <title>{if k.at <= at { format!("{} — {}", seconds(k.at), k.text) } else { format!("{}: a key moment", seconds(k.at)) }}</title>
+                        <rect class="key-hit" x={n(x - 7.0)} y={n(y - 7.0)} width="14" height="14" />
+                        <path class="key-mark" d={format!("M{} {}l4.5 4.5l-4.5 4.5l-4.5 -4.5z", n(x), n(y - 4.5))} />
+                    </g>
+                }
+            })
+            .collect()
+    });
+    (*markers).clone()
 }

@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
-use self::scene::{Labels, StaticLayer};
+use self::scene::{use_labels, use_static_layer};
 use crate::decimal::seconds;
 use crate::sim::{NodeId, Time};
 use crate::timeline::draw::{self, Geometry};
@@ -126,7 +126,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
         (p.timeline.clone(), geo.clone(), measured),
         |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
     );
-    let shown = drawing.labels_until(p.cursor.floor() as Time);
+    let static_layer = use_static_layer(&drawing, &p.timeline, &geo);
+    let labels = use_labels(&drawing, drawing.labels_until(p.cursor.floor() as Time));
+    let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
+    let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, p.cursor.floor() as Time, measured);
     let t = &*p.timeline;
     let g = &*geo;
     let onclick = {
@@ -157,20 +160,20 @@ pub fn diagram(p: &DiagramProps) -> Html {
     html! {
         <figure class="diagram-wrap" ref={wrap}>
             <div class="diagram-scale" style={(scale != 1.0).then(|| format!("width:{}px;transform:scale({})", n(g.width), crate::decimal::Fixed(scale, 4)))}>
-            <StaticLayer drawing={drawing.clone()} timeline={p.timeline.clone()} geo={geo.clone()} />
+            {static_layer}
             <div class="veil" style={veil} aria-hidden="true" />
             <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
                 // Messages in flight: dots under the labels and write marks, words over them.
                 {raw(flying.dots)}
-                <Labels drawing={drawing.clone()} count={shown} />
+                {labels}
                 {raw(flying.labels)}
                 {focus.unwrap_or_default()}
                 {raw(banner)}
-                <lanes::LaneLabels timeline={p.timeline.clone()} geo={geo.clone()} at={p.cursor.floor() as Time} />
+                {lane_labels}
                 {raw(draw::live::cursor(g, p.cursor))}
-                <live::KeyMarkers timeline={p.timeline.clone()} geo={geo.clone()} act={p.act.clone()} other={p.other} at={p.cursor.floor() as Time} />
+                {key_markers}
             </svg>
             if let Some(editing) = &p.editing {
                 <pointing::Pointing timeline={p.timeline.clone()} geo={geo.clone()} editing={editing.clone()} cursor={p.cursor} act={p.act.clone()} />

@@ -23,7 +23,7 @@ use crate::session::{FaultMenu, Offer};
 use crate::sim::Time;
 use crate::timeline::draw::Geometry;
 use crate::timeline::Timeline;
-use crate::ui::state::{Act, Action, Shared};
+use crate::ui::state::{on_click, Act, Action, Shared};
 
 /// What the layer needs of the session: the scenario's faults, the selected one, the open menu.
 #[derive(Clone, PartialEq)]
@@ -287,10 +287,7 @@ pub fn pointing(p: &PointingProps) -> Html {
         })
     });
     let menu = ed.menu.as_ref().map(|(m, offers)| {
-        let close = {
-            let act = p.act.clone();
-            Callback::from(move |_: MouseEvent| act.dispatch(Action::CloseFaultMenu))
-        };
+        let close = on_click(&p.act, || Action::CloseFaultMenu);
         // Fixed on the screen where it was asked for (no ancestor is transformed where one can
         // be edited), and kept on it: near the right or bottom edge it opens leftward or upward.
         let window = web_sys::window();
