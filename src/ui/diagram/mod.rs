@@ -60,15 +60,20 @@ pub struct DiagramProps {
 }
 
 /// Tracks an element's content width and height with a ResizeObserver (window resizes,
-/// lecture mode and the phone layout all change it).
+/// lecture mode and the phone layout all change it). The height only where the drawing is fitted
+/// to it (`tall`: the lecture stage, an embed); elsewhere it is 0, so the drawing's own height
+/// coming in does not start another pass. `alone`: the page's one diagram (not a comparison's).
 #[hook]
-fn use_size(node: NodeRef) -> (i32, i32) {
-    // (0, 0) until measured: the diagram is drawn once, at its real width, not first at a guess
-    // and again when the guess turns out a few pixels off (a whole second scene at start-up).
-    let width = use_state_eq(|| (0, 0));
+fn use_size(node: NodeRef, tall: bool, alone: bool) -> (i32, i32) {
+    // Where the box's width can be told before it is laid out (one diagram on the page, not
+    // the stage: see `first_width`), the first pass draws at it: Yew yields to the browser after 16 ms of
+    // work, so a pass that waited for the measurement would come a whole frame later. Elsewhere
+    // (0, 0) until measured: one scene, at the real width, not one at a guess and another when
+    // the guess is a few pixels off.
+    let size = use_state_eq(|| if alone && !tall { (first_width(), 0) } else { (0, 0) });
     {
-        let width = width.clone();
-        use_effect_with((), move |_| {
+        let size = size.clone();
+        use_effect_with(tall, move |&tall| {
             let el = node.cast::<Element>();
             let measure = {
                 let node = node.clone();
@@ -76,11 +81,11 @@ fn use_size(node: NodeRef) -> (i32, i32) {
                     if let Some(el) = node.cast::<Element>() {
                         let w = el.client_width();
                         if w > 0 {
-                            width.set((w, el.client_height()));
-                        } else if width.0 == 0 {
+                            size.set((w, if tall { el.client_height() } else { 0 }));
+                        } else if size.0 == 0 {
                             // Not laid out (a hidden container): draw at the window's width.
                             let guess = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0);
-                            width.set(((guess as i32 - 32).max(300), 0));
+                            size.set(((guess as i32 - 32).max(300), 0));
                         }
                     }
                 }
@@ -99,14 +104,31 @@ fn use_size(node: NodeRef) -> (i32, i32) {
             }
         });
     }
-    *width
+    *size
+}
+
+/// The diagram box's content width on the page alone, from the window's: styles/app.css gives
+/// `.app` at most 1440 px and 16 px of padding a side (8 px where the window is at most 640 px
+/// wide, as its media query counts, scrollbar included), the box a 1 px border, and `html` a
+/// scrollbar always, so the root's client width is the page's before anything is laid out and
+/// stays it when the page grows taller than the window. 0 when there is no window to read.
+fn first_width() -> i32 {
+    let Some(window) = web_sys::window() else { return 0 };
+    let Some(root) = window.document().and_then(|d| d.document_element()) else { return 0 };
+    let view = root.client_width();
+    if view <= 0 {
+        return 0;
+    }
+    let media_width = window.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(view as f64);
+    let pad = if media_width <= 640.0 { 8 } else { 16 };
+    view.min(1440) - 2 * pad - 2
 }
 
 #[function_component(Diagram)]
 pub fn diagram(p: &DiagramProps) -> Html {
     let wrap = use_node_ref();
     let svg = use_node_ref();
-    let (width, height) = use_size(wrap.clone());
+    let (width, height) = use_size(wrap.clone(), p.lecture || p.fit, !p.compact);
     // The screen's size sets the lecture stage's type; it changes only with the box's size
     // (a resize), so it is read again only then.
     let screen = use_memo((width, height), |_| {

@@ -82,3 +82,40 @@ test('the server sends brotli or gzip as the request accepts, compressed at buil
   const res = await fetchRaw(baseURL!, '/', 'gzip, deflate, br, zstd');
   expect(res.headers['content-encoding']).toBe('br');
 });
+
+// The diagram is in the app's first frame, drawn once at its real width: Yew yields to the
+// browser after 16 ms of work, so a diagram that waited to measure its box would come a frame
+// (and a layout of the whole page) later (issue 11, item 9's load budget).
+const FIRST_FRAME_PROBE = () => {
+  const w = window as unknown as { __first: Record<string, unknown> };
+  const seen: Record<string, unknown> = { frames: 0 };
+  w.__first = seen;
+  const tick = () => {
+    (seen.frames as number)++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  new MutationObserver(() => {
+    if (seen.mounted === undefined && document.querySelector('.app:not(.boot)')) seen.mounted = seen.frames;
+    const svg = document.querySelector('[data-testid="diagram"]');
+    if (seen.drawn === undefined && svg) [seen.drawn, seen.width] = [seen.frames, svg.getAttribute('width')];
+  }).observe(document, { childList: true, subtree: true });
+};
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+  [360, 780],
+]) {
+  test(`the diagram is drawn in the app's first frame, once, at its width (${width}×${height})`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.addInitScript(FIRST_FRAME_PROBE);
+    await page.goto('/?scenario=redis-gc-pause');
+    await expect(page.getByTestId('diagram')).toBeVisible();
+    await page.waitForTimeout(500);
+    const first = await page.evaluate(() => (window as unknown as { __first: Record<string, unknown> }).__first);
+    expect(first.mounted, 'the app mounted').toBeDefined();
+    expect(first.drawn, `the diagram came in frame ${first.drawn}, the app in frame ${first.mounted}`).toBe(first.mounted);
+    const now = await page.getByTestId('diagram').getAttribute('width');
+    expect(first.width, 'drawn at the width it keeps').toBe(now);
+  });
+}
