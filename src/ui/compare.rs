@@ -65,7 +65,8 @@ fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) 
             {" "}{text}
             // Why a side stayed calm is often that the fault has no node there: say it up here.
             if left_out > 0 {
-                <span class="side-na">{format!("{left_out} {} not applicable here (no such node", if left_out == 1 { "fault" } else { "faults" })}
+                // A space of its own: the lecture stage's heading is a line box, not a flex row.
+                {" "}<span class="side-na">{format!("{left_out} {} not applicable here (no such node", if left_out == 1 { "fault" } else { "faults" })}
                     // The list is under the diagrams, and under the lecture stage (styles/app.css).
                     <span class="below">{"; listed below"}</span>{")"}</span>
             }
