@@ -64,13 +64,16 @@ pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
 }
 
 /// The least height a lane needs. On the lecture stage: its lane line with a bar, its label
-/// column on one line (see `lanes::labels`), a client's belief label above its bar and a
-/// write's two lines of words. Elsewhere (an embed in a small frame) the story's shapes alone:
+/// column on one line (see `lanes::labels`; a lock server's line and 3 px), a client's belief
+/// label above its bar and the end word under it, each a line from the lane line, and a
+/// write's two lines of words. Compared, nine lanes at these heights keep the stage's 18 px
+/// type at 1280×720 (tests/e2e/specs/stage.spec.ts); their labels are walked for overlaps
+/// (collisions.spec.ts). Elsewhere (an embed in a small frame) the story's shapes alone:
 /// bars, write marks and one line of lane name; the labels that do not fit give way.
 fn least_lane(role: Role, font: f64, lecture: bool) -> f64 {
     match (role, lecture) {
-        (Role::LockServer, true) => Geometry::line(font) + 6.0,
-        (Role::Client, true) => (font * 3.7).round(),
+        (Role::LockServer, true) => Geometry::line(font) + 3.0,
+        (Role::Client, true) => (font * 3.3).round(),
         (Role::Storage, true) => (font * 4.2).round(),
         (Role::LockServer, false) => Geometry::line(font) + 2.0,
         (Role::Client, false) => (font * 2.0).round(),

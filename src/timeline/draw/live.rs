@@ -199,6 +199,17 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
             options.push((text, [right, by, right + w, by + h]));
             options.push((text, [left, by, left + w, by + h]));
         }
+        // Where every one of those is taken (lanes squeezed on a compared stage): any height
+        // across the believers' lanes, straddling their edges, in 2 px steps, beside the cursor
+        // or at the plot's ends.
+        let xs = [right, left, (g.x1 - w).max(g.x0), g.x0];
+        for b in &lanes {
+            let mut by = b.top - h / 2.0;
+            while by <= b.bottom() - h / 2.0 {
+                options.extend(xs.iter().map(|&fx| (text.as_str(), [fx, by, fx + w, by + h])));
+                by += 2.0;
+            }
+        }
     }
     let Some(&first) = options.first() else { return (String::new(), None) };
     let (text, best) = options.iter().copied().find(|(_, b)| covered(b) == 0.0).unwrap_or_else(|| {

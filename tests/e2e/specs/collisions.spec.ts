@@ -4,7 +4,7 @@ import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { collisions, eachBuiltin, inject, table, type Collision } from './stage-measure';
 
 // Issue 11, item 3: no label over another. At every key moment of every built-in, in normal and
-// lecture mode, at 360, 1280 and 1920 px wide, and in the exported figures (the app's Export SVG
+// lecture mode, at 360, 1280 and 1920 px wide (and lecture mode compared at 1280 and 1920), and in the exported figures (the app's Export SVG
 // and the CLI's `locklab svg`), no two labels' rendered boxes intersect by more than 1 px each
 // way. Counted: every visible text of the diagram (labels, lane column, axis ticks, write
 // labels) and the chips drawn over them: the cursor's time tag, the two-believers banner and
@@ -129,73 +129,79 @@ function cli(): (args: string[]) => string {
  * that width, where the app shows the same moments (one walk instead of two). */
 const FIGURES_AT = 1280;
 
-for (const lecture of [false, true]) {
-  for (const [w, h] of WIDTHS) {
-    const figures = w === FIGURES_AT;
-    const mode = lecture ? 'lecture' : 'normal';
-    const also = figures ? ", and in its exported figures (the app's Export SVG, `locklab svg`)" : '';
-    const name = `no collisions at any key moment, ${mode} mode, ${w} px wide${also}`;
-    test(name, async ({ page, context }) => {
-      test.setTimeout(120_000);
-      const locklab = figures ? cli() : null;
-      const fig = figures ? await figurePage(context, page) : null;
-      await page.setViewportSize({ width: w, height: h });
-      const rows: (string | number)[][] = [['built-in', 'moments', 'colliding pairs', 'first']];
-      const figRows: (string | number)[][] = [['built-in', 'figures', 'app pairs', 'cli pairs', 'first']];
-      const found: { id: string; k: number; ms: number; c: Collision }[] = [];
-      const inFigures: { from: string; c: Collision }[] = [];
-      await eachBuiltin(
-        page,
-        { lecture },
-        'collisions',
-        ['svg.diagram', 1],
-        async (id, moments) => {
-          const here = moments.flatMap(({ k, ms, data }) => data.map((c) => ({ id, k, ms, c })));
-          found.push(...here);
-          const first = here[0];
-          rows.push([id, moments.length, here.length, first ? `k${first.k} ${first.ms} ms: ${describe(first.c)}`.slice(0, 110) : '']);
-          if (!fig || !locklab) return;
-          // Key moments at one millisecond share a figure: the walk exported one per millisecond.
-          const exported = moments.filter((m) => m.svg);
-          const times = exported.map((m) => m.ms);
-          const fromApp = await figureCollisions(fig, exported.map((m) => m.svg!));
-          const fromCli = await figureCollisions(
-            fig,
-            times.map((ms) => locklab(['svg', '--builtin', id, '--at-ms', String(ms), ...(lecture ? ['--lecture'] : []), '-o', '-'])),
-          );
-          const at = (i: number) => `${id} at ${times[i]} ms`;
-          fromApp.forEach((cs, i) => inFigures.push(...cs.map((c) => ({ from: `app figure, ${at(i)}`, c }))));
-          fromCli.forEach((cs, i) => inFigures.push(...cs.map((c) => ({ from: `locklab svg, ${at(i)}`, c }))));
-          const firstOf = (lists: Collision[][], from: string) => {
-            const i = lists.findIndex((cs) => cs.length);
-            return i >= 0 ? `${from} ${times[i]} ms: ${describe(lists[i][0])}` : '';
-          };
-          const firstFig = firstOf(fromApp, 'app') || firstOf(fromCli, 'cli');
-          figRows.push([id, times.length * 2, fromApp.flat().length, fromCli.flat().length, firstFig.slice(0, 110)]);
-        },
-        { exportSvg: figures },
-      );
-      rows.push(['total', '', found.length, `${new Set(found.map(({ c }) => `${c.a}|${c.b}`)).size} distinct pairs`]);
-      rows.push(...summary(found));
-      table(`Label collisions, ${mode} mode, ${w}×${h}`, rows);
-      expect
-        .soft(
-          found.map(({ id, k, ms, c }) => `${id} at key moment ${k} (${ms} ms): ${describe(c)}`),
-          'overlapping labels on screen',
-        )
-        .toEqual([]);
-      if (!figures) return;
-      const from = (kind: string) => inFigures.filter((f) => f.from.startsWith(kind)).length;
-      figRows.push(['total', '', from('app'), from('locklab'), `${inFigures.length} in both (the kinds and pairs below count both)`]);
-      figRows.push(...summary(inFigures).map((r) => [r[0], '', r[2], '', r[3]]));
-      const cmd = `locklab svg${lecture ? ' --lecture' : ''}`;
-      table(`Label collisions in exported SVG figures, ${mode} (1280 px; the app's Export SVG and ${cmd})`, figRows);
-      expect
-        .soft(
-          inFigures.map(({ from, c }) => `${from}: ${describe(c)}`),
-          'overlapping labels in exported figures',
-        )
-        .toEqual([]);
-    });
-  }
+/** The walks: normal and lecture mode at every width, and the lecture stage compared (two
+ * diagrams side by side, lanes at their least heights) at the projector sizes it is made for. */
+const WALKS: { lecture: boolean; compared: boolean; size: [number, number] }[] = [
+  ...[false, true].flatMap((lecture) => WIDTHS.map((size) => ({ lecture, compared: false, size }))),
+  ...WIDTHS.filter(([w]) => w >= 1280).map((size) => ({ lecture: true, compared: true, size })),
+];
+
+for (const { lecture, compared, size } of WALKS) {
+  const [w, h] = size;
+  const figures = w === FIGURES_AT && !compared;
+  const mode = `${lecture ? 'lecture' : 'normal'}${compared ? ' compared' : ''}`;
+  const also = figures ? ", and in its exported figures (the app's Export SVG, `locklab svg`)" : '';
+  const name = `no collisions at any key moment, ${mode} mode, ${w} px wide${also}`;
+  test(name, async ({ page, context }) => {
+    test.setTimeout(120_000);
+    const locklab = figures ? cli() : null;
+    const fig = figures ? await figurePage(context, page) : null;
+    await page.setViewportSize({ width: w, height: h });
+    const rows: (string | number)[][] = [['built-in', 'moments', 'colliding pairs', 'first']];
+    const figRows: (string | number)[][] = [['built-in', 'figures', 'app pairs', 'cli pairs', 'first']];
+    const found: { id: string; k: number; ms: number; c: Collision }[] = [];
+    const inFigures: { from: string; c: Collision }[] = [];
+    await eachBuiltin(
+      page,
+      { lecture, compared },
+      'collisions',
+      ['svg.diagram', 1],
+      async (id, moments) => {
+        const here = moments.flatMap(({ k, ms, data }) => data.map((c) => ({ id, k, ms, c })));
+        found.push(...here);
+        const first = here[0];
+        rows.push([id, moments.length, here.length, first ? `k${first.k} ${first.ms} ms: ${describe(first.c)}`.slice(0, 110) : '']);
+        if (!fig || !locklab) return;
+        // Key moments at one millisecond share a figure: the walk exported one per millisecond.
+        const exported = moments.filter((m) => m.svg);
+        const times = exported.map((m) => m.ms);
+        const fromApp = await figureCollisions(fig, exported.map((m) => m.svg!));
+        const fromCli = await figureCollisions(
+          fig,
+          times.map((ms) => locklab(['svg', '--builtin', id, '--at-ms', String(ms), ...(lecture ? ['--lecture'] : []), '-o', '-'])),
+        );
+        const at = (i: number) => `${id} at ${times[i]} ms`;
+        fromApp.forEach((cs, i) => inFigures.push(...cs.map((c) => ({ from: `app figure, ${at(i)}`, c }))));
+        fromCli.forEach((cs, i) => inFigures.push(...cs.map((c) => ({ from: `locklab svg, ${at(i)}`, c }))));
+        const firstOf = (lists: Collision[][], from: string) => {
+          const i = lists.findIndex((cs) => cs.length);
+          return i >= 0 ? `${from} ${times[i]} ms: ${describe(lists[i][0])}` : '';
+        };
+        const firstFig = firstOf(fromApp, 'app') || firstOf(fromCli, 'cli');
+        figRows.push([id, times.length * 2, fromApp.flat().length, fromCli.flat().length, firstFig.slice(0, 110)]);
+      },
+      { exportSvg: figures },
+    );
+    rows.push(['total', '', found.length, `${new Set(found.map(({ c }) => `${c.a}|${c.b}`)).size} distinct pairs`]);
+    rows.push(...summary(found));
+    table(`Label collisions, ${mode} mode, ${w}×${h}`, rows);
+    expect
+      .soft(
+        found.map(({ id, k, ms, c }) => `${id} at key moment ${k} (${ms} ms): ${describe(c)}`),
+        'overlapping labels on screen',
+      )
+      .toEqual([]);
+    if (!figures) return;
+    const from = (kind: string) => inFigures.filter((f) => f.from.startsWith(kind)).length;
+    figRows.push(['total', '', from('app'), from('locklab'), `${inFigures.length} in both (the kinds and pairs below count both)`]);
+    figRows.push(...summary(inFigures).map((r) => [r[0], '', r[2], '', r[3]]));
+    const cmd = `locklab svg${lecture ? ' --lecture' : ''}`;
+    table(`Label collisions in exported SVG figures, ${mode} (1280 px; the app's Export SVG and ${cmd})`, figRows);
+    expect
+      .soft(
+        inFigures.map(({ from, c }) => `${from}: ${describe(c)}`),
+        'overlapping labels in exported figures',
+      )
+      .toEqual([]);
+  });
 }
