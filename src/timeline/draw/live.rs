@@ -167,7 +167,8 @@ fn fit(text: &str, px: f64, g: &Geometry) -> String {
 
 /// A banner beside the cursor while two or more clients believe they hold the lock: at the top
 /// of a believer's lane, right of the cursor (or left, near the right edge); where that covers
-/// a label of `taken`, at the bottom of one, or wherever it covers least.
+/// a label of `taken`, at the bottom of one, then at any height across their lanes, then
+/// wherever it covers least.
 /// Returns the markup and the banner's box (None: no banner).
 pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> (String, Option<Rect>) {
     let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return (String::new(), None) };
