@@ -187,34 +187,50 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
         taken.iter().filter(|o| overlap(&b, o)).map(|o| (o[2].min(b[2]) - o[0].max(b[0])) * (o[3].min(b[3]) - o[1].max(b[1]))).sum::<f64>()
     };
     let covered = |b: &Rect| covered_by(b, 4.0);
-    // For each text: the top of each believer's lane, then the bottom of each, then the middle,
-    // right of the cursor, then left (or left first near the right edge).
-    let mut options: Vec<(&str, Rect)> = Vec::new();
-    for text in &texts {
+    // A text's width and its places right and left of the cursor (left first near the right edge).
+    let beside = |text: &str| {
         let w = g.text_width(text, g.font) + 30.0;
         let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
-        let left = (x - 12.0 - w).max(g.x0);
+        (w, right, (x - 12.0 - w).max(g.x0))
+    };
+    // For each text: the top of each believer's lane, then the bottom of each, then the middle,
+    // right of the cursor, then left.
+    let mut near: Vec<(&str, Rect)> = Vec::new();
+    for text in &texts {
+        let (w, right, left) = beside(text);
         let tops = lanes.iter().map(|b| b.top + 2.0);
         let rows = tops.chain(lanes.iter().map(|b| b.bottom() - h - 2.0)).chain(lanes.iter().map(|b| b.mid() - h / 2.0));
         for by in rows {
-            options.push((text, [right, by, right + w, by + h]));
-            options.push((text, [left, by, left + w, by + h]));
-        }
-        // Where every one of those is taken (lanes squeezed on a compared stage): any height
-        // across the believers' lanes, straddling their edges, in 2 px steps, beside the cursor
-        // or at the plot's ends.
-        let xs = [right, left, (g.x1 - w).max(g.x0), g.x0];
-        for b in &lanes {
-            let mut by = b.top - h / 2.0;
-            while by <= b.bottom() - h / 2.0 {
-                options.extend(xs.iter().map(|&fx| (text.as_str(), [fx, by, fx + w, by + h])));
-                by += 2.0;
-            }
+            near.push((text, [right, by, right + w, by + h]));
+            near.push((text, [left, by, left + w, by + h]));
         }
     }
-    let Some(&first) = options.first() else { return (String::new(), None) };
-    let (text, best) = options.iter().copied().find(|(_, b)| covered(b) == 0.0).unwrap_or_else(|| {
-        options.iter().copied().fold(first, |best, o| if covered_by(&o.1, 0.0) < covered_by(&best.1, 0.0) { o } else { best })
+    // Where every one of those is taken (lanes squeezed on a compared stage): any height across
+    // the believers' lanes, straddling their edges, in 2 px steps, beside the cursor or at the
+    // plot's ends. Made only then: it is a hundred places a lane, and this runs every frame.
+    let scan = || {
+        let mut places: Vec<(&str, Rect)> = Vec::new();
+        for text in &texts {
+            let (w, right, left) = beside(text);
+            let xs = [right, left, (g.x1 - w).max(g.x0), g.x0];
+            for b in &lanes {
+                let mut by = b.top - h / 2.0;
+                while by <= b.bottom() - h / 2.0 {
+                    places.extend(xs.iter().map(|&fx| (text.as_str(), [fx, by, fx + w, by + h])));
+                    by += 2.0;
+                }
+            }
+        }
+        places
+    };
+    let Some(&first) = near.first() else { return (String::new(), None) };
+    let clear = |b: &Rect| covered(b) == 0.0;
+    let (text, best) = near.iter().copied().find(|(_, b)| clear(b)).unwrap_or_else(|| {
+        let far = scan();
+        far.iter().copied().find(|(_, b)| clear(b)).unwrap_or_else(|| {
+            // Nowhere clear by the margin: the place that covers least, margin aside.
+            near.iter().chain(&far).copied().fold(first, |best, o| if covered_by(&o.1, 0.0) < covered_by(&best.1, 0.0) { o } else { best })
+        })
     });
     let [bx, by, bx1, _] = best;
     let markup = format!(

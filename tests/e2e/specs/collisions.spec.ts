@@ -4,12 +4,13 @@ import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { collisions, eachBuiltin, inject, table, type Collision } from './stage-measure';
 
 // Issue 11, item 3: no label over another. At every key moment of every built-in, in normal and
-// lecture mode, at 360, 1280 and 1920 px wide (and lecture mode compared at 1280 and 1920), and in the exported figures (the app's Export SVG
-// and the CLI's `locklab svg`), no two labels' rendered boxes intersect by more than 1 px each
-// way. Counted: every visible text of the diagram (labels, lane column, axis ticks, write
-// labels) and the chips drawn over them: the cursor's time tag, the two-believers banner and
-// the words of messages in flight (see `collisions` in stage-measure.ts). The first test checks
-// the counting itself on hand-made drawings.
+// lecture mode, at 360, 1280 and 1920 px wide, compared on the lecture stage at 1280 and 1920,
+// and in the exported figures (the app's Export SVG and the CLI's `locklab svg`), no two labels'
+// rendered boxes intersect by more than 1 px each way. Counted: every visible text of the
+// diagram (labels, lane column, axis ticks, write labels) and the chips drawn over them: the
+// cursor's time tag, the two-believers banner and the words of messages in flight (see
+// `collisions` in stage-measure.ts). The first test checks the counting itself on hand-made
+// drawings.
 
 // No trace: a walk is hundreds of in-page measurements, and recording it (a screencast of
 // every frame) doubled the walk's time; a failure's report lists every finding, and the tables
