@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Lecture-mode screenshots of every approach at each of its key moments, at 1280×720 and
 // 1920×1080, from the release build in dist/ (Debian's headless Chromium, like the benchmarks).
-// Writes assets/screenshots/lecture/<scenario>-<size>p-<k>.webp (WebP by Chromium's own
-// encoder, quality 72: a hundred pictures as PNG would weigh ~18 MB in the repo, as WebP about
-// a fifth of that, the type still sharp; --png writes PNG) and prints one line per picture
-// with the caption it shows. Asserts nothing: the stage's figures are tested by
-// tests/e2e/specs/stage.spec.ts; these are for looking at.
+// Writes target/screenshots/lecture/<scenario>-<size>p-<k>.webp (ignored by git: no page shows
+// them, so they are not kept; WebP by Chromium's own encoder, quality 72, the type still sharp;
+// --png writes PNG) and prints one line per picture with the caption it shows. Asserts
+// nothing: the stage's figures are tested by tests/e2e/specs/stage.spec.ts; these are for
+// looking at.
 //
 //   node scripts/lecture-shots.mjs [--out DIR] [--scenario ID]... [--png]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const SIZES = [
   [1920, 1080],
 ];
 
-const opts = { out: path.join(root, 'assets/screenshots/lecture'), scenarios: [], png: false };
+const opts = { out: path.join(root, 'target/screenshots/lecture'), scenarios: [], png: false };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--out') opts.out = path.resolve(a[++i]);
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page, type FrameLocator } from '@playwright/test';
-import { cursorMs, ledgerRows, openApp, scrubTo, SCREENSHOTS, toEnd } from './helpers';
+import { cursorMs, ledgerRows, openApp, scrubTo, shotPath, toEnd } from './helpers';
 
 // The scenario editor (issue 5, part 4): the form and the JSON edit one draft, checked as the
 // user types with the CLI's field-path errors; saved scenarios in local storage; import and
@@ -203,7 +203,7 @@ test('in a sandboxed iframe the editor says saving is off and still runs a scena
 async function editorShot(page: Page, name: string) {
   const editor = page.getByTestId('scenario-json');
   await editor.scrollIntoViewIfNeeded();
-  await editor.screenshot({ path: path.join(SCREENSHOTS, name) });
+  await editor.screenshot({ path: shotPath(name) });
 }
 
 test('screenshots of the editor at 1280 and 360 px wide', async ({ page }) => {

@@ -1,13 +1,11 @@
-import path from 'node:path';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { test, expect, type Page, type Download } from '@playwright/test';
-import { cursorMs, toEnd } from './helpers';
+import { cursorMs, shotPath, toEnd } from './helpers';
 
 // Exports (issue 5, part 3): the diagram at the cursor as SVG and PNG, the run as JSON. Each
 // button's file is captured as the download it is, then checked the way its reader would.
 
 const AT = 15502; // A's stale write in redis-gc-pause
-const ASSETS = path.resolve(__dirname, '../../../assets');
 
 async function openAt(page: Page) {
   await page.goto(`/?scenario=redis-gc-pause&t=${AT}`);
@@ -44,7 +42,7 @@ test('SVG: a standalone figure of the moment on screen, with the lanes named', a
   expect(parsed!.style).toContain('.belief-bar');
   expect(parsed!.style).not.toContain('var(');
   expect(text).toContain('STALE, accepted');
-  copyFileSync(await download.path()!, path.join(ASSETS, 'screenshots/export-redis-gc-pause.svg'));
+  copyFileSync(await download.path()!, shotPath('export-redis-gc-pause.svg'));
 });
 
 test('PNG: the same figure at twice its size', async ({ page }) => {
@@ -58,7 +56,7 @@ test('PNG: the same figure at twice its size', async ({ page }) => {
   expect(width).toBe(2 * 1280);
   expect(height).toBeGreaterThan(400);
   expect(height).toBeLessThan(width);
-  copyFileSync(await download.path()!, path.join(ASSETS, 'screenshots/export-redis-gc-pause.png'));
+  copyFileSync(await download.path()!, shotPath('export-redis-gc-pause.png'));
 });
 
 test('JSON: scenario, verdict and trace; the verdict is the one on screen', async ({ page }) => {
@@ -82,7 +80,7 @@ test('JSON: scenario, verdict and trace; the verdict is the one on screen', asyn
     expect(run.trace.events.length).toBeGreaterThan(10);
   }
   await page.getByTestId('export-svg').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: path.join(ASSETS, 'screenshots/export-control.png') });
+  await page.screenshot({ path: shotPath('export-control.png') });
 });
 
 test('inside <iframe sandbox="allow-scripts"> exporting never throws, and says what happened', async ({ page }) => {

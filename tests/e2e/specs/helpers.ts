@@ -1,9 +1,20 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
-/** Where the README's screenshots live (committed). */
-export const SCREENSHOTS = path.resolve(__dirname, '../../../assets/screenshots');
+/**
+ * The one folder the specs save screenshots and exported files in: target/screenshots/ (ignored
+ * by git, so a test run changes no tracked file), or LOCKLAB_SHOTS when set (scripts/gallery.mjs
+ * points it at a fresh folder, then copies the images the README and docs show into
+ * assets/screenshots/).
+ */
+const SHOTS = path.resolve(process.env.LOCKLAB_SHOTS ?? path.resolve(__dirname, '../../../target/screenshots'));
+
+/** Where a spec saves the file `name` (the folder is made on first use). */
+export function shotPath(name: string): string {
+  mkdirSync(SHOTS, { recursive: true });
+  return path.join(SHOTS, name);
+}
 
 /** Loads the app and waits until the diagram is drawn. */
 export async function openApp(page: Page) {
@@ -44,9 +55,9 @@ export async function toEnd(page: Page) {
   await scrubTo(page, (await scrubRange(page)).max);
 }
 
-/** Saves a screenshot of the whole page (or only the viewport, as a projector shows it) under assets/screenshots/. */
+/** Saves a screenshot of the whole page (or only the viewport, as a projector shows it) as shotPath(name). */
 export async function shot(page: Page, name: string, fullPage = true) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
+  await page.screenshot({ path: shotPath(name), fullPage });
 }
 
 /** The storage ledger's rows with this result (accepted | rejected | stale-accepted). */

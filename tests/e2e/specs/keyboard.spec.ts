@@ -1,6 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, cursorMs, type Expected, focused, ledgerRows, openApp, scrubRange, SCREENSHOTS } from './helpers';
-import path from 'node:path';
+import { builtin, cursorMs, type Expected, focused, ledgerRows, openApp, scrubRange, shotPath } from './helpers';
 
 // A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
 // (Space), jump through its key moments (Shift+→), go to the end (End), read the verdict and the
@@ -112,10 +111,10 @@ test('keyboard only: four approaches, key moments, verdict, fencing, time travel
       await page.keyboard.press('End');
       await page.keyboard.press('Shift+ArrowLeft');
       await expect.poll(() => cursorMs(page)).toBeLessThan(end);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}.png`) });
+      await page.screenshot({ path: shotPath(`${id}.png`) });
       await page.keyboard.press('l');
       await expect(page.getByRole('button', { name: 'Lecture' })).toHaveAttribute('aria-pressed', 'true');
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${id}-lecture.png`) });
+      await page.screenshot({ path: shotPath(`${id}-lecture.png`) });
       await page.keyboard.press('l');
     });
   }
@@ -133,7 +132,7 @@ test('keyboard only: L lecture mode, ? help, Esc closes it', async ({ page }) =>
 
   await page.keyboard.press('?');
   await expect(page.getByTestId('help')).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'keyboard-help.png') });
+  await page.screenshot({ path: shotPath('keyboard-help.png') });
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('help')).toBeHidden();
 

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { test, expect, type Page, type Frame } from '@playwright/test';
-import { SCREENSHOTS, chooseScenario, cursorMs, openApp, scrubTo, setSwitch } from './helpers';
+import { shotPath, chooseScenario, cursorMs, openApp, scrubTo, setSwitch } from './helpers';
 
 // Sharing (issue 5, parts 1 and 2): a copied link reopens the same view; a bad link shows a
 // banner and the app works on; the example docs page embeds two scenarios in sandboxed iframes.
@@ -48,7 +47,7 @@ test('a copied link reopens the same scenario, switches, knob and cursor', async
   const copy = page.getByTestId('copy-link');
   await copy.click();
   await expect(copy).toHaveText('✓ Link copied');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'copy-link.png'), clip: { x: 0, y: 0, width: 1280, height: 200 } });
+  await page.screenshot({ path: shotPath('copy-link.png'), clip: { x: 0, y: 0, width: 1280, height: 200 } });
   const link = (await copy.getAttribute('data-link'))!;
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?t=14321#s=[A-Za-z0-9_-]+$/);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
@@ -92,7 +91,7 @@ test('without a clipboard the link is shown, selected, to copy by hand', async (
   await expect(page.getByText('copy it from here')).toBeVisible();
   const selected = await field.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd, el.value.length]);
   expect(selected).toEqual([0, selected[2], selected[2]]);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'copy-link-by-hand.png'), clip: { x: 0, y: 0, width: 1280, height: 260 } });
+  await page.screenshot({ path: shotPath('copy-link-by-hand.png'), clip: { x: 0, y: 0, width: 1280, height: 260 } });
   expect(errors).toEqual([]);
 });
 
@@ -105,7 +104,7 @@ test('a malformed #s= shows a banner, and the default scenario still plays', asy
   // The CLI's field-path error, and what is shown instead.
   await expect(banner).toContainText('#s=: invalid scenario: lock.ttl_ms');
   await expect(banner).toContainText('Showing “Redis: GC pause after acquire” instead');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'link-error.png'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
+  await page.screenshot({ path: shotPath('link-error.png'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
   await expect(page.getByTestId('scenario-picker')).toHaveValue('redis-gc-pause');
   // The rest of the link still counts.
   expect(await cursorMs(page)).toBe(2000);
@@ -182,7 +181,7 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
   await page.setViewportSize({ width: 1280, height: await page.evaluate(() => document.documentElement.scrollHeight) });
   for (let i = 0; i < 2; i++) await expect(page.frameLocator('iframe').nth(i).getByTestId('diagram')).toBeVisible();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'embed-example.png') });
+  await page.screenshot({ path: shotPath('embed-example.png') });
   expect(errors).toEqual([]);
 });
 
@@ -207,7 +206,7 @@ test('embed mode fits any iframe from 320×240 up, with no page scroll', async (
     expect((await page.getByTestId('scrub').boundingBox())!.width, `scrub at ${width}×${height}`).toBeGreaterThanOrEqual(60);
     await noScroll(page);
     if (width === 320 || width === 800) {
-      await page.screenshot({ path: path.join(SCREENSHOTS, `embed-${width}x${height}.png`) });
+      await page.screenshot({ path: shotPath(`embed-${width}x${height}.png`) });
     }
     // Click-to-seek lands where clicked even when the drawing is scaled down: the right edge
     // of the plot is the end of the run.
