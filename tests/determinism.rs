@@ -6,6 +6,8 @@
 use locklab::lab;
 use locklab::scenario::catalog;
 
+mod golden_file;
+
 #[test]
 fn the_seed_drives_latency() {
     let mut s = catalog::get("redis-gc-pause").unwrap();
@@ -23,10 +25,5 @@ const GOLDEN: &str = "tests/golden/trace-hashes.txt";
 #[test]
 fn builtin_trace_hashes_match_the_golden_file() {
     let current: String = catalog::all().iter().map(|s| format!("{} {:016x}\n", s.id, lab::run(s).trace.hash())).collect();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &current).unwrap();
-    }
-    let golden = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(golden, current, "traces changed; if intended, run UPDATE_GOLDEN=1 cargo test");
+    golden_file::check(GOLDEN, &current, "UPDATE_GOLDEN=1 cargo test --test determinism");
 }

@@ -11,6 +11,7 @@ use locklab::scenario::validate::validate;
 use locklab::scenario::{parse, Approach, FaultKind, FaultSpec, Persistence, Scenario};
 
 mod explore_golden;
+mod golden_file;
 
 fn kinds(ids: &[&str]) -> Vec<FaultKind> {
     ids.iter().map(|id| FaultKind::by_id(id).unwrap()).collect()
@@ -216,10 +217,5 @@ fn explorer_results_match_the_golden_file() {
             current += &explore_golden::cell_line(&row, fencing);
         }
     }
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(explore_golden::CELLS);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &current).unwrap();
-    }
-    let golden = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(golden, current, "explorer results changed; if intended, run UPDATE_GOLDEN=1 cargo test --test explore");
+    golden_file::check(explore_golden::CELLS, &current, "UPDATE_GOLDEN=1 cargo test --test explore");
 }

@@ -3,6 +3,7 @@
 //! change: `UPDATE_GOLDEN=1 cargo test --test explore_page`.
 
 mod explore_golden;
+mod golden_file;
 
 #[test]
 fn page_results_match_the_golden_file() {
@@ -11,10 +12,5 @@ fn page_results_match_the_golden_file() {
     assert!(current.lines().filter(|l| l.contains("shrunk in")).count() >= 3, "{current}");
     let most = current.lines().filter_map(|l| l.split(" faults=").nth(1)?.split(' ').next()?.parse::<usize>().ok()).max();
     assert!(most >= Some(5), "no counterexample of 5 faults or more to shrink: {current}");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(explore_golden::PAGE);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &current).unwrap();
-    }
-    let golden = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(golden, current, "page results changed; if intended, run UPDATE_GOLDEN=1 cargo test --test explore_page");
+    golden_file::check(explore_golden::PAGE, &current, "UPDATE_GOLDEN=1 cargo test --test explore_page");
 }
