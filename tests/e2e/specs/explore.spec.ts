@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { ledgerRows, openApp, shot, toEnd } from './helpers';
+import { frames, ledgerRows, openApp, shot, toEnd } from './helpers';
 
 // Issue 13 in the page: the Explore panel searches the fault space while the page stays
 // usable, opens a shrunk counterexample as a scenario of its own, fills the seed's table and
@@ -60,7 +60,7 @@ test('search: the counter rises, a shrunk counterexample opens in the diagram wi
   await page.getByTestId('explore-stop').click();
   await expect(page.getByTestId('explore-runs')).toContainText('stopped');
   const stopped = await runs(page);
-  await page.waitForTimeout(300);
+  await frames(page, 10); // the search runs a slice a frame: ten frames with none
   expect(await runs(page)).toBe(stopped);
   await expect(page.getByTestId('explore-start')).toBeEnabled();
 });

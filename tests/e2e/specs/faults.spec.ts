@@ -133,6 +133,8 @@ test('from the keyboard: focus a lane, ↑/↓ between lanes, M opens the menu, 
 
 test('on a phone: a long press on a lane opens the fault menu, on screen', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
+  // The page's clock, so the test can move it past the long press's delay instead of waiting.
+  await page.clock.install();
   await openApp(page);
   await chooseScenario(page, 'happy-path-db-lease');
   await scrubTo(page, 500);
@@ -141,7 +143,7 @@ test('on a phone: a long press on a lane opens the fault menu, on screen', async
   await lane.dispatchEvent('pointerdown', init);
   // A short touch is a tap (no menu); a long one opens it.
   await lane.dispatchEvent('pointerup', init);
-  await page.waitForTimeout(700);
+  await page.clock.fastForward(700); // past the 550 ms a long press takes
   await expect(page.getByTestId('fault-menu')).toHaveCount(0);
   await lane.dispatchEvent('pointerdown', init);
   const menu = page.getByTestId('fault-menu');

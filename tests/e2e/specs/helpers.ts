@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Frame, type Page } from '@playwright/test';
 
 /**
  * The one folder the specs save screenshots and exported files in: target/screenshots/ (ignored
@@ -20,6 +20,22 @@ export function shotPath(name: string): string {
 export async function openApp(page: Page) {
   await page.goto('/');
   await expect(page.getByTestId('diagram')).toBeVisible();
+}
+
+/**
+ * Lets the page (or one of its frames) draw `n` animation frames. Playback and the explorer's
+ * search both advance once a frame, so a few frames is how a spec shows that something stands
+ * still, and that what a step changed has been drawn, without waiting a fixed time.
+ */
+export async function frames(target: Page | Frame, n = 5) {
+  await target.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        const tick = (left: number) => (left > 0 ? requestAnimationFrame(() => tick(left - 1)) : done());
+        tick(n);
+      }),
+    n,
+  );
 }
 
 /** Picks a built-in scenario with the picker (option values are built-in ids). */

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, cursorMs, type Expected, focused, ledgerRows, openApp, scrubRange, shotPath } from './helpers';
+import { builtin, cursorMs, type Expected, focused, frames, ledgerRows, openApp, scrubRange, shotPath } from './helpers';
 
 // A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
 // (Space), jump through its key moments (Shift+→), go to the end (End), read the verdict and the
@@ -50,8 +50,9 @@ test('keyboard only: four approaches, key moments, verdict, fencing, time travel
       await page.keyboard.press(' ');
       await expect.poll(() => cursorMs(page), { message: 'Space plays' }).toBeGreaterThan(0);
       await page.keyboard.press(' ');
+      await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
       const paused = await cursorMs(page);
-      await page.waitForTimeout(300);
+      await frames(page, 10); // playing moves the cursor every frame
       expect(await cursorMs(page), 'Space pauses').toBe(paused);
 
       // Shift+→ walks the key moments, each at or after the last (several may share a

@@ -111,7 +111,11 @@ for (const [width, height] of [
     await page.addInitScript(FIRST_FRAME_PROBE);
     await page.goto('/?scenario=redis-gc-pause');
     await expect(page.getByTestId('diagram')).toBeVisible();
-    await page.waitForTimeout(500);
+    // Ten frames past the first drawing: a second layout at another width would have come by then.
+    await page.waitForFunction(() => {
+      const f = (window as unknown as { __first: { frames: number; drawn?: number } }).__first;
+      return f.drawn !== undefined && f.frames >= f.drawn + 10;
+    });
     const first = await page.evaluate(() => (window as unknown as { __first: Record<string, unknown> }).__first);
     expect(first.mounted, 'the app mounted').toBeDefined();
     expect(first.drawn, `the diagram came in frame ${first.drawn}, the app in frame ${first.mounted}`).toBe(first.mounted);

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { chooseScenario } from './helpers';
+import { chooseScenario, frames } from './helpers';
 
 // prefers-reduced-motion (issue 4, care): playing becomes a slideshow that holds each step's
 // caption and then jumps to the next step, with nothing moving in between. In a comparison
@@ -16,7 +16,7 @@ async function stepStops(page: Page, n: number): Promise<number[]> {
   const stops: number[] = [];
   for (let i = 0; i < n; i++) {
     await page.getByTestId('step').click();
-    await page.waitForTimeout(60);
+    await frames(page, 2);
     const t = await cursorMs(page);
     if (stops[stops.length - 1] !== t) stops.push(t);
   }
@@ -25,15 +25,23 @@ async function stepStops(page: Page, n: number): Promise<number[]> {
   return stops;
 }
 
-/** Plays for a while and samples where the cursor rests. */
+/** Plays for 150 frames (about 2.5 s) and samples where the cursor is at every one of them. */
 async function slides(page: Page): Promise<number[]> {
   await page.getByTestId('speed').selectOption('4');
   await page.getByTestId('play').click();
-  const seen: number[] = [];
-  for (let i = 0; i < 24; i++) {
-    await page.waitForTimeout(100);
-    seen.push(...(await diagrams(page).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-cursor-ms'))))));
-  }
+  const seen = await page.evaluate(
+    (n) =>
+      new Promise<number[]>((done) => {
+        const seen: number[] = [];
+        const tick = (left: number) => {
+          for (const e of document.querySelectorAll('[data-testid="diagram"]')) seen.push(Number(e.getAttribute('data-cursor-ms')));
+          if (left > 0) requestAnimationFrame(() => tick(left - 1));
+          else done(seen);
+        };
+        requestAnimationFrame(() => tick(n));
+      }),
+    150,
+  );
   await page.getByTestId('play').click();
   return seen;
 }

@@ -1,5 +1,5 @@
 import { test, expect, type Page, type Frame } from '@playwright/test';
-import { shotPath, chooseScenario, cursorMs, openApp, scrubTo, setSwitch } from './helpers';
+import { shotPath, chooseScenario, cursorMs, frames, openApp, scrubTo, setSwitch } from './helpers';
 
 // Sharing (issue 5, parts 1 and 2): a copied link reopens the same view; a bad link shows a
 // banner and the app works on; the example docs page embeds two scenarios in sandboxed iframes.
@@ -155,10 +155,10 @@ async function noScroll(frame: Frame | Page) {
 test('the example docs page embeds two scenarios in sandboxed iframes', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/embed-example.html');
-  const frames = page.locator('iframe');
-  await expect(frames).toHaveCount(2);
+  const iframes = page.locator('iframe');
+  await expect(iframes).toHaveCount(2);
   for (let i = 0; i < 2; i++) {
-    await expect(frames.nth(i)).toHaveAttribute('sandbox', 'allow-scripts');
+    await expect(iframes.nth(i)).toHaveAttribute('sandbox', 'allow-scripts');
     const embed = page.frameLocator('iframe').nth(i);
     await expect(embed.getByTestId('diagram')).toBeVisible();
     await expect(embed.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
@@ -180,7 +180,7 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
   // The whole page in one viewport: Chromium does not paint iframes scrolled out of view.
   await page.setViewportSize({ width: 1280, height: await page.evaluate(() => document.documentElement.scrollHeight) });
   for (let i = 0; i < 2; i++) await expect(page.frameLocator('iframe').nth(i).getByTestId('diagram')).toBeVisible();
-  await page.waitForTimeout(300);
+  for (const f of embeds) await frames(f, 2); // painted at the new size
   await page.screenshot({ path: shotPath('embed-example.png') });
   expect(errors).toEqual([]);
 });
@@ -220,7 +220,8 @@ test('embed mode fits any iframe from 320×240 up, with no page scroll', async (
 test('a refused history API breaks nothing', async ({ page }) => {
   // As in some sandboxes and opaque origins: replaceState throws. The view must work on.
   await page.addInitScript(() => {
-    History.prototype.replaceState = () => {
+    History.prototype.replaceState = (_data: unknown, _unused: string, url?: string | URL | null) => {
+      (window as unknown as { __refused?: string }).__refused = String(url);
       throw new DOMException('The operation is insecure.', 'SecurityError');
     };
   });
@@ -228,7 +229,8 @@ test('a refused history API breaks nothing', async ({ page }) => {
   await openApp(page);
   await setSwitch(page, 'fencing-toggle', true);
   await scrubTo(page, 15_502);
-  await page.waitForTimeout(500); // past the write-back delay
+  // The delayed write-back of the address has been tried (and refused).
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __refused?: string }).__refused)).toContain('t=15502');
   await page.getByTestId('step').click();
   expect(await cursorMs(page)).toBeGreaterThan(15_502);
   await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /fencing=on/);
