@@ -5,8 +5,6 @@
 //!     cargo test --target wasm32-unknown-unknown --test web
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-
 use locklab::scenario::catalog;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,7 +23,7 @@ async fn scrub(root: &Element, ms: i64) {
     let input: HtmlInputElement = find(root, "scrub").dyn_into().unwrap();
     input.set_value(&ms.to_string());
     input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
 }
 
 fn rows(root: &Element, result: &str) -> u32 {
@@ -44,7 +42,7 @@ async fn mounts_with_the_gc_pause_story_unsafe() {
     assert_eq!(cursor(&root), 0);
     assert!(!find(&root, "caption").text_content().unwrap().is_empty());
     click(&root, "show-outcome").await;
-    assert_eq!(rows(&root, "stale-accepted"), 1, "the outcome shown up front lists every write");
+    until_eq("the stale writes the outcome lists (every write, shown up front)", || rows(&root, "stale-accepted"), 1).await;
     root.remove();
 }
 
@@ -55,15 +53,15 @@ async fn fencing_switch_flips_the_verdict_and_keeps_the_cursor() {
     assert_eq!(cursor(&root), 12_345);
     click(&root, "fencing-toggle").await;
     assert!(find(&root, "fencing-toggle").dyn_into::<HtmlInputElement>().unwrap().checked());
-    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    until_eq("the verdict with fencing on", || attr(&root, "verdict", "data-safe"), "true".to_string()).await;
     assert_eq!(attr(&root, "verdict", "data-stale-accepted"), "0");
     assert_eq!(cursor(&root), 12_345, "re-simulating keeps the cursor");
     click(&root, "show-outcome").await;
-    assert_eq!(rows(&root, "rejected"), 1);
+    until_eq("the rejected writes", || rows(&root, "rejected"), 1).await;
     assert_eq!(rows(&root, "stale-accepted"), 0);
     click(&root, "show-outcome").await;
     click(&root, "fencing-toggle").await;
-    assert_eq!(attr(&root, "verdict", "data-safe"), "false");
+    until_eq("the verdict with fencing off again", || attr(&root, "verdict", "data-safe"), "false".to_string()).await;
     root.remove();
 }
 
@@ -88,11 +86,11 @@ async fn play_advances_and_pause_stops() {
     let root = mount("").await;
     click(&root, "play").await;
     assert_eq!(attr(&root, "play", "aria-pressed"), "true");
-    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    until("playing to move the cursor", || cursor(&root) > 0).await;
     click(&root, "play").await;
+    until_eq("the play button once paused", || attr(&root, "play", "aria-pressed"), "false".to_string()).await;
     let stopped = cursor(&root);
-    assert!(stopped > 0, "playing moved the cursor");
-    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    frames(10).await;
     assert_eq!(cursor(&root), stopped, "paused means no frames");
     root.remove();
 }
@@ -107,7 +105,7 @@ async fn picker_lists_every_builtin_grouped_by_approach() {
     let select: HtmlSelectElement = picker.dyn_into().unwrap();
     select.set_value("redis-plain-del-unlock");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
     assert!(find(&root, "diagram").text_content().unwrap().contains('C'), "a third client lane");
     assert_eq!(cursor(&root), 0);
     root.remove();
@@ -119,7 +117,7 @@ async fn safe_unlock_switch_re_simulates_the_plain_del_story() {
     let select: HtmlSelectElement = find(&root, "scenario-picker").dyn_into().unwrap();
     select.set_value("redis-plain-del-unlock");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
     let toggle: HtmlInputElement = find(&root, "safe-unlock-toggle").dyn_into().unwrap();
     assert!(!toggle.checked());
     let figure = |root: &Element| find(root, "diagram").parent_element().unwrap().inner_html();
@@ -138,14 +136,14 @@ async fn a_longer_ttl_outlasts_the_pause_and_the_run_is_safe() {
     let ttl: HtmlInputElement = find(&root, "ttl").dyn_into().unwrap();
     ttl.set_value("20000");
     ttl.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    settle().await;
-    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    rendered().await;
+    until_eq("the verdict with a 20 s TTL", || attr(&root, "verdict", "data-safe"), "true".to_string()).await;
     assert_eq!(cursor(&root), 9_000);
     // An invalid value is refused with its field path; the last good run stays.
     ttl.set_value("0");
     ttl.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    settle().await;
-    assert!(root.text_content().unwrap().contains("lock.ttl_ms"));
+    rendered().await;
+    until("the TTL's field path in an error", || root.text_content().unwrap().contains("lock.ttl_ms")).await;
     assert_eq!(attr(&root, "verdict", "data-safe"), "true");
     root.remove();
 }
@@ -155,9 +153,9 @@ async fn the_address_bar_is_a_permalink() {
     let root = mount("").await;
     click(&root, "fencing-toggle").await;
     scrub(&root, 4_321).await;
-    yew::platform::time::sleep(Duration::from_millis(400)).await;
-    let search = web_sys::window().unwrap().location().search().unwrap();
-    assert_eq!(search, "?scenario=redis-gc-pause&fencing=on&t=4321");
+    // The address is written back after a short delay.
+    let search = || web_sys::window().unwrap().location().search().unwrap();
+    until_eq("the address bar", search, "?scenario=redis-gc-pause&fencing=on&t=4321".to_string()).await;
     root.remove();
 }
 
@@ -175,7 +173,7 @@ async fn key_moments_jump_and_findings_link_to_their_event() {
     click(&root, "show-outcome").await;
     let link: HtmlElement = find(&root, "verdict").query_selector(".finding button").unwrap().unwrap().dyn_into().unwrap();
     link.click();
-    settle().await;
+    rendered().await;
     let stale_at: i64 = locklab::lab::run(&catalog::get("redis-gc-pause").unwrap()).verdict.findings[0].at_ms;
     assert_eq!(cursor(&root), stale_at);
     root.remove();
@@ -184,11 +182,12 @@ async fn key_moments_jump_and_findings_link_to_their_event() {
 /// Types `text` into the scenario editor (opened first) and runs it.
 async fn load_json(root: &Element, text: &str) {
     find(root, "scenario-json").set_attribute("open", "").unwrap();
-    settle().await;
+    // <details> announces its opening with an event of its own, after this turn.
+    until("the editor to open", || exists(root, "scenario-json-input")).await;
     let area: web_sys::HtmlTextAreaElement = find(root, "scenario-json-input").dyn_into().unwrap();
     area.set_value(text);
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
     click(root, "scenario-json-run").await;
 }
 
@@ -197,6 +196,7 @@ async fn a_bad_scenario_is_refused_with_its_field_path_and_nothing_is_lost() {
     let root = mount("").await;
     let bad = r#"{"version": 1, "approach": "redis", "faults": [{"at_ms": 1, "kind": "pause", "node": "redis-9", "duration_ms": 5}]}"#;
     load_json(&root, bad).await;
+    until("the error", || exists(&root, "scenario-error")).await;
     let error = find(&root, "scenario-error").text_content().unwrap();
     assert_eq!(error, r#"faults[0].node: no node named "redis-9" (redis has A, B, redis, storage)"#);
     // The draft and the run on screen are untouched.
@@ -207,9 +207,9 @@ async fn a_bad_scenario_is_refused_with_its_field_path_and_nothing_is_lost() {
     let good = r#"{"version": 1, "approach": "etcd", "storage": {"fencing": true},
         "faults": [{"at_ms": 500, "kind": "pause", "node": "A", "duration_ms": 15000}]}"#;
     load_json(&root, good).await;
-    assert!(root.query_selector("[data-testid=scenario-error]").unwrap().is_none());
-    assert_eq!(attr(&root, "verdict", "data-safe"), "true");
+    until("the error to go", || !exists(&root, "scenario-error")).await;
+    until_eq("the verdict of the etcd run", || attr(&root, "verdict", "data-safe"), "true".to_string()).await;
     click(&root, "show-outcome").await;
-    assert_eq!(rows(&root, "rejected"), 1);
+    until_eq("the rejected writes", || rows(&root, "rejected"), 1).await;
     root.remove();
 }

@@ -26,7 +26,7 @@ async fn choose(root: &Element, value: &str) {
     let s: HtmlSelectElement = find(root, "compare-with").dyn_into().unwrap();
     s.set_value(value);
     s.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
 }
 
 #[wasm_bindgen_test]

@@ -13,10 +13,10 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod browser;
-use browser::{exists, find, open_at, sleep, Mounted};
+use browser::{exists, find, frames, open_at, rendered, until, until_eq, Mounted};
 
-/// Longer than the editor's 300 ms check delay.
-const PAST_CHECK_MS: u64 = 450;
+// The editor checks a draft 300 ms after the last keystroke: each test waits for what that
+// check shows (an error, its absence, the JSON the form wrote), not for the delay.
 
 fn local_storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
@@ -32,7 +32,8 @@ async fn mount() -> Mounted {
 async fn mount_as_is() -> Mounted {
     let m = browser::mount_as_is().await;
     find(&m, "scenario-json").set_attribute("open", "").unwrap();
-    browser::settle().await; // the editor renders its form and JSON once open
+    // The editor renders its form and JSON once open (<details> says so with an event).
+    until("the editor's form and JSON", || exists(&m, "editor-form") && exists(&m, "scenario-json-input")).await;
     m
 }
 
@@ -50,7 +51,7 @@ async fn type_json(root: &Element, text: &str) {
     let area = json(root);
     area.set_value(text);
     area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    sleep(PAST_CHECK_MS).await;
+    rendered().await;
 }
 
 fn field(root: &Element, path: &str) -> HtmlInputElement {
@@ -61,7 +62,7 @@ async fn type_field(root: &Element, path: &str, value: &str) {
     let input = field(root, path);
     input.set_value(value);
     input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    sleep(PAST_CHECK_MS).await;
+    rendered().await;
 }
 
 fn run_blocked(root: &Element) -> bool {
@@ -72,13 +73,24 @@ fn verdict_safe(root: &Element) -> String {
     find(root, "verdict").get_attribute("data-safe").unwrap_or_default()
 }
 
+fn error_text(root: &Element) -> Option<String> {
+    exists(root, "scenario-error").then(|| find(root, "scenario-error").text_content().unwrap_or_default())
+}
+
+/// Clicks Run and waits for the verdict it brings.
+async fn run_until_safe(root: &Element) {
+    find(root, "scenario-json-run").dyn_into::<HtmlElement>().unwrap().click();
+    until_eq("the verdict of the run", || verdict_safe(root), "true".to_string()).await;
+}
+
 #[wasm_bindgen_test]
 async fn an_invalid_value_is_named_as_it_is_typed_and_cannot_run_while_the_run_stays() {
     clear_storage();
     let root = mount().await;
     assert!(!exists(&root.root, "scenario-error"));
     type_field(&root.root, "lock.ttl_ms", "0").await;
-    assert_eq!(find(&root.root, "scenario-error").text_content().unwrap(), "lock.ttl_ms: 0 ms is out of range: must be 1..=600000 ms");
+    let out_of_range = "lock.ttl_ms: 0 ms is out of range: must be 1..=600000 ms";
+    until_eq("the error", || error_text(&root.root), Some(out_of_range.to_string())).await;
     assert_eq!(field(&root.root, "lock.ttl_ms").get_attribute("aria-invalid").as_deref(), Some("true"));
     assert!(run_blocked(&root.root));
     assert_eq!(verdict_safe(&root.root), "false", "the gc-pause run stays on screen");
@@ -87,7 +99,7 @@ async fn an_invalid_value_is_named_as_it_is_typed_and_cannot_run_while_the_run_s
     assert!(local_storage().get_item("locklab.draft").unwrap().unwrap().contains("\"ttl_ms\": 0"));
 
     type_field(&root.root, "lock.ttl_ms", "10000").await;
-    assert!(!exists(&root.root, "scenario-error"));
+    until_eq("the error", || error_text(&root.root), None).await;
     assert!(!run_blocked(&root.root));
     root.remove();
 }
@@ -97,7 +109,8 @@ async fn text_a_field_cannot_take_is_refused_with_its_path_and_the_draft_keeps_i
     clear_storage();
     let root = mount().await;
     type_field(&root.root, "faults[0].duration_ms", "15s").await;
-    assert_eq!(find(&root.root, "scenario-error").text_content().unwrap(), "faults[0].duration_ms: \"15s\" is not a whole number");
+    let not_whole = "faults[0].duration_ms: \"15s\" is not a whole number";
+    until_eq("the error", || error_text(&root.root), Some(not_whole.to_string())).await;
     assert!(json(&root.root).value().contains("\"duration_ms\": 15000"));
     root.remove();
 }
@@ -108,11 +121,8 @@ async fn the_form_writes_the_json_and_a_run_shows_it() {
     let root = mount().await;
     let fencing = field(&root.root, "storage.fencing");
     fencing.click();
-    sleep(PAST_CHECK_MS).await;
-    assert!(json(&root.root).value().contains("\"fencing\": true"));
-    find(&root.root, "scenario-json-run").dyn_into::<HtmlElement>().unwrap().click();
-    sleep(60).await;
-    assert_eq!(verdict_safe(&root.root), "true");
+    until("the form to write fencing into the JSON", || json(&root.root).value().contains("\"fencing\": true")).await;
+    run_until_safe(&root.root).await;
     root.remove();
 }
 
@@ -121,6 +131,7 @@ async fn json_the_form_cannot_read_disables_the_form_and_names_the_field() {
     clear_storage();
     let root = mount().await;
     type_json(&root.root, r#"{"version": 1, "approach": "redis", "lock": {"ttl": 5}}"#).await;
+    until("the error", || exists(&root.root, "scenario-error")).await;
     let error = find(&root.root, "scenario-error").text_content().unwrap();
     assert!(error.starts_with("lock.ttl: unknown field `ttl`"), "{error}");
     assert!(find(&root.root, "editor-form").has_attribute("disabled"));
@@ -133,6 +144,8 @@ async fn the_draft_comes_back_in_a_new_app() {
     clear_storage();
     let root = mount().await;
     type_field(&root.root, "title", "Mine, half done").await;
+    let draft = || local_storage().get_item("locklab.draft").unwrap().unwrap_or_default();
+    until("the draft to be saved", || draft().contains("\"title\": \"Mine, half done\"")).await;
     root.remove();
     let again = mount().await;
     assert!(json(&again.root).value().contains("\"title\": \"Mine, half done\""));
@@ -155,10 +168,8 @@ async fn without_local_storage_the_editor_says_saving_is_off_and_still_runs() {
     assert!(off.starts_with("Saving is off: this page may not store anything here"), "{off}");
     assert!(!exists(&root.root, "save-scenario"));
     field(&root.root, "storage.fencing").click();
-    sleep(PAST_CHECK_MS).await;
-    find(&root.root, "scenario-json-run").dyn_into::<HtmlElement>().unwrap().click();
-    sleep(60).await;
-    assert_eq!(verdict_safe(&root.root), "true");
+    until("the form to write fencing into the JSON", || json(&root.root).value().contains("\"fencing\": true")).await;
+    run_until_safe(&root.root).await;
     root.remove();
     js_sys::eval(
         "if (window.realLocalStorage) Object.defineProperty(window, 'localStorage', window.realLocalStorage); else delete window.localStorage",
@@ -175,7 +186,9 @@ async fn space_in_the_editor_is_for_the_editor_not_for_playback() {
         "document.querySelector('[data-path=\"storage.fencing\"]').dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))",
     )
     .unwrap();
-    sleep(300).await;
+    rendered().await;
+    frames(10).await; // playing would have moved the cursor in any one of them
+    assert_eq!(find(&root.root, "play").get_attribute("aria-pressed").as_deref(), Some("false"), "Space did not start playing");
     assert_eq!(find(&root.root, "diagram").get_attribute("data-cursor-ms").as_deref(), Some("0"), "Space did not start playing");
     root.remove();
 }

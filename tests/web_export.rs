@@ -28,7 +28,7 @@ async fn mount_at(ms: i64) -> Mounted {
     let scrub: HtmlInputElement = find(&m, "scrub").dyn_into().unwrap();
     scrub.set_value(&ms.to_string());
     scrub.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
-    settle().await;
+    rendered().await;
     m
 }
 

@@ -1,12 +1,20 @@
 //! What the browser test files (tests/web*.rs) share: mount the app as a page opened at some
-//! address, find elements by `data-testid`, click them, and wait for Yew to render.
+//! address, find elements by `data-testid`, click them, and wait for conditions, never for a
+//! fixed time: `rendered` (Yew has rendered what an event queued), `until` / `until_eq` (the
+//! page reached a state, within a bound, or the test fails saying which), `frames` (the page
+//! drew n frames: how a test shows that something stands still).
 #![allow(dead_code)] // each test file uses its own part of it
 
-use std::time::Duration;
+use std::fmt::Debug;
 
 use locklab::ui::App;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
+
+/// How long `until` waits for the page to reach a state before failing: far above what any
+/// change takes (the editor's check delay is 300 ms), far below the runner's own timeout.
+const PATIENCE_MS: f64 = 10_000.0;
 
 /// A mounted app; `remove` unmounts it and removes its element.
 pub struct Mounted {
@@ -44,18 +52,10 @@ pub async fn mount_as_is() -> Mounted {
     let root = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
-    settle().await;
     // The diagram is drawn on the pass after it measured its width, and what is below the fold
-    // (panels, knobs, the editor) on the pass after the first paint; on a loaded machine that
-    // can take longer than one settle. Wait for both (up to 4 s), then let that pass finish.
-    let drawn = |id: &str| root.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten().is_some();
-    for _ in 0..50 {
-        if drawn("diagram") && drawn("scenario-json") {
-            break;
-        }
-        sleep(80).await;
-    }
-    settle().await;
+    // (panels, knobs, the editor) on the pass after the first paint.
+    until("the diagram and the editor to be drawn", || exists(&root, "diagram") && exists(&root, "scenario-json")).await;
+    rendered().await;
     Mounted { root, app: Some(app) }
 }
 
@@ -65,13 +65,53 @@ pub async fn mount(query: &str) -> Mounted {
     mount_as_is().await
 }
 
-pub async fn sleep(ms: u64) {
-    yew::platform::time::sleep(Duration::from_millis(ms)).await;
+/// Resolves when Yew has rendered everything queued so far (what an event changed included).
+pub async fn rendered() {
+    yew::scheduler::flush().await;
 }
 
-/// Long enough for Yew to render what an event changed.
-pub async fn settle() {
-    sleep(80).await;
+/// Resolves at the page's next animation frame.
+async fn next_frame() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().request_animation_frame(&resolve).unwrap();
+    });
+    JsFuture::from(frame).await.unwrap();
+}
+
+/// Lets the page draw `n` frames. Playback advances once a frame, so this is how a test shows
+/// that the cursor stands still.
+pub async fn frames(n: u32) {
+    for _ in 0..n {
+        next_frame().await;
+    }
+}
+
+/// Waits until `cond` holds, looking again at every frame (after Yew has rendered); fails
+/// naming `what` when it does not within `PATIENCE_MS`.
+pub async fn until(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = js_sys::Date::now() + PATIENCE_MS;
+    loop {
+        rendered().await;
+        if cond() {
+            return;
+        }
+        assert!(js_sys::Date::now() < deadline, "waited {PATIENCE_MS} ms for {what}");
+        next_frame().await;
+    }
+}
+
+/// Waits until `get()` gives `want`; fails naming `what` and the last value it gave.
+pub async fn until_eq<T: PartialEq + Debug>(what: &str, mut get: impl FnMut() -> T, want: T) {
+    let deadline = js_sys::Date::now() + PATIENCE_MS;
+    loop {
+        rendered().await;
+        let got = get();
+        if got == want {
+            return;
+        }
+        assert!(js_sys::Date::now() < deadline, "waited {PATIENCE_MS} ms for {what} to be {want:?}; it is {got:?}");
+        next_frame().await;
+    }
 }
 
 pub fn find(root: &Element, testid: &str) -> Element {
@@ -88,5 +128,5 @@ pub fn attr(root: &Element, testid: &str, name: &str) -> String {
 
 pub async fn click(root: &Element, testid: &str) {
     find(root, testid).dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
+    rendered().await;
 }
