@@ -243,6 +243,7 @@ pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fault::Partition;
     use crate::scenario::{catalog, FaultSpec};
 
     fn builtin(id: &str) -> Scenario {
@@ -318,8 +319,12 @@ mod tests {
     fn partitions_apply_only_when_every_member_exists() {
         let mut s = builtin("happy-path-redis");
         s.faults = vec![
-            FaultSpec::Partition { at_ms: 100, groups: vec![vec!["A".into()], vec!["B".into(), "storage".into()]], duration_ms: Some(500) },
-            FaultSpec::Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None },
+            FaultSpec::Partition(Partition {
+                at_ms: 100,
+                groups: vec![vec!["A".into()], vec!["B".into(), "storage".into()]],
+                duration_ms: Some(500),
+            }),
+            FaultSpec::Partition(Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None }),
         ];
         let c = counterpart(&s, Approach::Etcd).unwrap();
         assert_eq!(c.scenario.faults, s.faults[..1]);

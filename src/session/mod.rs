@@ -21,7 +21,7 @@ pub use playback::{CaptionView, Speaker, DWELL_MS};
 pub use shared::Shared;
 
 use crate::lab::{self, Run};
-use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
+use crate::scenario::{catalog, fault, share, validate, Approach, Scenario};
 use crate::text::Story;
 use crate::timeline::Timeline;
 
@@ -273,12 +273,10 @@ impl Session {
         self.other.as_ref().map(|o| o.with)
     }
 
-    /// The first pause fault's length, for the pause knob.
+    /// What the toolbar's length knob shows: the amount of the first fault of the kind it
+    /// sets (`Kind::KNOB`: a pause's length).
     pub fn pause_ms(&self) -> Option<i64> {
-        self.scenario.faults.iter().find_map(|f| match f {
-            FaultSpec::Pause { duration_ms, .. } => Some(*duration_ms),
-            _ => None,
-        })
+        fault::knob(&self.scenario.faults)
     }
 
     fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
@@ -424,11 +422,7 @@ impl Session {
             Action::ToggleSafeUnlock if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
             Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab,
             Action::SetTtl(ms) => lab.edit(|s| s.lock.ttl_ms = ms),
-            Action::SetPause(ms) => lab.edit(|s| {
-                if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
-                    *duration_ms = ms;
-                }
-            }),
+            Action::SetPause(ms) => lab.edit(|s| fault::set_knob(&mut s.faults, ms)),
             Action::SetSeed(seed) => lab.edit(|s| s.seed = seed),
             Action::Seek(t) => lab.seek(t, None),
             Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
