@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-use super::kind::{Kind, Need, Number, Param, Place, Spot, Sweep, Toward, Ty, AT, NODE};
+use super::kind::{signed, Kind, Param, Place, Spot, Sweep, AT, NODE};
 use crate::decimal::seconds;
 use crate::scenario::limits::MAX_DRIFT_PPM;
 use crate::sim::{Fault, NodeId};
@@ -18,18 +18,7 @@ pub struct ClockDrift {
     pub ppm: i64,
 }
 
-const PPM: Param = Param {
-    name: "ppm",
-    ty: Ty::Number(Number {
-        need: Need::Required,
-        lo: -MAX_DRIFT_PPM,
-        hi: MAX_DRIFT_PPM,
-        unit: "ppm",
-        draw: (-200_000, 200_000),
-        toward: Toward::Zero,
-    }),
-    form: Some("by"),
-};
+const PPM: Param = signed("ppm", MAX_DRIFT_PPM, "ppm", (-200_000, 200_000), Some("by"));
 
 impl Kind for ClockDrift {
     const ID: &'static str = "clock_drift";

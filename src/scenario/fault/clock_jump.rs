@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-use super::kind::{Kind, Need, Number, Param, Place, Spot, Sweep, Toward, Ty, AT, NODE};
+use super::kind::{signed, Kind, Param, Place, Spot, Sweep, AT, NODE};
 use crate::decimal::seconds;
 use crate::scenario::limits::MAX_CLOCK_JUMP_MS;
 use crate::sim::{Fault, NodeId, Role};
@@ -19,18 +19,7 @@ pub struct ClockJump {
     pub by_ms: i64,
 }
 
-const BY: Param = Param {
-    name: "by_ms",
-    ty: Ty::Number(Number {
-        need: Need::Required,
-        lo: -MAX_CLOCK_JUMP_MS,
-        hi: MAX_CLOCK_JUMP_MS,
-        unit: "ms",
-        draw: (-20_000, 20_000),
-        toward: Toward::Zero,
-    }),
-    form: Some("by"),
-};
+const BY: Param = signed("by_ms", MAX_CLOCK_JUMP_MS, "ms", (-20_000, 20_000), Some("by"));
 
 impl Kind for ClockJump {
     const ID: &'static str = "clock_jump";

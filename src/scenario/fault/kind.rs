@@ -128,6 +128,13 @@ pub const fn ms(name: &'static str, need: Need, lo: i64, draw: (i64, i64), form:
     Param { name, ty: Ty::Number(n), form }
 }
 
+/// A required number in `-limit..=limit` of `unit`s, moved toward zero by the shrinker (a
+/// clock's jump or drift, either sign).
+pub const fn signed(name: &'static str, limit: i64, unit: &'static str, draw: (i64, i64), form: Option<&'static str>) -> Param {
+    let n = Number { need: Need::Required, lo: -limit, hi: limit, unit, draw, toward: Toward::Zero };
+    Param { name, ty: Ty::Number(n), form }
+}
+
 /// Where a payload keeps one field: its type is the field's own, so a kind's `fields` cannot
 /// hand out a field as what it is not.
 pub enum Place<'a> {
