@@ -28,7 +28,7 @@ pub enum Field {
     FaultGroups(usize),
 }
 
-/// A fault kind the form can add (those with a `Kind::example`); the others are written in the
+/// A fault kind the form can add (those with a `Kind::EXAMPLE_ON`); the others are written in the
 /// JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewFault(pub FaultKind);
