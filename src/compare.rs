@@ -81,7 +81,6 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             message: format!("the scenario already uses {}; pick another approach", from.id()),
         });
     }
-    let (src, dst) = (short_name(from), short_name(with));
     let mut c = s.clone();
     let mut notes = Vec::new();
     c.approach = with;
@@ -91,9 +90,25 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     // that approach: neither is true of the other side by construction.
     c.intro = String::new();
     c.expect = None;
+    c.lock.ttl_ms = lifetime(s, with, &mut notes);
+    c.lock.servers = servers(s, with, &mut notes);
+    if s.lock.replica && !with.spec().replica {
+        notes.push(format!("lock.replica: {} has no Redis replica; the asynchronous replica is left out.", short_name(with)));
+        c.lock.replica = false;
+    }
+    settings_that_do_not_carry(s, with, &mut notes);
+    let not_applicable = carry_faults(s, &mut c);
+    validate::validate(&c)
+        .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
+    Ok(Counterpart { scenario: c, notes, not_applicable })
+}
 
-    // Lock lifetime. Carry what the source really granted (ZooKeeper negotiates, etcd rounds),
-    // so both sides hold the lock for the same time when nothing goes wrong.
+/// The lock lifetime to ask `with` for. Carry what the source really granted (ZooKeeper
+/// negotiates, etcd rounds), so both sides hold the lock for the same time when nothing goes
+/// wrong; a note where the number keeps its value but not its meaning.
+fn lifetime(s: &Scenario, with: Approach, notes: &mut Vec<String>) -> i64 {
+    let from = s.approach;
+    let (src, dst) = (short_name(from), short_name(with));
     let had = granted_ttl(from, &s.lock, s.lock.ttl_ms);
     if had != s.lock.ttl_ms {
         notes.push(format!(
@@ -103,7 +118,6 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             seconds(had)
         ));
     }
-    c.lock.ttl_ms = had;
     match (kept_alive(from), kept_alive(with)) {
         (false, true) => notes.push(format!(
             "lock.ttl_ms: {src}'s {} lease TTL becomes {dst}'s {}, renewed by heartbeats: the lock ends when a holder stops heartbeating for {}, not {} after it was taken.",
@@ -130,12 +144,17 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             "lock.drift_factor: a Redlock client holds the lock only while ttl − elapsed − (drift_factor·ttl + 2 ms) > 0, measured on its own clock; {src} has no such allowance."
         ));
     }
+    had
+}
 
-    // Servers: the same number of lock servers between Redlock and the ensembles (a majority of
-    // N either way, so both tolerate the same number of failed servers); the approach's own
-    // shape where the other side has one server.
+/// `lock.servers` on `with`: the same number of lock servers between Redlock and the
+/// ensembles (a majority of N either way, so both tolerate the same number of failed servers);
+/// the approach's own shape where the other side has one server.
+fn servers(s: &Scenario, with: Approach, notes: &mut Vec<String>) -> Option<u32> {
+    let from = s.approach;
+    let (src, dst) = (short_name(from), short_name(with));
     let n = validate::servers(s);
-    c.lock.servers = match (multi_server(from), multi_server(with)) {
+    match (multi_server(from), multi_server(with)) {
         (true, true) => {
             // Independent instances and a replicated ensemble share a number, not a meaning.
             if from.spec().holding != with.spec().holding {
@@ -155,11 +174,13 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             None
         }
         (false, false) => None,
-    };
-    if s.lock.replica && !with.spec().replica {
-        notes.push(format!("lock.replica: {dst} has no Redis replica; the asynchronous replica is left out."));
-        c.lock.replica = false;
     }
+}
+
+/// Notes for the settings that are carried over but mean nothing (or something else) on `with`.
+fn settings_that_do_not_carry(s: &Scenario, with: Approach, notes: &mut Vec<String>) {
+    let from = s.approach;
+    let (src, dst) = (short_name(from), short_name(with));
     let uses_persistence = |a: Approach| a.spec().persistence;
     if uses_persistence(from) && !uses_persistence(with) && s.lock.persistence != Persistence::default() {
         notes.push(format!("lock.persistence: {dst} keeps every acknowledged change durably; the {src} setting does not apply."));
@@ -174,26 +195,26 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
             notes.push(format!("lock.safe_unlock: false had no effect on {src}; on {dst} it unlocks with a plain DEL that can delete another holder's lock."));
         }
     }
+}
 
-    // Faults apply where every node they name exists; the rest are listed, never remapped.
-    let names = validate::node_names(&c);
+/// Keeps in `c` the faults of `s` whose every node exists in `c`; the rest are listed (the
+/// return value), never remapped.
+fn carry_faults(s: &Scenario, c: &mut Scenario) -> Vec<String> {
+    let names = validate::node_names(c);
     let mut not_applicable = Vec::new();
     c.faults = s
         .faults
         .iter()
         .filter(|f| match fault::nodes(f).into_iter().find(|n| !names.contains(n)) {
             Some(missing) => {
-                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), with.id()));
+                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), c.approach.id()));
                 false
             }
             None => true,
         })
         .cloned()
         .collect();
-
-    validate::validate(&c)
-        .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
-    Ok(Counterpart { scenario: c, notes, not_applicable })
+    not_applicable
 }
 
 /// One side in a few words: the approach, fencing, then the first unsafe thing with its time
@@ -243,6 +264,7 @@ pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fault::Partition;
     use crate::scenario::{catalog, FaultSpec};
 
     fn builtin(id: &str) -> Scenario {
@@ -318,8 +340,12 @@ mod tests {
     fn partitions_apply_only_when_every_member_exists() {
         let mut s = builtin("happy-path-redis");
         s.faults = vec![
-            FaultSpec::Partition { at_ms: 100, groups: vec![vec!["A".into()], vec!["B".into(), "storage".into()]], duration_ms: Some(500) },
-            FaultSpec::Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None },
+            FaultSpec::Partition(Partition {
+                at_ms: 100,
+                groups: vec![vec!["A".into()], vec!["B".into(), "storage".into()]],
+                duration_ms: Some(500),
+            }),
+            FaultSpec::Partition(Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None }),
         ];
         let c = counterpart(&s, Approach::Etcd).unwrap();
         assert_eq!(c.scenario.faults, s.faults[..1]);

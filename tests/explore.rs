@@ -7,6 +7,7 @@ use locklab::explore::shrink::shrink;
 use locklab::explore::table::{self, base};
 use locklab::explore::{as_found, explore, Class, Explorer, Mix};
 use locklab::lab;
+use locklab::scenario::fault::Crash;
 use locklab::scenario::validate::validate;
 use locklab::scenario::{parse, Approach, FaultKind, FaultSpec, Persistence, Scenario};
 
@@ -37,7 +38,7 @@ fn a_pause_only_mix_on_redis_finds_a_lost_update_and_shrinks_it_to_one_pause() {
     assert!(found.index < 2_000);
     let shrunk = shrink(&found.scenario, Class::LostUpdate);
     assert_eq!(shrunk.before, found.scenario);
-    assert!(matches!(shrunk.after.faults[..], [FaultSpec::Pause { .. }]), "{:?}", shrunk.after.faults);
+    assert!(matches!(shrunk.after.faults[..], [FaultSpec::Pause(_)]), "{:?}", shrunk.after.faults);
     assert!(shrunk.after.faults.len() <= shrunk.before.faults.len());
 }
 
@@ -164,7 +165,7 @@ fn fencing_on_redis_fails_where_a_token_is_handed_out_again() {
     let r = search(&restart, &mix(&["A", "B", "redis"]), 1, 3_000);
     assert!(r.counts.lost_update > 0, "{:?}", r.counts);
     let s = shrink(&r.first(Class::LostUpdate).unwrap().scenario, Class::LostUpdate);
-    assert!(s.after.faults.iter().any(|f| matches!(f, FaultSpec::Crash { node, .. } if node == "redis")), "{:?}", s.after.faults);
+    assert!(s.after.faults.iter().any(|f| matches!(f, FaultSpec::Crash(Crash { node, .. }) if node == "redis")), "{:?}", s.after.faults);
     // A failover to a replica that had not yet seen the counter.
     let failover = table::row("redis-replica").unwrap().base;
     let r = search(&lab::with_fencing(&failover, true), &mix(&["A", "B", "redis"]), 1, 3_000);

@@ -163,7 +163,8 @@ fn each_step_shows_what_its_text_says() {
     }
     let r = run_of(&l, 2);
     assert!(
-        matches!(r.scenario.faults[0], locklab::scenario::FaultSpec::Pause { duration_ms: 15_000, .. }) && r.scenario.lock.ttl_ms == 10_000
+        matches!(r.scenario.faults[0], locklab::scenario::FaultSpec::Pause(locklab::scenario::fault::Pause { duration_ms: 15_000, .. }))
+            && r.scenario.lock.ttl_ms == 10_000
     );
     // The fencing token rejects the stale write.
     let i = step_of(&l, "redis-gc-pause", true);

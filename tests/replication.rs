@@ -8,7 +8,7 @@ use locklab::scenario::{catalog, FaultSpec};
 #[test]
 fn a_grant_streamed_before_the_crash_survives_the_failover() {
     let mut s = catalog::all().into_iter().find(|s| s.id == "redis-failover").unwrap();
-    let broken_stream = s.faults.iter().position(|f| matches!(f, FaultSpec::Drop { .. })).expect("the built-in cuts the stream");
+    let broken_stream = s.faults.iter().position(|f| matches!(f, FaultSpec::Drop(_))).expect("the built-in cuts the stream");
     let lost = lab::run(&s);
     assert_eq!(lost.verdict.grants.len(), 2, "with the stream cut, B is granted on the promoted replica");
 

@@ -28,7 +28,7 @@ pub enum Field {
     FaultGroups(usize),
 }
 
-/// A fault kind the form can add (those with a `Kind::example`); the others are written in the
+/// A fault kind the form can add (those with a `Kind::EXAMPLE_ON`); the others are written in the
 /// JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewFault(pub FaultKind);
@@ -264,7 +264,7 @@ pub fn amount(f: &FaultSpec) -> Amount {
 
 /// The fault's kind in words.
 pub fn kind_label(f: &FaultSpec) -> &'static str {
-    f.kind().label(f)
+    f.label()
 }
 
 /// For the kinds that name a link rather than a node: `A → redis`.
@@ -294,6 +294,7 @@ fn add_client(s: &mut Scenario) {
 mod tests {
     use super::*;
     use crate::scenario::catalog;
+    use crate::scenario::fault::Crash;
 
     fn new(kind: &str) -> NewFault {
         NewFault(FaultKind::by_id(kind).unwrap())
@@ -411,7 +412,7 @@ mod tests {
     fn an_empty_optional_amount_means_absent() {
         let text = apply(&gc_pause(), &Edit::AddFault(new("crash"), 1000)).unwrap();
         let s = read(&set(&text, Field::FaultAmount(1), "").unwrap()).unwrap();
-        assert!(matches!(s.faults[1], FaultSpec::Crash { restart_after_ms: None, .. }));
+        assert!(matches!(s.faults[1], FaultSpec::Crash(Crash { restart_after_ms: None, .. })));
         assert_eq!(amount(&s.faults[1]).when_empty, "stays down");
     }
 

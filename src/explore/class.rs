@@ -136,7 +136,12 @@ mod tests {
         assert_eq!(class("redlock-clock-jump", true), Class::LostUpdate, "no token to fence with");
         assert_eq!(class("happy-path-etcd", false), Class::Safe);
         let mut s = catalog::get("happy-path-redis").unwrap();
-        s.faults = vec![crate::scenario::FaultSpec::Crash { at_ms: 0, node: "redis".into(), restart_after_ms: None, machine: false }];
+        s.faults = vec![crate::scenario::FaultSpec::Crash(crate::scenario::fault::Crash {
+            at_ms: 0,
+            node: "redis".into(),
+            restart_after_ms: None,
+            machine: false,
+        })];
         assert_eq!(Class::of(&lab::run(&s).verdict), Class::NeverGranted);
     }
 

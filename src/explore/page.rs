@@ -432,7 +432,7 @@ impl SweepSettings {
 
     /// Page units per param unit: a pause ÷ TTL is typed in percent.
     pub fn scale(param: Param) -> f64 {
-        if param == Param::PauseTtl {
+        if param.per_ttl() {
             100.0
         } else {
             1.0
@@ -509,9 +509,8 @@ impl Sweep {
     /// "1.2 × TTL", "-5000 ms".
     pub fn x_words(&self, x: f64) -> String {
         match self.settings.param {
-            Param::PauseTtl => format!("{} × TTL", Short(x, 2)),
-            Param::DriftPpm => format!("{} ppm", Short(x, 0)),
-            _ => format!("{} ms", Short(x, 0)),
+            p if p.per_ttl() => format!("{} × TTL", Short(x, 2)),
+            p => format!("{} {}", Short(x, 0), p.unit()),
         }
     }
 
@@ -590,7 +589,7 @@ impl Chart {
                 (s.label.clone(), pts)
             })
             .collect();
-        let ttl_x = (sweep.settings.param == Param::PauseTtl && x0 < 1.0 && 1.0 < x1).then(|| px(1.0));
+        let ttl_x = (sweep.settings.param.per_ttl() && x0 < 1.0 && 1.0 < x1).then(|| px(1.0));
         Chart { width, height, area, x_ticks, y_ticks, lines, ttl_x }
     }
 }
@@ -644,7 +643,7 @@ impl Default for Page {
             search: None,
             table_settings: Settings::table(),
             table: None,
-            sweep_settings: SweepSettings::new(Param::PauseTtl),
+            sweep_settings: SweepSettings::new(Param::default()),
             sweep: None,
             error: None,
             form_version: 0,
@@ -943,7 +942,7 @@ mod tests {
 
     #[test]
     fn a_sweep_steps_up_where_the_pause_outlives_the_lease_and_its_points_open() {
-        let mut settings = SweepSettings::new(Param::PauseTtl);
+        let mut settings = SweepSettings::new(Param::default());
         assert_eq!((settings.from, settings.to), (0, 200));
         settings.steps = 5;
         settings.runs = 100;

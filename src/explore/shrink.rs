@@ -243,6 +243,7 @@ pub fn shrink(s: &Scenario, class: Class) -> Shrunk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fault::{ClockDrift, Crash, Pause};
     use crate::scenario::{catalog, FaultSpec};
 
     #[test]
@@ -250,11 +251,11 @@ mod tests {
         let mut s = catalog::get("redis-gc-pause").unwrap();
         s.expect = None;
         // Noise around the pause that matters: a harmless drift, a short storage pause.
-        s.faults.push(FaultSpec::ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 });
-        s.faults.push(FaultSpec::Pause { at_ms: 12_000, node: "storage".into(), duration_ms: 30 });
+        s.faults.push(FaultSpec::ClockDrift(ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 }));
+        s.faults.push(FaultSpec::Pause(Pause { at_ms: 12_000, node: "storage".into(), duration_ms: 30 }));
         let out = shrink(&s, Class::LostUpdate);
         assert_eq!(out.after.faults.len(), 1, "{:?}", out.after.faults);
-        let FaultSpec::Pause { at_ms, ref node, duration_ms } = out.after.faults[0] else { panic!("{:?}", out.after.faults) };
+        let FaultSpec::Pause(Pause { at_ms, ref node, duration_ms }) = out.after.faults[0] else { panic!("{:?}", out.after.faults) };
         assert_eq!(node, "A");
         // A writes 1 s after its grant (work_ms) and B's lease comes after the 10 s TTL: the
         // pause must start before A's write and outlast B's takeover and write.
@@ -263,9 +264,9 @@ mod tests {
         assert_eq!(Class::of(&lab::run(&out.after).verdict), Class::LostUpdate);
         // One step earlier or one millisecond shorter no longer fails: it is a boundary.
         let mut later = out.after.clone();
-        later.faults[0] = FaultSpec::Pause { at_ms: at_ms + 1, node: "A".into(), duration_ms };
+        later.faults[0] = FaultSpec::Pause(Pause { at_ms: at_ms + 1, node: "A".into(), duration_ms });
         let mut shorter = out.after.clone();
-        shorter.faults[0] = FaultSpec::Pause { at_ms, node: "A".into(), duration_ms: duration_ms - 1 };
+        shorter.faults[0] = FaultSpec::Pause(Pause { at_ms, node: "A".into(), duration_ms: duration_ms - 1 });
         assert_ne!(Class::of(&lab::run(&later).verdict), Class::LostUpdate);
         assert_ne!(Class::of(&lab::run(&shorter).verdict), Class::LostUpdate);
         assert!(out.runs > 10 && out.runs < 200, "{} runs", out.runs);
@@ -283,8 +284,8 @@ mod tests {
     fn a_shrink_in_slices_gives_the_shrink_in_one_go() {
         let mut s = catalog::get("redis-gc-pause").unwrap();
         s.expect = None;
-        s.faults.push(FaultSpec::ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 });
-        s.faults.push(FaultSpec::Crash { at_ms: 15_000, node: "B".into(), restart_after_ms: Some(300), machine: false });
+        s.faults.push(FaultSpec::ClockDrift(ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 }));
+        s.faults.push(FaultSpec::Crash(Crash { at_ms: 15_000, node: "B".into(), restart_after_ms: Some(300), machine: false }));
         let whole = shrink(&s, Class::LostUpdate);
         let mut job = Job::new(&s, Class::LostUpdate);
         let mut slices = 0;

@@ -5,88 +5,86 @@
 
 use super::class::{Class, Counts};
 use super::{Explorer, Mix, MixError};
+use crate::scenario::fault::{Pause, Sweep, Variant};
 use crate::scenario::{FaultKind, Scenario};
 
-/// The number a sweep varies.
+/// The number a sweep varies: the one its fault kind names (`Kind::SWEEP`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Param {
-    /// A client's pause, as a multiple of the lock's TTL.
-    PauseTtl,
-    /// A clock jump on any node, in ms (negative: back).
-    JumpMs,
-    /// A clock drift on any node, in ppm.
-    DriftPpm,
-    /// A delay on any link, in ms.
-    DelayMs,
+pub struct Param {
+    kind: FaultKind,
+    sweep: &'static Sweep,
 }
 
 impl Param {
-    pub const ALL: [Param; 4] = [Param::PauseTtl, Param::JumpMs, Param::DriftPpm, Param::DelayMs];
+    /// One per kind that has a sweep, in the format's order of kinds.
+    pub fn all() -> Vec<Param> {
+        FaultKind::ALL.into_iter().filter_map(|kind| Some(Param { kind, sweep: kind.sweep()? })).collect()
+    }
 
-    /// The name `--sweep` takes.
-    pub fn id(self) -> &'static str {
-        match self {
-            Param::PauseTtl => "pause_ttl",
-            Param::JumpMs => "jump_ms",
-            Param::DriftPpm => "drift_ppm",
-            Param::DelayMs => "delay_ms",
+    /// The sweep of kind `K`; a kind without one does not compile.
+    pub const fn of<K: Variant>() -> Param {
+        match K::SWEEP {
+            Some(sweep) => Param { kind: FaultKind::of::<K>(), sweep },
+            None => panic!("this fault kind has no sweep"),
         }
     }
 
+    /// The name `--sweep` takes.
+    pub fn id(self) -> &'static str {
+        self.sweep.id
+    }
+
     pub fn by_id(id: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|p| p.id() == id)
+        Param::all().into_iter().find(|p| p.id() == id)
     }
 
     /// What the page calls it, with its unit.
     pub fn words(self) -> &'static str {
-        match self {
-            Param::PauseTtl => "pause ÷ TTL",
-            Param::JumpMs => "clock jump (ms)",
-            Param::DriftPpm => "clock drift (ppm)",
-            Param::DelayMs => "network delay (ms)",
-        }
+        self.sweep.words
     }
 
-    /// The range a sweep of it starts from: a pause from nothing to twice the TTL, the others
-    /// over the range the explorer draws them from (the fault kind's own `draw`).
+    /// The fault kind it varies.
+    pub fn kind(self) -> FaultKind {
+        self.kind
+    }
+
+    /// Whether a point is a multiple of the lock's TTL (else a number of `unit`).
+    pub fn per_ttl(self) -> bool {
+        self.sweep.per_ttl
+    }
+
+    /// The unit of the field it fixes ("ms", "ppm").
+    pub fn unit(self) -> &'static str {
+        self.sweep.param.number().map_or("", |n| n.unit)
+    }
+
+    /// The range a sweep of it starts from: a multiple of the TTL from nothing to twice the
+    /// TTL, the others over the range the explorer draws them from (the field's own `draw`).
     pub fn range(self) -> (f64, f64) {
-        if self == Param::PauseTtl {
+        if self.per_ttl() {
             return (0.0, 2.0);
         }
-        let (kind, field) = self.field();
-        let number = FaultKind::by_id(kind).and_then(|k| k.param(field)).and_then(|(_, p)| match p.ty {
-            crate::scenario::fault::Ty::Number(n) => Some(n),
-            _ => None,
-        });
-        number.map_or((0.0, 1.0), |n| (n.draw.0 as f64, n.draw.1 as f64))
+        self.sweep.param.number().map_or((0.0, 1.0), |n| (n.draw.0 as f64, n.draw.1 as f64))
     }
 
-    /// The fault kind it varies and the field it fixes.
-    fn field(self) -> (&'static str, &'static str) {
-        match self {
-            Param::PauseTtl => ("pause", "duration_ms"),
-            Param::JumpMs => ("clock_jump", "by_ms"),
-            Param::DriftPpm => ("clock_drift", "ppm"),
-            Param::DelayMs => ("delay", "by_ms"),
-        }
-    }
-
-    /// The mix of one point: a single fault of the swept kind with its number at `x`; a pause
-    /// strikes a client (a holder), the others any node.
+    /// The mix of one point: a single fault of the swept kind with its number at `x`, on
+    /// clients only (a holder) where the kind says so, else on any node.
     pub fn mix(self, x: f64, base: &Scenario) -> Mix {
-        let (kind, field) = self.field();
-        let kind = FaultKind::by_id(kind).unwrap_or_else(|| unreachable!("a fault kind"));
-        let value = match self {
-            Param::PauseTtl => ((x * base.lock.ttl_ms as f64).round() as i64).max(1),
-            _ => x.round() as i64,
-        };
-        let mut mix = Mix::of(&[kind]);
+        let value = if self.per_ttl() { ((x * base.lock.ttl_ms as f64).round() as i64).max(1) } else { x.round() as i64 };
+        let mut mix = Mix::of(&[self.kind]);
         mix.max_faults = 1;
-        mix.ranges = vec![(kind, field, value, value)];
-        if self == Param::PauseTtl {
+        mix.ranges = vec![(self.kind, self.sweep.param.name, value, value)];
+        if self.sweep.on_clients {
             mix.nodes = Some(base.clients.iter().map(|c| c.name.clone()).collect());
         }
         mix
+    }
+}
+
+/// The sweep a page opens with: a holder's pause against the TTL, the classic.
+impl Default for Param {
+    fn default() -> Param {
+        Param::of::<Pause>()
     }
 }
 
@@ -176,14 +174,17 @@ mod tests {
     #[test]
     fn every_param_has_a_range_its_mix_accepts() {
         let b = base(Approach::Redis);
-        for p in Param::ALL {
+        let all = Param::all();
+        assert_eq!(all.iter().map(|p| p.id()).collect::<Vec<_>>(), ["pause_ttl", "jump_ms", "drift_ppm", "delay_ms"]);
+        for p in all {
             let (from, to) = p.range();
             assert!(from < to, "{}", p.id());
             for x in points(from, to, 5) {
                 Explorer::new(&b, p.mix(x, &b), 1, 1).unwrap_or_else(|e| panic!("{} at {x}: {e}", p.id()));
             }
         }
-        assert_eq!(Param::JumpMs.range(), (-20_000.0, 20_000.0));
+        assert_eq!(Param::by_id("jump_ms").map(|p| p.range()), Some((-20_000.0, 20_000.0)));
+        assert_eq!(Param::default().range(), (0.0, 2.0));
     }
 
     #[test]
@@ -192,7 +193,7 @@ mod tests {
         let lines = vec![("redis".to_string(), b.clone()), ("redis + fencing".to_string(), lab::with_fencing(&b, true))];
         let xs = points(0.5, 1.5, 3);
         assert_eq!(xs, [0.5, 1.0, 1.5]);
-        let s = sweep(Param::PauseTtl, &xs, &lines, 1, 300).unwrap();
+        let s = sweep(Param::default(), &xs, &lines, 1, 300).unwrap();
         let share = |line: usize, k: usize| s[line].points[k].lost_share();
         assert_eq!(share(0, 0), 0.0, "half a TTL of pause: the lease outlives it");
         assert!(share(0, 2) > 0.02, "1.5 TTLs: {}", share(0, 2));

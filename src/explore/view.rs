@@ -118,8 +118,8 @@ fn lines_id(l: &Lines) -> String {
 
 fn sweep_settings(out: &mut String, s: &SweepSettings) {
     out.push_str(r#"<fieldset class="explore-numbers"><legend>Sweep</legend>"#);
-    select(out, "param", "vary", Param::ALL.into_iter().map(|p| (p.id().to_string(), p.words(), s.param == p)));
-    let unit = if s.param == Param::PauseTtl { "from (% of the TTL)" } else { "from" };
+    select(out, "param", "vary", Param::all().into_iter().map(|p| (p.id().to_string(), p.words(), s.param == p)));
+    let unit = if s.param.per_ttl() { "from (% of the TTL)" } else { "from" };
     number(out, "from", unit, s.from, -3_600_000, 3_600_000);
     number(out, "to", "to", s.to, -3_600_000, 3_600_000);
     number(out, "steps", "points", s.steps as i64, 2, 41);
@@ -382,12 +382,7 @@ pub fn sweep(sw: &Sweep, narrow: bool) -> String {
         out,
         "</ul>The share of runs with a lost update; {} schedules per point, each with one {} fault at that value and everything else drawn at random (explorer seed {}). Click a point to open a run at that value.</figcaption></figure>",
         thousands(sw.settings.runs as usize),
-        match sw.settings.param {
-            Param::PauseTtl => "pause",
-            Param::JumpMs => "clock jump",
-            Param::DriftPpm => "clock drift",
-            Param::DelayMs => "delay",
-        },
+        sw.settings.param.kind().noun(),
         sw.settings.seed
     );
     out

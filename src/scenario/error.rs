@@ -21,3 +21,15 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+pub(crate) fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { path: path.into(), message: message.into() }
+}
+
+/// `{v}{unit} is out of range: must be {lo}..={hi}{unit}` at `path`, unless `v` is within.
+pub(crate) fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
+    }
+    Ok(())
+}

@@ -8,6 +8,7 @@ use serde::Serialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Deserialize;
 
+pub use super::fault::FaultSpec;
 pub use crate::protocols::config::{LockConfig, Persistence};
 pub use crate::protocols::registry::Approach;
 
@@ -78,58 +79,6 @@ pub struct ClientSpec {
     pub writes: u32,
 }
 
-/// One entry of `faults[]`, tagged by `kind`. What each kind means, reads, checks, builds and
-/// says is in `fault.rs`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum FaultSpec {
-    Pause {
-        at_ms: i64,
-        node: String,
-        duration_ms: i64,
-    },
-    ClockJump {
-        at_ms: i64,
-        node: String,
-        by_ms: i64,
-    },
-    ClockDrift {
-        at_ms: i64,
-        node: String,
-        ppm: i64,
-    },
-    Crash {
-        at_ms: i64,
-        node: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        restart_after_ms: Option<i64>,
-        #[serde(default)]
-        machine: bool,
-    },
-    Partition {
-        at_ms: i64,
-        groups: Vec<Vec<String>>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<i64>,
-    },
-    Delay {
-        at_ms: i64,
-        from: String,
-        to: String,
-        by_ms: i64,
-        #[serde(default = "one_ms")]
-        duration_ms: i64,
-    },
-    Drop {
-        at_ms: i64,
-        from: String,
-        to: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<i64>,
-    },
-}
-
 /// The outcome a scenario's author claims, per fencing setting.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
@@ -168,9 +117,6 @@ pub(super) fn default_work() -> i64 {
     1000
 }
 pub(super) fn default_writes() -> u32 {
-    1
-}
-pub(super) const fn one_ms() -> i64 {
     1
 }
 pub(super) fn default_clients() -> Vec<ClientSpec> {

@@ -328,6 +328,7 @@ pub fn base(href: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fault::Pause;
     use crate::scenario::{catalog, FaultSpec};
 
     fn open_link(link: &str) -> Opened {
@@ -420,7 +421,7 @@ mod tests {
         for b in &all {
             let mut s = b.clone();
             s.lock.ttl_ms += 500;
-            if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
+            if let Some(FaultSpec::Pause(Pause { duration_ms, .. })) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause(_))) {
                 *duration_ms += 250;
             }
             let named = name(&s, &all);

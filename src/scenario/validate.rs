@@ -6,10 +6,8 @@ use super::format::{Approach, Scenario};
 use super::limits::*;
 
 pub use super::error::ScenarioError;
-
-fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { path: path.into(), message: message.into() }
-}
+use super::error::{err, range};
+pub use super::nodes::{node_names, quorum, servers, service_names};
 
 /// Parses and validates a scenario from JSON text.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -62,41 +60,6 @@ fn number(v: f64) -> String {
     } else {
         "a number beyond ±10^12".into()
     }
-}
-
-pub(super) fn range(path: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<(), ScenarioError> {
-    if v < lo || v > hi {
-        return Err(err(path, format!("{v}{unit} is out of range: must be {lo}..={hi}{unit}")));
-    }
-    Ok(())
-}
-
-/// The names of every node a scenario has, in world order: clients, the lock service, storage.
-pub fn node_names(s: &Scenario) -> Vec<String> {
-    let mut names: Vec<String> = s.clients.iter().map(|c| c.name.clone()).collect();
-    names.extend(service_names(s));
-    names.push("storage".into());
-    names
-}
-
-/// The lock service's nodes.
-pub fn service_names(s: &Scenario) -> Vec<String> {
-    (s.approach.spec().nodes)(&s.lock, servers(s))
-}
-
-/// `lock.servers` with its per-approach default (1 where the approach has a fixed shape).
-pub fn servers(s: &Scenario) -> u32 {
-    s.lock.servers.or(s.approach.spec().default_servers).unwrap_or(1)
-}
-
-/// How many lock servers must hold a client's lease for the service to hold it.
-pub fn quorum(s: &Scenario) -> usize {
-    s.approach.spec().quorum(servers(s))
-}
-
-/// `no node named "redis-9" (redlock has A, B, redis-1, …, storage)` at `path`.
-pub(super) fn unknown_node(s: &Scenario, path: String, name: &str) -> ScenarioError {
-    err(path, format!("no node named \"{name}\" ({} has {})", s.approach.id(), node_names(s).join(", ")))
 }
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
@@ -156,7 +119,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     let names = node_names(s);
     for (i, f) in s.faults.iter().enumerate() {
-        super::fault::validate(f, i, s, &names)?;
+        super::fault::validate::fault(f, i, s, &names)?;
     }
     Ok(())
 }

@@ -37,7 +37,7 @@ impl Offer {
 
 impl Session {
     /// What the run shows at the cursor for `node` (None for a name the scenario lacks).
-    fn spot(&self, node: &str) -> Option<Spot<'_>> {
+    fn spot(&self, node: &str) -> Option<Spot> {
         let s = &*self.scenario;
         let planned = Spot::planned(s, node, self.cursor_ms())?;
         let names = node_names(s);
@@ -54,7 +54,7 @@ impl Session {
     /// The fault menu for `node` at the cursor: one offer per kind that applies there.
     pub fn fault_menu(&self, node: &str) -> Vec<Offer> {
         let Some(spot) = self.spot(node) else { return Vec::new() };
-        FaultKind::ALL.into_iter().filter_map(|kind| kind.here(&spot).map(|fault| Offer { kind, fault })).collect()
+        FaultKind::ALL.into_iter().filter_map(|kind| kind.here(&spot, &self.scenario.faults).map(|fault| Offer { kind, fault })).collect()
     }
 
     /// Adds the fault of `kind` the menu offers for `node` at the cursor, and selects it.
@@ -125,11 +125,9 @@ impl Session {
 /// (a paused holder wakes, finishes its work, writes). A built-in that ends early (a happy
 /// path of 8 s) would otherwise end before a 15 s pause does, and show nothing.
 fn story_end(s: &crate::scenario::Scenario, f: &FaultSpec) -> i64 {
-    let kind = f.kind();
-    let span: i64 = kind
-        .params()
-        .iter()
-        .zip(kind.values(f))
+    let span: i64 = f
+        .values()
+        .into_iter()
         .filter_map(|(p, v)| match (p.ty, v) {
             (fault::Ty::Number(n), Value::Int(x) | Value::Maybe(Some(x))) if n.unit == "ms" => Some(x.abs()),
             _ => None,

@@ -21,7 +21,7 @@ pub use playback::{CaptionView, Speaker, DWELL_MS};
 pub use shared::Shared;
 
 use crate::lab::{self, Run};
-use crate::scenario::{catalog, share, validate, Approach, FaultSpec, Scenario};
+use crate::scenario::{catalog, fault, share, validate, Approach, Scenario};
 use crate::text::Story;
 use crate::timeline::Timeline;
 
@@ -273,12 +273,10 @@ impl Session {
         self.other.as_ref().map(|o| o.with)
     }
 
-    /// The first pause fault's length, for the pause knob.
+    /// What the toolbar's length knob shows: the amount of the first fault of the kind it
+    /// sets (`Kind::KNOB`: a pause's length).
     pub fn pause_ms(&self) -> Option<i64> {
-        self.scenario.faults.iter().find_map(|f| match f {
-            FaultSpec::Pause { duration_ms, .. } => Some(*duration_ms),
-            _ => None,
-        })
+        fault::knob(&self.scenario.faults)
     }
 
     fn seek(mut self, t: f64, focus: Option<usize>) -> Self {
@@ -418,52 +416,20 @@ impl Session {
                     lab
                 }
             },
-            Action::SetFencing(on) => lab.edit(|s| s.storage.fencing = on),
-            Action::ToggleFencing => lab.edit(|s| s.storage.fencing = !s.storage.fencing),
-            Action::SetSafeUnlock(on) if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = on),
-            Action::ToggleSafeUnlock if lab.safe_unlock_applies() => lab.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
-            Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab,
-            Action::SetTtl(ms) => lab.edit(|s| s.lock.ttl_ms = ms),
-            Action::SetPause(ms) => lab.edit(|s| {
-                if let Some(FaultSpec::Pause { duration_ms, .. }) = s.faults.iter_mut().find(|f| matches!(f, FaultSpec::Pause { .. })) {
-                    *duration_ms = ms;
-                }
-            }),
-            Action::SetSeed(seed) => lab.edit(|s| s.seed = seed),
+            Action::SetFencing(_)
+            | Action::ToggleFencing
+            | Action::SetSafeUnlock(_)
+            | Action::ToggleSafeUnlock
+            | Action::SetTtl(_)
+            | Action::SetPause(_)
+            | Action::SetSeed(_) => lab.apply_setting(action),
             Action::Seek(t) => lab.seek(t, None),
             Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
                 Some(at) => lab.seek(at as f64, Some(event)),
                 None => lab,
             },
-            // Steps and key moments go through both runs of a comparison (one run otherwise).
-            Action::Step => {
-                let to = stepping::step(&lab, true);
-                let end = lab.timeline.duration_ms as f64;
-                lab.seek_both(to, end)
-            }
-            Action::StepBack => {
-                let to = stepping::step(&lab, false);
-                lab.seek_both(to, 0.0)
-            }
-            Action::NextKey => {
-                let to = stepping::key(&lab, true);
-                let end = lab.timeline.duration_ms as f64;
-                lab.seek_both(to, end)
-            }
-            Action::PrevKey => {
-                let to = stepping::key(&lab, false);
-                lab.seek_both(to, 0.0)
-            }
-            Action::TogglePlay => {
-                lab.playing = !lab.playing;
-                if lab.playing && lab.cursor >= lab.timeline.duration_ms as f64 {
-                    lab.cursor = 0.0; // play at the end starts over
-                }
-                lab.last_frame_ts = None;
-                lab.slide_ms = 0.0;
-                lab.dwell_ms = 0.0;
-                lab
-            }
+            Action::Step | Action::StepBack | Action::NextKey | Action::PrevKey => lab.apply_step(action),
+            Action::TogglePlay => lab.toggle_play(),
             Action::Stop => {
                 lab.playing = false;
                 lab
@@ -473,26 +439,12 @@ impl Session {
                 lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
                 lab
             }
-            Action::ToggleLecture => {
-                lab.lecture = !lab.lecture;
-                lab
-            }
-            Action::ToggleOutcome => {
-                lab.outcome = !lab.outcome;
-                lab
-            }
-            Action::ToggleStopAtKeys => {
-                lab.stop_at_keys = !lab.stop_at_keys;
-                lab
-            }
-            Action::ToggleHelp => {
-                lab.help = !lab.help;
-                lab
-            }
-            Action::CloseHelp => {
-                lab.help = false;
-                lab
-            }
+            Action::ToggleLecture
+            | Action::ToggleOutcome
+            | Action::ToggleStopAtKeys
+            | Action::ToggleHelp
+            | Action::CloseHelp
+            | Action::DismissLinkError => lab.apply_view(action),
             Action::CompareWith(with) => {
                 // The cursor stays; only the other side appears or goes.
                 lab.other = comparison::refresh(&lab, with);
@@ -506,34 +458,98 @@ impl Session {
                     None => lab,
                 }
             }
-            Action::DismissLinkError => {
-                lab.link_error = None;
-                lab
-            }
-            Action::OpenFaultMenu(menu) => {
-                lab.menu = Some(menu).filter(|m| !lab.fault_menu(&m.node).is_empty());
-                lab.playing = false;
-                lab
-            }
-            Action::CloseFaultMenu => {
-                lab.menu = None;
-                lab
-            }
-            Action::Inject { kind, node } => lab.inject(&kind, &node),
-            Action::MoveFault { index, at_ms } => lab.move_fault(index, at_ms),
-            Action::ResizeFault { index, length_ms } => lab.resize_fault(index, length_ms),
-            Action::RemoveFault(index) => lab.remove_fault(index),
-            Action::RemoveSelected => match lab.selected {
-                Some(index) => lab.remove_fault(index),
-                None => lab,
-            },
-            Action::SelectFault(index) => {
-                lab.selected = index.filter(|&i| i < lab.scenario.faults.len());
-                lab
-            }
             Action::Undo => lab.undo_redo(true),
             Action::Redo => lab.undo_redo(false),
             Action::PlayTo { ms, event } => lab.play_to_start(ms, event),
+            Action::OpenFaultMenu(_)
+            | Action::CloseFaultMenu
+            | Action::Inject { .. }
+            | Action::MoveFault { .. }
+            | Action::ResizeFault { .. }
+            | Action::RemoveFault(_)
+            | Action::RemoveSelected
+            | Action::SelectFault(_) => lab.apply_fault(action),
+        }
+    }
+
+    /// A change to the scenario's settings (the switches and knobs): a new run.
+    fn apply_setting(self, action: Action) -> Session {
+        let safe_unlock = self.safe_unlock_applies();
+        match action {
+            Action::SetFencing(on) => self.edit(|s| s.storage.fencing = on),
+            Action::ToggleFencing => self.edit(|s| s.storage.fencing = !s.storage.fencing),
+            Action::SetSafeUnlock(on) if safe_unlock => self.edit(|s| s.lock.safe_unlock = on),
+            Action::ToggleSafeUnlock if safe_unlock => self.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
+            Action::SetTtl(ms) => self.edit(|s| s.lock.ttl_ms = ms),
+            Action::SetPause(ms) => self.edit(|s| fault::set_knob(&mut s.faults, ms)),
+            Action::SetSeed(seed) => self.edit(|s| s.seed = seed),
+            _ => self,
+        }
+    }
+
+    /// Steps and key moments, through both runs of a comparison (one run otherwise).
+    fn apply_step(self, action: Action) -> Session {
+        let end = self.timeline.duration_ms as f64;
+        let (to, edge) = match action {
+            Action::Step => (stepping::step(&self, true), end),
+            Action::StepBack => (stepping::step(&self, false), 0.0),
+            Action::NextKey => (stepping::key(&self, true), end),
+            Action::PrevKey => (stepping::key(&self, false), 0.0),
+            _ => return self,
+        };
+        self.seek_both(to, edge)
+    }
+
+    fn toggle_play(mut self) -> Session {
+        self.playing = !self.playing;
+        if self.playing && self.cursor >= self.timeline.duration_ms as f64 {
+            self.cursor = 0.0; // play at the end starts over
+        }
+        self.last_frame_ts = None;
+        self.slide_ms = 0.0;
+        self.dwell_ms = 0.0;
+        self
+    }
+
+    /// What the screen shows besides the run: lecture mode, the outcome, help, the link error.
+    fn apply_view(mut self, action: Action) -> Session {
+        match action {
+            Action::ToggleLecture => self.lecture = !self.lecture,
+            Action::ToggleOutcome => self.outcome = !self.outcome,
+            Action::ToggleStopAtKeys => self.stop_at_keys = !self.stop_at_keys,
+            Action::ToggleHelp => self.help = !self.help,
+            Action::CloseHelp => self.help = false,
+            Action::DismissLinkError => self.link_error = None,
+            _ => {}
+        }
+        self
+    }
+
+    /// Faults where the user points (faults.rs): the menu, adding, moving, resizing, removing.
+    fn apply_fault(mut self, action: Action) -> Session {
+        match action {
+            Action::OpenFaultMenu(menu) => {
+                self.menu = Some(menu).filter(|m| !self.fault_menu(&m.node).is_empty());
+                self.playing = false;
+                self
+            }
+            Action::CloseFaultMenu => {
+                self.menu = None;
+                self
+            }
+            Action::Inject { kind, node } => self.inject(&kind, &node),
+            Action::MoveFault { index, at_ms } => self.move_fault(index, at_ms),
+            Action::ResizeFault { index, length_ms } => self.resize_fault(index, length_ms),
+            Action::RemoveFault(index) => self.remove_fault(index),
+            Action::RemoveSelected => match self.selected {
+                Some(index) => self.remove_fault(index),
+                None => self,
+            },
+            Action::SelectFault(index) => {
+                self.selected = index.filter(|&i| i < self.scenario.faults.len());
+                self
+            }
+            _ => self,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! browser and no sleeps.
 
 use super::*;
+use crate::scenario::fault::{Delay, Pause};
+use crate::scenario::FaultSpec;
 
 fn open(search: &str) -> Session {
     Session::new(&Start { search: search.into(), hash: String::new(), reduced_motion: false })
@@ -344,7 +346,7 @@ fn a_pause_where_you_point_breaks_a_happy_path_in_two_actions() {
     assert_eq!(pause.words(), format!("Pause A for {}", crate::decimal::seconds(s.scenario.lock.ttl_ms * 3 / 2)));
     let s = s.apply(Action::Inject { kind: "pause".into(), node: "A".into() });
     assert_eq!(s.scenario.faults.len(), 1);
-    let FaultSpec::Pause { at_ms, duration_ms, .. } = s.scenario.faults[0] else { panic!("a pause") };
+    let FaultSpec::Pause(Pause { at_ms, duration_ms, .. }) = s.scenario.faults[0] else { panic!("a pause") };
     assert_eq!(at_ms, t, "it starts at the cursor");
     assert!(duration_ms > s.scenario.lock.ttl_ms, "a client's pause outlives its lease ({duration_ms} ms)");
     assert!(!s.run.verdict.safe && s.run.verdict.stale_writes_accepted == 1, "the classic lost update");
@@ -361,7 +363,7 @@ fn a_pause_where_you_point_breaks_a_happy_path_in_two_actions() {
     assert!(s.as_shipped().is_some());
     let s = s.apply(Action::Redo).apply(Action::Redo);
     assert!(s.run.verdict.safe);
-    let FaultSpec::Pause { duration_ms, .. } = s.scenario.faults[0] else { panic!("a pause") };
+    let FaultSpec::Pause(Pause { duration_ms, .. }) = s.scenario.faults[0] else { panic!("a pause") };
     assert_eq!(duration_ms, 500);
     assert_eq!(s.can_undo(), (true, false));
 }
@@ -390,13 +392,13 @@ fn moving_and_removing_a_fault_are_edits_undo_sees() {
 fn a_new_pause_does_not_overlap_one_on_the_same_node() {
     // redis-gc-pause pauses A from 500 ms for 15 s; pointing inside it starts after it ends.
     let s = open("?scenario=redis-gc-pause&t=3000");
-    let FaultSpec::Pause { at_ms, duration_ms, .. } = s.scenario.faults[0] else { panic!("a pause") };
+    let FaultSpec::Pause(Pause { at_ms, duration_ms, .. }) = s.scenario.faults[0] else { panic!("a pause") };
     let s = s.apply(Action::Inject { kind: "pause".into(), node: "A".into() });
-    let FaultSpec::Pause { at_ms: new_at, .. } = s.scenario.faults[1] else { panic!("a pause") };
+    let FaultSpec::Pause(Pause { at_ms: new_at, .. }) = s.scenario.faults[1] else { panic!("a pause") };
     assert_eq!(new_at, at_ms + duration_ms);
     // And pointing just before it, the new pause stops where the old one starts.
     let s = open("?scenario=redis-gc-pause&t=200").apply(Action::Inject { kind: "pause".into(), node: "A".into() });
-    let FaultSpec::Pause { at_ms: new_at, duration_ms: new_len, .. } = s.scenario.faults[1] else { panic!("a pause") };
+    let FaultSpec::Pause(Pause { at_ms: new_at, duration_ms: new_len, .. }) = s.scenario.faults[1] else { panic!("a pause") };
     assert_eq!((new_at, new_at + new_len), (200, at_ms));
 }
 
@@ -409,7 +411,7 @@ fn the_menu_offers_what_applies_to_the_node() {
     assert!(kinds("nobody").is_empty());
     // "Delay its next messages": the link its next message takes.
     let delay = s.fault_menu("B").into_iter().find(|o| o.kind.id() == "delay").unwrap();
-    let FaultSpec::Delay { to, .. } = &delay.fault else { panic!("a delay") };
+    let FaultSpec::Delay(Delay { to, .. }) = &delay.fault else { panic!("a delay") };
     assert_eq!(to, "redis");
 }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::lab::{self, Run};
 use crate::protocols::BeliefEnd;
+use crate::scenario::fault::{ClockDrift, ClockJump, Crash, Partition};
 use crate::scenario::{catalog, parse, FaultSpec};
 
 fn run(id: &str, fencing: bool) -> Run {
@@ -230,8 +231,8 @@ fn clocks_follow_jumps_and_drift_and_a_forward_step_ends_a_lease_early() {
     let t = with_faults(
         "redis-gc-pause",
         vec![
-            FaultSpec::ClockJump { at_ms: 5_000, node: "redis".into(), by_ms: 3_000 },
-            FaultSpec::ClockDrift { at_ms: 1_000, node: "B".into(), ppm: 100_000 },
+            FaultSpec::ClockJump(ClockJump { at_ms: 5_000, node: "redis".into(), by_ms: 3_000 }),
+            FaultSpec::ClockDrift(ClockDrift { at_ms: 1_000, node: "B".into(), ppm: 100_000 }),
         ],
     );
     let (redis, a, b) = (node(&t, "redis"), node(&t, "A"), node(&t, "B"));
@@ -252,7 +253,7 @@ fn clocks_follow_jumps_and_drift_and_a_forward_step_ends_a_lease_early() {
 
 #[test]
 fn true_time_when_follows_later_changes() {
-    let t = with_faults("happy-path-redis", vec![FaultSpec::ClockJump { at_ms: 1_000, node: "redis".into(), by_ms: -500 }]);
+    let t = with_faults("happy-path-redis", vec![FaultSpec::ClockJump(ClockJump { at_ms: 1_000, node: "redis".into(), by_ms: -500 })]);
     let redis = node(&t, "redis");
     // From 0, the wall clock reads 2 000 at true 2 500 (it was stepped back 0.5 s at 1 s).
     assert_eq!(t.clocks.true_time_when(redis, crate::sim::ClockKind::Wall, 0, 2_000), Some(2_500));
@@ -264,7 +265,7 @@ fn true_time_when_follows_later_changes() {
 fn crashes_draw_a_down_band_and_marks() {
     let t = with_faults(
         "redis-gc-pause",
-        vec![FaultSpec::Crash { at_ms: 3_000, node: "redis".into(), restart_after_ms: Some(1_000), machine: true }],
+        vec![FaultSpec::Crash(Crash { at_ms: 3_000, node: "redis".into(), restart_after_ms: Some(1_000), machine: true })],
     );
     let redis = node(&t, "redis");
     let down = t.bands.iter().find(|b| b.node == redis).expect("down band");
@@ -278,7 +279,7 @@ fn crashes_draw_a_down_band_and_marks() {
 fn partitions_include_the_group_of_unlisted_nodes() {
     let t = with_faults(
         "redis-gc-pause",
-        vec![FaultSpec::Partition { at_ms: 2_000, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: Some(1_000) }],
+        vec![FaultSpec::Partition(Partition { at_ms: 2_000, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: Some(1_000) })],
     );
     assert_eq!(t.partitions.len(), 1);
     let p = &t.partitions[0];
@@ -370,7 +371,7 @@ fn every_built_in_has_its_story_s_key_moments() {
             if !r.verdict.grants.is_empty() {
                 assert!(has(KeyKind::Grant), "{id}: no grant moment");
             }
-            if s.faults.iter().any(|f| matches!(f, FaultSpec::Pause { .. })) {
+            if s.faults.iter().any(|f| matches!(f, FaultSpec::Pause(_))) {
                 assert!(has(KeyKind::Paused) && has(KeyKind::Resumed), "{id}: pause or wake-up missing");
             }
             if t.leases.iter().any(|l| l.end == LeaseEnd::Expired) {

@@ -5,6 +5,7 @@
 
 pub mod invariants;
 
+use locklab::scenario::fault::{ClockDrift, ClockJump, Crash, Delay, Drop, Partition, Pause};
 use locklab::scenario::format::{ClientSpec, FaultSpec, LockConfig, NetworkConfig, StorageConfig};
 use locklab::scenario::validate::{node_names, service_names};
 use locklab::scenario::{Approach, Persistence, Scenario};
@@ -148,22 +149,22 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
         let node = pick(rng, &names).clone();
         let other = pick(rng, &names).clone();
         let fault = match rng.range(0, 6) {
-            0 => FaultSpec::Pause { at_ms, node, duration_ms: window(rng, 20_000) },
-            1 if mix == FaultMix::Any => FaultSpec::ClockJump { at_ms, node, by_ms: rng.range(-20_000, 20_000) },
-            1 => FaultSpec::Pause { at_ms, node, duration_ms: window(rng, 3_000) },
-            2 if mix == FaultMix::Any => FaultSpec::ClockDrift { at_ms, node, ppm: rng.range(-200_000, 200_000) },
+            0 => FaultSpec::Pause(Pause { at_ms, node, duration_ms: window(rng, 20_000) }),
+            1 if mix == FaultMix::Any => FaultSpec::ClockJump(ClockJump { at_ms, node, by_ms: rng.range(-20_000, 20_000) }),
+            1 => FaultSpec::Pause(Pause { at_ms, node, duration_ms: window(rng, 3_000) }),
+            2 if mix == FaultMix::Any => FaultSpec::ClockDrift(ClockDrift { at_ms, node, ppm: rng.range(-200_000, 200_000) }),
             2 | 3 if node == other => continue,
             2 => {
                 let by_ms = if mix == FaultMix::Ending { rng.range(0, 2_000) } else { rng.range(0, 5_000) };
-                FaultSpec::Delay { at_ms, from: node, to: other, by_ms, duration_ms: window(rng, 10_000) }
+                FaultSpec::Delay(Delay { at_ms, from: node, to: other, by_ms, duration_ms: window(rng, 10_000) })
             }
-            3 => FaultSpec::Drop { at_ms, from: node, to: other, duration_ms: Some(window(rng, 10_000)) },
+            3 => FaultSpec::Drop(Drop { at_ms, from: node, to: other, duration_ms: Some(window(rng, 10_000)) }),
             4 => {
                 let mut side: Vec<String> = names.iter().filter(|_| rng.range(0, 1) == 1).cloned().collect();
                 if side.is_empty() {
                     side.push(node);
                 }
-                FaultSpec::Partition { at_ms, groups: vec![side], duration_ms: Some(window(rng, 10_000)) }
+                FaultSpec::Partition(Partition { at_ms, groups: vec![side], duration_ms: Some(window(rng, 10_000)) })
             }
             _ => {
                 if node == "storage" {
@@ -180,7 +181,7 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
                     FaultMix::Ending => Some(window(rng, 10_000)),
                     _ => (rng.range(0, 2) > 0).then(|| rng.range(1, 10_000)),
                 };
-                FaultSpec::Crash { at_ms, node, restart_after_ms, machine: rng.range(0, 1) == 1 }
+                FaultSpec::Crash(Crash { at_ms, node, restart_after_ms, machine: rng.range(0, 1) == 1 })
             }
         };
         s.faults.push(fault);
@@ -211,6 +212,6 @@ pub fn with_long_client_pause(rng: &mut Stream, mut s: Scenario) -> Scenario {
     let c = &s.clients[client];
     let at_ms = (c.acquire_at_ms + rng.range(0, c.work_ms + 200)).min(s.duration_ms);
     let duration_ms = s.lock.ttl_ms + rng.range(500, 10_000);
-    s.faults.push(FaultSpec::Pause { at_ms, node: c.name.clone(), duration_ms });
+    s.faults.push(FaultSpec::Pause(Pause { at_ms, node: c.name.clone(), duration_ms }));
     s
 }

@@ -79,7 +79,7 @@ pub fn page_lines() -> String {
         );
     }
     let sweep_settings =
-        SweepSettings { steps: 5, runs: 40, lines: Lines::Fencing { row: "redis".into() }, ..SweepSettings::new(Param::PauseTtl) };
+        SweepSettings { steps: 5, runs: 40, lines: Lines::Fencing { row: "redis".into() }, ..SweepSettings::new(Param::default()) };
     let mut sweep = Sweep::new(&sweep_settings).unwrap();
     while sweep.running() {
         sweep.step(&mut ticking(), 8.0);

@@ -51,7 +51,7 @@ fn kinds(v: &str) -> Result<Vec<FaultKind>, String> {
 }
 
 fn sweep_arg(v: &str) -> Result<(Param, f64, f64), String> {
-    let ids: Vec<&str> = Param::ALL.iter().map(|p| p.id()).collect();
+    let ids: Vec<&str> = Param::all().iter().map(|p| p.id()).collect();
     let bad = || format!("--sweep: expected PARAM=FROM..TO with PARAM one of {}, got \"{v}\"", ids.join(", "));
     let (param, range) = v.split_once('=').ok_or_else(bad)?;
     let param = Param::by_id(param).ok_or_else(bad)?;

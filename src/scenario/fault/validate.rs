@@ -1,0 +1,68 @@
+//! Validating one fault of a scenario against its kind's params: every field within its
+//! bounds, every node named existing, a partition's groups disjoint, then the kind's own rule.
+
+use super::kind::{Ty, Value};
+use super::FaultSpec;
+use crate::scenario::error::{err, range, ScenarioError};
+use crate::scenario::format::Scenario;
+use crate::scenario::nodes::unknown_node;
+
+/// Validates `faults[index]` of `s`, whose nodes are `names`. Paths and messages are written
+/// only for an error: the explorer validates every fault it draws.
+pub fn fault(f: &FaultSpec, index: usize, s: &Scenario, names: &[String]) -> Result<(), ScenarioError> {
+    let path = |field: &str| format!("faults[{index}].{field}");
+    let node = |name: &str, path: &dyn Fn() -> String| {
+        if names.iter().any(|n| n == name) {
+            Ok(())
+        } else {
+            Err(unknown_node(s, path(), name))
+        }
+    };
+    for (p, v) in f.values() {
+        let within = |x: i64, lo: i64, hi: i64, unit: &str| {
+            if (lo..=hi).contains(&x) {
+                Ok(())
+            } else {
+                range(&path(p.name), x, lo, hi, &format!(" {unit}"))
+            }
+        };
+        match (p.ty, v) {
+            (Ty::At, Value::Int(t)) => within(t, 0, s.duration_ms, "ms")?,
+            (Ty::Number(n), Value::Int(x) | Value::Maybe(Some(x))) => within(x, n.lo, n.hi, n.unit)?,
+            (Ty::Node, Value::Name(name)) => node(&name, &|| path(p.name))?,
+            (Ty::Groups, Value::Groups(groups)) => disjoint_groups(&groups, &path(p.name), &node)?,
+            _ => {}
+        }
+        if let Some(message) = f.rule(p.name) {
+            return Err(err(path(p.name), message));
+        }
+    }
+    Ok(())
+}
+
+/// At least one group, none empty, every member a node (`node`) in one group only.
+fn disjoint_groups(
+    groups: &[Vec<String>],
+    path: &str,
+    node: &dyn Fn(&str, &dyn Fn() -> String) -> Result<(), ScenarioError>,
+) -> Result<(), ScenarioError> {
+    if groups.is_empty() {
+        return Err(err(path, "needs at least one group of node names"));
+    }
+    let group = |g: usize| format!("{path}[{g}]");
+    let mut seen: Vec<&str> = Vec::new();
+    for (g, members) in groups.iter().enumerate() {
+        if members.is_empty() {
+            return Err(err(group(g), "an empty group"));
+        }
+        for (m, name) in members.iter().enumerate() {
+            let at = || format!("{}[{m}]", group(g));
+            node(name, &at)?;
+            if seen.contains(&name.as_str()) {
+                return Err(err(at(), format!("\"{name}\" is in more than one group (groups must be disjoint)")));
+            }
+            seen.push(name);
+        }
+    }
+    Ok(())
+}
