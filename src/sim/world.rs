@@ -596,7 +596,13 @@ mod tests {
         let nodes = scripts
             .into_iter()
             .enumerate()
-            .map(|(i, s)| (NodeInfo { name: format!("n{i}"), role: Role::Client }, Box::new(crate::sim::Host::<Probe>::from_config(std::rc::Rc::new(std::cell::RefCell::new(s)))) as Box<dyn Node<u32, String>>))
+            .map(|(i, s)| {
+                (
+                    NodeInfo { name: format!("n{i}"), role: Role::Client },
+                    Box::new(crate::sim::Host::<Probe>::from_config(std::rc::Rc::new(std::cell::RefCell::new(s))))
+                        as Box<dyn Node<u32, String>>,
+                )
+            })
             .collect();
         World::new(&cfg, nodes)
     }
