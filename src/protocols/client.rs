@@ -9,7 +9,7 @@
 //! expires.
 
 use super::{AcquireFailure, BeliefEnd, ClientPhase as Phase, Ctx, GrantRef, Msg, Note};
-use crate::sim::{ClockKind, Node, NodeId, TimerId};
+use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 /// Timer tags at or above this belong to the agent.
 pub const AGENT_TAGS: u32 = 100;
@@ -117,8 +117,37 @@ pub struct ClientPlan {
     pub request_timeout_ms: i64,
 }
 
+/// What a client is built with.
+pub struct ClientConfig {
+    pub plan: ClientPlan,
+    pub storage: NodeId,
+    pub make_agent: AgentFactory,
+}
+
+/// A client node (see `sim::host`).
+pub type Client = Host<ClientProcess>;
+
+impl Client {
+    pub fn new(plan: ClientPlan, storage: NodeId, make_agent: AgentFactory) -> Self {
+        Host::from_config(ClientConfig { plan, storage, make_agent })
+    }
+}
+
+/// Not a disk (a client keeps nothing): acquisitions numbered across the client's processes.
+/// A `GrantRef` names one acquisition for the checker, so a new process does not start again
+/// at 1. Bookkeeping of the trace, not memory of the process (it decides nothing).
+#[derive(Default)]
+pub struct Numbering {
+    attempt: u32,
+}
+
+impl Durable for Numbering {}
+
 /// What one process of the client holds in memory; a crash loses all of it.
-struct Job {
+pub struct ClientProcess {
+    plan: ClientPlan,
+    storage: NodeId,
+    incarnation: u32,
     agent: Box<dyn LockAgent>,
     phase: Phase,
     token: Option<u64>,
@@ -128,162 +157,155 @@ struct Job {
     writes_done: u32,
 }
 
-impl Job {
-    fn new(agent: Box<dyn LockAgent>, incarnation: u32) -> Self {
-        Job { agent, phase: Phase::Waiting, token: None, validity: None, work: None, write: Rpc::new(incarnation), writes_done: 0 }
-    }
-}
-
-pub struct Client {
-    plan: ClientPlan,
-    storage: NodeId,
-    make_agent: AgentFactory,
-    incarnation: u32,
-    /// Acquisitions numbered across the client's processes: a `GrantRef` names one acquisition
-    /// for the checker, so a new process does not start again at 1. Bookkeeping of the trace,
-    /// not memory of the process (it decides nothing).
-    attempt: u32,
-    job: Job,
-    /// What the process was doing when it died, until its successor starts.
-    died_while: Option<Phase>,
-}
-
-impl Client {
-    pub fn new(plan: ClientPlan, storage: NodeId, make_agent: AgentFactory) -> Self {
-        let job = Job::new(make_agent(0), 0);
-        Client { plan, storage, make_agent, incarnation: 0, attempt: 0, job, died_while: None }
+impl ClientProcess {
+    fn begin_attempt(&mut self, n: &mut Numbering, ctx: &mut Ctx) {
+        self.phase = Phase::Acquiring;
+        n.attempt += 1;
+        ctx.note(Note::AcquireStarted { attempt: n.attempt });
+        self.agent.acquire(ctx, n.attempt);
     }
 
-    fn begin_attempt(&mut self, ctx: &mut Ctx) {
-        self.job.phase = Phase::Acquiring;
-        self.attempt += 1;
-        ctx.note(Note::AcquireStarted { attempt: self.attempt });
-        self.job.agent.acquire(ctx, self.attempt);
-    }
-
-    fn react(&mut self, ctx: &mut Ctx, event: AgentEvent) {
+    fn react(&mut self, n: &mut Numbering, ctx: &mut Ctx, event: AgentEvent) {
         match event {
             AgentEvent::Nothing => {}
-            AgentEvent::Acquired { token, validity_ms } if self.job.phase == Phase::Acquiring => {
-                self.job.phase = Phase::Holding;
-                self.job.token = token;
-                ctx.note(Note::BeliefStarted { attempt: self.attempt, token, validity_ms });
-                self.job.validity = validity_ms.map(|v| ctx.set_timer(v, ClockKind::Mono, VALIDITY));
+            AgentEvent::Acquired { token, validity_ms } if self.phase == Phase::Acquiring => {
+                self.phase = Phase::Holding;
+                self.token = token;
+                ctx.note(Note::BeliefStarted { attempt: n.attempt, token, validity_ms });
+                self.validity = validity_ms.map(|v| ctx.set_timer(v, ClockKind::Mono, VALIDITY));
                 if self.plan.writes == 0 {
                     // Nothing to write: it gives the lock straight back.
-                    self.end_belief(ctx, BeliefEnd::Released);
+                    self.end_belief(n, ctx, BeliefEnd::Released);
                 } else {
-                    self.job.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
+                    self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
                 }
             }
             AgentEvent::Acquired { .. } => {}
-            AgentEvent::Failed(reason) if self.job.phase == Phase::Acquiring => self.fail(ctx, reason),
+            AgentEvent::Failed(reason) if self.phase == Phase::Acquiring => self.fail(n, ctx, reason),
             AgentEvent::Failed(_) => {}
-            AgentEvent::Lost(reason) => self.end_belief(ctx, reason),
-            AgentEvent::Released if self.job.phase == Phase::Releasing => {
-                self.job.phase = Phase::Done;
+            AgentEvent::Lost(reason) => self.end_belief(n, ctx, reason),
+            AgentEvent::Released if self.phase == Phase::Releasing => {
+                self.phase = Phase::Done;
                 ctx.note(Note::Finished);
             }
             AgentEvent::Released => {}
         }
     }
 
-    fn fail(&mut self, ctx: &mut Ctx, reason: AcquireFailure) {
+    fn fail(&mut self, n: &Numbering, ctx: &mut Ctx, reason: AcquireFailure) {
         let (lo, hi) = self.plan.retry_ms;
         let retry_in_ms = ctx.rng().range(lo, hi);
-        ctx.note(Note::AcquireFailed { attempt: self.attempt, reason, retry_in_ms });
-        self.job.phase = Phase::Waiting;
+        ctx.note(Note::AcquireFailed { attempt: n.attempt, reason, retry_in_ms });
+        self.phase = Phase::Waiting;
         ctx.set_timer(retry_in_ms, ClockKind::Mono, RETRY);
     }
 
     /// Belief ends (for `reason`); the client then gives the lock back.
-    fn end_belief(&mut self, ctx: &mut Ctx, reason: BeliefEnd) {
-        if self.job.phase != Phase::Holding {
+    fn end_belief(&mut self, n: &mut Numbering, ctx: &mut Ctx, reason: BeliefEnd) {
+        if self.phase != Phase::Holding {
             return;
         }
         ctx.note(Note::BeliefEnded { reason });
-        for timer in [self.job.validity.take(), self.job.work.take()].into_iter().flatten() {
+        for timer in [self.validity.take(), self.work.take()].into_iter().flatten() {
             ctx.cancel_timer(timer);
         }
-        self.job.write.cancel(ctx);
-        self.job.phase = Phase::Releasing;
+        self.write.cancel(ctx);
+        self.phase = Phase::Releasing;
         ctx.note(Note::ReleaseSent);
-        let event = self.job.agent.release(ctx);
-        self.react(ctx, event);
+        let event = self.agent.release(ctx);
+        self.react(n, ctx, event);
     }
 
-    fn send_write(&mut self, ctx: &mut Ctx) {
-        let n = self.job.writes_done + 1;
-        let req = self.job.write.start(ctx, self.plan.request_timeout_ms, WRITE_TIMEOUT);
-        let grant = GrantRef { client: ctx.me(), attempt: self.attempt };
-        ctx.note(Note::WriteSent { n, token: self.job.token });
-        ctx.send(self.storage, Msg::Write { req, token: self.job.token, grant });
+    fn send_write(&mut self, n: &Numbering, ctx: &mut Ctx) {
+        let number = self.writes_done + 1;
+        let req = self.write.start(ctx, self.plan.request_timeout_ms, WRITE_TIMEOUT);
+        let grant = GrantRef { client: ctx.me(), attempt: n.attempt };
+        ctx.note(Note::WriteSent { n: number, token: self.token });
+        ctx.send(self.storage, Msg::Write { req, token: self.token, grant });
     }
 
     /// A write finished (accepted, or given up on): next write or release.
-    fn after_write(&mut self, ctx: &mut Ctx) {
-        self.job.writes_done += 1;
-        if self.job.writes_done < self.plan.writes {
-            self.job.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
+    fn after_write(&mut self, n: &mut Numbering, ctx: &mut Ctx) {
+        self.writes_done += 1;
+        if self.writes_done < self.plan.writes {
+            self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
         } else {
-            self.end_belief(ctx, BeliefEnd::Released);
+            self.end_belief(n, ctx, BeliefEnd::Released);
         }
     }
 }
 
-impl Node<Msg, Note> for Client {
-    fn on_start(&mut self, ctx: &mut Ctx) {
-        ctx.set_timer_at(self.plan.acquire_at_ms, ClockKind::Mono, START);
+impl Process for ClientProcess {
+    type Msg = Msg;
+    type Note = Note;
+    type Config = ClientConfig;
+    type Durable = Numbering;
+
+    fn fresh(_: &ClientConfig) -> Numbering {
+        Numbering::default()
     }
 
-    fn on_crash(&mut self, _machine: bool) {
-        self.died_while = Some(self.job.phase);
+    /// A fresh agent and the job from the beginning, with request ids of its own.
+    fn boot(config: &ClientConfig, _: &Numbering, incarnation: u32) -> Self {
+        ClientProcess {
+            plan: config.plan.clone(),
+            storage: config.storage,
+            incarnation,
+            agent: (config.make_agent)(incarnation),
+            phase: Phase::Waiting,
+            token: None,
+            validity: None,
+            work: None,
+            write: Rpc::new(incarnation),
+            writes_done: 0,
+        }
+    }
+
+    fn on_start(&mut self, _: &mut Numbering, ctx: &mut Ctx) {
+        ctx.set_timer_at(self.plan.acquire_at_ms, ClockKind::Mono, START);
     }
 
     /// A new process: nothing of the old one's memory, the job from the beginning (acquiring at
-    /// `acquire_at_ms`, at once if that has passed).
-    fn on_restart(&mut self, ctx: &mut Ctx) {
-        self.incarnation += 1;
-        self.job = Job::new((self.make_agent)(self.incarnation), self.incarnation);
-        let predecessor = self.died_while.take().unwrap_or(Phase::Waiting);
-        ctx.note(Note::StartedOver { incarnation: self.incarnation, predecessor });
+    /// `acquire_at_ms`, at once if that has passed). The trace says where the dead one was.
+    fn on_restart(&mut self, _: &mut Numbering, ctx: &mut Ctx, dead: &Self) {
+        ctx.note(Note::StartedOver { incarnation: self.incarnation, predecessor: dead.phase });
         ctx.set_timer_at(self.plan.acquire_at_ms, ClockKind::Mono, START);
     }
 
-    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+    fn on_message(&mut self, n: &mut Numbering, ctx: &mut Ctx, from: NodeId, msg: Msg) {
         if let Msg::WriteReply { req, accepted } = msg {
-            if self.job.phase == Phase::Holding && self.job.write.answer(ctx, req) {
+            if self.phase == Phase::Holding && self.write.answer(ctx, req) {
                 if accepted {
-                    self.after_write(ctx);
+                    self.after_write(n, ctx);
                 } else {
-                    self.end_belief(ctx, BeliefEnd::WriteRejected);
+                    self.end_belief(n, ctx, BeliefEnd::WriteRejected);
                 }
             }
             return;
         }
-        let event = self.job.agent.on_message(ctx, from, &msg);
-        self.react(ctx, event);
+        let event = self.agent.on_message(ctx, from, &msg);
+        self.react(n, ctx, event);
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx, _id: TimerId, tag: u32) {
+    fn on_timer(&mut self, n: &mut Numbering, ctx: &mut Ctx, _id: TimerId, tag: u32) {
         match tag {
-            START | RETRY if self.job.phase == Phase::Waiting => self.begin_attempt(ctx),
+            START | RETRY if self.phase == Phase::Waiting => self.begin_attempt(n, ctx),
             VALIDITY => {
-                self.job.validity = None;
-                self.end_belief(ctx, BeliefEnd::ValidityExpired);
+                self.validity = None;
+                self.end_belief(n, ctx, BeliefEnd::ValidityExpired);
             }
-            WORK if self.job.phase == Phase::Holding => {
-                self.job.work = None;
-                self.send_write(ctx);
+            WORK if self.phase == Phase::Holding => {
+                self.work = None;
+                self.send_write(n, ctx);
             }
-            WRITE_TIMEOUT if self.job.phase == Phase::Holding => {
-                self.job.write.time_out();
-                ctx.note(Note::WriteTimedOut { n: self.job.writes_done + 1 });
-                self.after_write(ctx);
+            WRITE_TIMEOUT if self.phase == Phase::Holding => {
+                self.write.time_out();
+                ctx.note(Note::WriteTimedOut { n: self.writes_done + 1 });
+                self.after_write(n, ctx);
             }
             t if t >= AGENT_TAGS => {
-                let event = self.job.agent.on_timer(ctx, t);
-                self.react(ctx, event);
+                let event = self.agent.on_timer(ctx, t);
+                self.react(n, ctx, event);
             }
             _ => {}
         }

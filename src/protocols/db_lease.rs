@@ -9,7 +9,7 @@ use super::single_server::SingleServerAgent;
 use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
-use crate::sim::{ClockKind, Node, NodeId, TimerId};
+use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 #[derive(Clone, Copy, Debug)]
 struct Row {
@@ -18,72 +18,90 @@ struct Row {
     expires_wall_ms: i64,
 }
 
+/// What the database keeps: the `locks` row (committed before the reply, so a crash keeps it).
 #[derive(Default)]
-pub struct DbServer {
+pub struct Table {
     row: Option<Row>,
+}
+
+impl Durable for Table {}
+
+impl Table {
+    fn live(&self, now_wall: i64) -> Option<Row> {
+        self.row.filter(|r| r.expires_wall_ms >= now_wall)
+    }
+}
+
+/// The database server's process.
+pub struct DbServer {
     /// Not a database feature: a marker so the trace shows when the row's lease ran out by
     /// the server's clock. The row itself is only ever judged lazily, as Postgres does.
     expiry_marker: Option<TimerId>,
 }
 
 impl DbServer {
-    pub fn new() -> Self {
-        DbServer::default()
-    }
-
-    fn live(&self, now_wall: i64) -> Option<Row> {
-        self.row.filter(|r| r.expires_wall_ms >= now_wall)
-    }
-
     fn cancel_marker(&mut self, ctx: &mut Ctx) {
         if let Some(t) = self.expiry_marker.take() {
             ctx.cancel_timer(t);
         }
     }
 
-    fn mark_expiry(&mut self, ctx: &mut Ctx) {
+    fn mark_expiry(&mut self, table: &Table, ctx: &mut Ctx) {
         self.cancel_marker(ctx);
-        if let Some(row) = self.row {
+        if let Some(row) = table.row {
             // `expires_at < now()` turns true one millisecond after the deadline.
             self.expiry_marker = Some(ctx.set_timer_at(row.expires_wall_ms + 1, ClockKind::Wall, 0));
         }
     }
 }
 
-impl Node<Msg, Note> for DbServer {
-    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+impl Process for DbServer {
+    type Msg = Msg;
+    type Note = Note;
+    type Config = ();
+    type Durable = Table;
+
+    fn fresh(_: &()) -> Table {
+        Table::default()
+    }
+
+    fn boot(_: &(), _: &Table, _: u32) -> Self {
+        DbServer { expiry_marker: None }
+    }
+
+    fn on_message(&mut self, table: &mut Table, ctx: &mut Ctx, from: NodeId, msg: Msg) {
         let now = ctx.wall_ms();
         match msg {
             Msg::Acquire { req, attempt, ttl_ms, .. } => {
                 // INSERT … ON CONFLICT (name) DO UPDATE … WHERE locks.expires_at < now()
-                if let Some(row) = self.live(now) {
+                if let Some(row) = table.live(now) {
                     ctx.note(Note::LockBusy { client: from, holder: row.owner });
                     ctx.send(from, Msg::AcquireReply { req, granted: false, token: None });
                     return;
                 }
-                let token = self.row.map_or(1, |r| r.token + 1);
+                let token = table.row.map_or(1, |r| r.token + 1);
                 let expires_wall_ms = now + ttl_ms;
-                self.row = Some(Row { owner: from, token, expires_wall_ms });
-                self.mark_expiry(ctx);
+                table.row = Some(Row { owner: from, token, expires_wall_ms });
+                self.mark_expiry(table, ctx);
                 ctx.note(Note::LockCommitted { client: from, attempt, token: Some(token), expires_wall_ms: Some(expires_wall_ms) });
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token: Some(token) });
             }
             Msg::Release { req, token, safe: true, .. } => {
                 // UPDATE locks SET expires_at = now() WHERE name = $n AND token = $tok
-                let target = self.live(now).filter(|r| Some(r.token) == token);
+                let target = table.live(now).filter(|r| Some(r.token) == token);
                 match target {
                     Some(row) => {
-                        self.row = Some(Row { expires_wall_ms: now, ..row });
+                        table.row = Some(Row { expires_wall_ms: now, ..row });
                         self.cancel_marker(ctx); // released, not expired
                         ctx.note(Note::LockReleased { holder: row.owner, by: from });
                     }
-                    None => ctx.note(Note::UnlockRefused { by: from, holder: self.live(now).map(|r| r.owner) }),
+                    None => ctx.note(Note::UnlockRefused { by: from, holder: table.live(now).map(|r| r.owner) }),
                 }
                 ctx.send(from, Msg::ReleaseReply { req, released: target.is_some() });
             }
             Msg::Release { req, safe: false, .. } => {
                 // DELETE FROM locks WHERE name = $n: live or expired, whoever's it is.
-                let deleted = self.row.take();
+                let deleted = table.row.take();
                 match deleted {
                     Some(row) => {
                         self.cancel_marker(ctx);
@@ -100,14 +118,14 @@ impl Node<Msg, Note> for DbServer {
         }
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx, id: TimerId, _tag: u32) {
+    fn on_timer(&mut self, table: &mut Table, ctx: &mut Ctx, id: TimerId, _tag: u32) {
         if self.expiry_marker != Some(id) {
             return;
         }
         self.expiry_marker = None;
-        match self.row {
+        match table.row {
             Some(row) if ctx.wall_ms() > row.expires_wall_ms => ctx.note(Note::LockExpired { holder: row.owner }),
-            Some(_) => self.mark_expiry(ctx), // the clock was stepped back
+            Some(_) => self.mark_expiry(table, ctx), // the clock was stepped back
             None => {}
         }
     }
@@ -143,7 +161,7 @@ pub const SPEC: Spec = Spec {
             let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);
             Box::new(move |inc| Box::new(SingleServerAgent::new(inc, server, ttl, timeout, safe)))
         },
-        server: |_, _| Box::new(DbServer::new()),
+        server: |_, _| Box::new(Host::<DbServer>::from_config(())),
     },
 };
 

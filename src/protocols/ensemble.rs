@@ -14,7 +14,7 @@
 use crate::vec_map::VecMap;
 
 use super::{Ctx, Entry, Msg, Note, Op};
-use crate::sim::{ClockKind, Node, NodeId, TimerId};
+use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 /// A leader heartbeats its followers this often.
 pub const HEARTBEAT_MS: i64 = 250;
@@ -211,146 +211,149 @@ struct Waiting {
     req: u32,
 }
 
+/// What an ensemble server is built with.
+pub struct EnsembleConfig {
+    pub flavour: Flavour,
+    pub rank: usize,
+    pub servers: Vec<NodeId>,
+    pub tick_ms: i64,
+}
+
+/// What a server keeps through a crash. The log, epoch and vote are fsynced before any reply
+/// (both systems do), and so is the state applied from the log with its commit index (etcd's
+/// backend and HardState; ZooKeeper's snapshot), and the highest epoch heard of.
+pub struct EnsembleDisk {
+    epoch: u64,
+    /// The vote cast, with the epoch it was cast in.
+    voted: Option<(u64, NodeId)>,
+    /// The highest epoch heard of in a refusal; the next campaign goes above it.
+    max_seen: u64,
+    log: Vec<Entry>,
+    commit: usize,
+    store: Store,
+    /// (token watched, client, its session): a watch belongs to the session that set it.
+    /// Watches are not on disk but in the server's memory; a real client re-registers them when
+    /// its connection comes back (ZooKeeper's SetWatches, etcd's watch resume). Keeping them here
+    /// across a restart is what the client observes, without modelling that reconnect.
+    watches: Vec<(u64, NodeId, u64)>,
+}
+
+impl Durable for EnsembleDisk {}
+
+/// An ensemble server's process: its role in the current epoch and the leader's bookkeeping.
 pub struct EnsembleServer {
     flavour: Flavour,
     tick_ms: i64,
     rank: usize,
     servers: Vec<NodeId>,
     role: Role,
-    epoch: u64,
-    /// The vote cast, with the epoch it was cast in (persisted with the log).
-    voted: Option<(u64, NodeId)>,
     /// The epoch this server is campaigning for. Campaigns do not raise `epoch` until won
     /// (Raft's pre-vote, as etcd runs it): a server cut off alone keeps campaigning without
     /// inflating its epoch, so when it returns it cannot depose a healthy leader.
     candidate_epoch: u64,
-    /// The highest epoch heard of in a refusal; the next campaign goes above it.
-    max_seen: u64,
     leader: Option<NodeId>,
-    log: Vec<Entry>,
-    commit: usize,
-    store: Store,
     election: Option<TimerId>,
     last_leader_contact: i64,
     votes: Vec<NodeId>,
-    // Leader-only, volatile:
+    // Leader-only:
     next_len: Vec<usize>,
     match_len: Vec<usize>,
     last_ack: Vec<i64>,
     waiting: Vec<Waiting>,
     last_heard: VecMap<u64, i64>,
     closing: Vec<u64>,
-    /// (token watched, client, its session): a watch belongs to the session that set it.
-    watches: Vec<(u64, NodeId, u64)>,
 }
 
 impl EnsembleServer {
     /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
     /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`).
-    pub fn new(flavour: Flavour, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Self {
-        let n = servers.len();
-        EnsembleServer {
-            flavour,
-            tick_ms,
-            rank,
-            servers,
-            role: Role::Follower,
-            epoch: 1,
-            voted: None,
-            candidate_epoch: 0,
-            max_seen: 0,
-            leader: None,
-            log: Vec::new(),
-            commit: 0,
-            store: Store::new(),
-            election: None,
-            last_leader_contact: 0,
-            votes: Vec::new(),
-            next_len: vec![0; n],
-            match_len: vec![0; n],
-            last_ack: vec![0; n],
-            waiting: Vec::new(),
-            last_heard: VecMap::new(),
-            closing: Vec::new(),
-            watches: Vec::new(),
-        }
+    pub fn node(flavour: Flavour, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Host<EnsembleServer> {
+        Host::from_config(EnsembleConfig { flavour, rank, servers, tick_ms })
     }
+}
 
+/// A handler's view of a server: its process and its disk.
+struct Server<'a> {
+    mem: &'a mut EnsembleServer,
+    disk: &'a mut EnsembleDisk,
+}
+
+impl Server<'_> {
     fn majority(&self) -> usize {
-        self.servers.len() / 2 + 1
+        self.mem.servers.len() / 2 + 1
     }
 
     fn peers(&self) -> impl Iterator<Item = (usize, NodeId)> + '_ {
-        let me = self.rank;
-        self.servers.iter().copied().enumerate().filter(move |(i, _)| *i != me)
+        let me = self.mem.rank;
+        self.mem.servers.iter().copied().enumerate().filter(move |(i, _)| *i != me)
     }
 
     fn last_epoch(&self) -> u64 {
-        self.log.last().map_or(0, |e| e.epoch)
+        self.disk.log.last().map_or(0, |e| e.epoch)
     }
 
     fn arm_election(&mut self, ctx: &mut Ctx) {
-        if let Some(t) = self.election.take() {
+        if let Some(t) = self.mem.election.take() {
             ctx.cancel_timer(t);
         }
-        let wait = ELECTION_TIMEOUT_MS + self.rank as i64 * ELECTION_STAGGER_MS;
-        self.election = Some(ctx.set_timer(wait, ClockKind::Mono, ELECTION));
+        let wait = ELECTION_TIMEOUT_MS + self.mem.rank as i64 * ELECTION_STAGGER_MS;
+        self.mem.election = Some(ctx.set_timer(wait, ClockKind::Mono, ELECTION));
     }
 
     fn become_follower(&mut self, ctx: &mut Ctx, epoch: u64, leader: Option<NodeId>) {
-        if self.role == Role::Leader {
-            ctx.note(Note::SteppedDown { epoch: self.epoch });
+        if self.mem.role == Role::Leader {
+            ctx.note(Note::SteppedDown { epoch: self.disk.epoch });
         }
-        self.epoch = epoch;
-        self.role = Role::Follower;
-        self.leader = leader;
-        self.waiting.clear();
+        self.disk.epoch = epoch;
+        self.mem.role = Role::Follower;
+        self.mem.leader = leader;
+        self.mem.waiting.clear();
         // Watches stay: a server keeps its clients' watches through a leader change (a client
         // that moves to another server lists again, ensemble_client).
-        self.closing.clear();
+        self.mem.closing.clear();
         self.arm_election(ctx);
     }
 
     fn start_election(&mut self, ctx: &mut Ctx) {
-        self.candidate_epoch = self.epoch.max(self.max_seen) + 1;
-        self.role = Role::Candidate;
-        self.leader = None;
-        self.voted = Some((self.candidate_epoch, ctx.me()));
-        self.votes = vec![ctx.me()];
-        let msg = Msg::RequestVote { epoch: self.candidate_epoch, last_len: self.log.len() as u32, last_epoch: self.last_epoch() };
+        self.mem.candidate_epoch = self.disk.epoch.max(self.disk.max_seen) + 1;
+        self.mem.role = Role::Candidate;
+        self.mem.leader = None;
+        self.disk.voted = Some((self.mem.candidate_epoch, ctx.me()));
+        self.mem.votes = vec![ctx.me()];
+        let msg = Msg::RequestVote { epoch: self.mem.candidate_epoch, last_len: self.disk.log.len() as u32, last_epoch: self.last_epoch() };
         let peers: Vec<NodeId> = self.peers().map(|(_, n)| n).collect();
         for p in peers {
             ctx.send(p, msg.clone());
         }
         self.arm_election(ctx);
-        if self.votes.len() >= self.majority() {
+        if self.mem.votes.len() >= self.majority() {
             self.become_leader(ctx);
         }
     }
 
     fn become_leader(&mut self, ctx: &mut Ctx) {
-        if let Some(t) = self.election.take() {
+        if let Some(t) = self.mem.election.take() {
             ctx.cancel_timer(t);
         }
-        self.epoch = self.epoch.max(self.candidate_epoch);
-        self.role = Role::Leader;
-        self.leader = Some(ctx.me());
+        self.disk.epoch = self.disk.epoch.max(self.mem.candidate_epoch);
+        self.mem.role = Role::Leader;
+        self.mem.leader = Some(ctx.me());
         let now = ctx.mono_ms();
-        self.next_len = vec![self.log.len(); self.servers.len()];
-        self.match_len = vec![0; self.servers.len()];
-        self.last_ack = vec![now; self.servers.len()];
+        self.mem.next_len = vec![self.disk.log.len(); self.mem.servers.len()];
+        self.mem.match_len = vec![0; self.mem.servers.len()];
+        self.mem.last_ack = vec![now; self.mem.servers.len()];
         // Sessions and leases survive a leader change, each with a fresh full timeout
         // (etcd: "a new leader extends every lease").
         // Inserted one by one: collecting into a BTreeMap sorts first, and each sort costs bundle size.
-        self.last_heard.clear();
-        for s in &self.store.sessions {
-            self.last_heard.insert(s.id, now);
+        self.mem.last_heard.clear();
+        for s in &self.disk.store.sessions {
+            self.mem.last_heard.insert(s.id, now);
         }
-        ctx.note(Note::LeaderElected { epoch: self.epoch });
+        ctx.note(Note::LeaderElected { epoch: self.disk.epoch });
         // A watch kept from an earlier term whose node went while another server led fires now.
         let (gone, kept): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.watches).into_iter().partition(|(t, _, _)| !self.store.nodes.iter().any(|n| n.token == *t));
-        self.watches = kept;
+            std::mem::take(&mut self.disk.watches).into_iter().partition(|(t, _, _)| !self.disk.store.nodes.iter().any(|n| n.token == *t));
+        self.disk.watches = kept;
         for (token, client, session) in gone {
             ctx.send(client, Msg::WatchFired { token, session });
         }
@@ -360,11 +363,11 @@ impl EnsembleServer {
 
     /// Appends an entry (leader only) and ships it; `reply` is answered when it commits.
     fn propose(&mut self, ctx: &mut Ctx, op: Op, reply: Option<(NodeId, u32)>) {
-        self.log.push(Entry { epoch: self.epoch, op });
+        self.disk.log.push(Entry { epoch: self.disk.epoch, op });
         if let Some((client, req)) = reply {
-            self.waiting.push(Waiting { index: self.log.len() - 1, client, req });
+            self.mem.waiting.push(Waiting { index: self.disk.log.len() - 1, client, req });
         }
-        self.match_len[self.rank] = self.log.len();
+        self.mem.match_len[self.mem.rank] = self.disk.log.len();
         self.advance_commit(ctx);
         let peers: Vec<usize> = self.peers().map(|(i, _)| i).collect();
         for p in peers {
@@ -373,23 +376,23 @@ impl EnsembleServer {
     }
 
     fn send_append(&mut self, ctx: &mut Ctx, peer: usize) {
-        let prev_len = self.next_len[peer].min(self.log.len());
-        let prev_epoch = if prev_len == 0 { 0 } else { self.log[prev_len - 1].epoch };
+        let prev_len = self.mem.next_len[peer].min(self.disk.log.len());
+        let prev_epoch = if prev_len == 0 { 0 } else { self.disk.log[prev_len - 1].epoch };
         let msg = Msg::Append {
-            epoch: self.epoch,
+            epoch: self.disk.epoch,
             prev_len: prev_len as u32,
             prev_epoch,
-            entries: self.log[prev_len..].to_vec(),
-            commit: self.commit as u32,
+            entries: self.disk.log[prev_len..].to_vec(),
+            commit: self.disk.commit as u32,
         };
-        ctx.send(self.servers[peer], msg);
+        ctx.send(self.mem.servers[peer], msg);
     }
 
     /// Commits the longest prefix a majority stores whose last entry is from this epoch.
     fn advance_commit(&mut self, ctx: &mut Ctx) {
-        for n in (self.commit + 1..=self.log.len()).rev() {
-            let stored = self.match_len.iter().filter(|&&m| m >= n).count();
-            if self.log[n - 1].epoch == self.epoch && stored >= self.majority() {
+        for n in (self.disk.commit + 1..=self.disk.log.len()).rev() {
+            let stored = self.mem.match_len.iter().filter(|&&m| m >= n).count();
+            if self.disk.log[n - 1].epoch == self.disk.epoch && stored >= self.majority() {
                 self.commit_to(ctx, n);
                 return;
             }
@@ -398,13 +401,13 @@ impl EnsembleServer {
 
     /// Applies entries up to `n`; a leader also reports, replies and fires watches.
     fn commit_to(&mut self, ctx: &mut Ctx, n: usize) {
-        while self.commit < n.min(self.log.len()) {
-            let index = self.commit;
-            let before = self.store.lowest();
-            let entry = self.log[index].clone();
-            let applied = self.store.apply(self.flavour, self.tick_ms, &entry);
-            self.commit += 1;
-            if self.role == Role::Leader {
+        while self.disk.commit < n.min(self.disk.log.len()) {
+            let index = self.disk.commit;
+            let before = self.disk.store.lowest();
+            let entry = self.disk.log[index].clone();
+            let applied = self.disk.store.apply(self.mem.flavour, self.mem.tick_ms, &entry);
+            self.disk.commit += 1;
+            if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
             }
         }
@@ -413,23 +416,23 @@ impl EnsembleServer {
     fn after_apply(&mut self, ctx: &mut Ctx, index: usize, op: &Op, applied: &Applied, before: Option<LockNode>) {
         let now = ctx.mono_ms();
         if let (true, Some(s)) = (applied.opened, applied.session) {
-            self.last_heard.insert(s.id, now);
+            self.mem.last_heard.insert(s.id, now);
             ctx.note(Note::SessionOpened { client: s.client, session: s.id, ttl_ms: s.ttl_ms });
         }
         if let Some(s) = applied.expired {
             ctx.note(Note::SessionExpired { client: s.client, session: s.id });
-            if self.flavour == Flavour::ZooKeeper {
+            if self.mem.flavour == Flavour::ZooKeeper {
                 // ZooKeeper closes the expired session's connection (the client's next step is
                 // to notice, and to try to reconnect).
                 ctx.send(s.client, Msg::SessionClosed { session: s.id });
             }
         }
         if let Op::CloseSession { session, .. } = op {
-            self.last_heard.remove(session);
-            self.closing.retain(|c| c != session);
+            self.mem.last_heard.remove(session);
+            self.mem.closing.retain(|c| c != session);
         }
         if let (Some(n), Op::CreateLockNode { .. }) = (applied.created, op) {
-            if before.is_none_or(|b| b.token != n.token) && !self.store.nodes.is_empty() {
+            if before.is_none_or(|b| b.token != n.token) && !self.disk.store.nodes.is_empty() {
                 ctx.note(Note::LockQueued { client: n.client, token: n.token });
             }
         }
@@ -440,13 +443,13 @@ impl EnsembleServer {
                 Op::CloseSession { expired: true, .. } if was_holder => ctx.note(Note::LockExpired { holder: gone.client }),
                 _ => {}
             }
-            let (fire, keep): (Vec<_>, Vec<_>) = self.watches.iter().partition(|(t, _, _)| *t == gone.token);
-            self.watches = keep;
+            let (fire, keep): (Vec<_>, Vec<_>) = self.disk.watches.iter().partition(|(t, _, _)| *t == gone.token);
+            self.disk.watches = keep;
             for (token, client, session) in fire {
                 ctx.send(client, Msg::WatchFired { token, session });
             }
         }
-        let after = self.store.lowest();
+        let after = self.disk.store.lowest();
         if let Some(holder) = after.filter(|a| before.is_none_or(|b| b.token != a.token)) {
             ctx.note(Note::LockCommitted {
                 client: holder.client,
@@ -455,8 +458,8 @@ impl EnsembleServer {
                 expires_wall_ms: None,
             });
         }
-        let (done, rest): (Vec<Waiting>, Vec<Waiting>) = std::mem::take(&mut self.waiting).into_iter().partition(|w| w.index == index);
-        self.waiting = rest;
+        let (done, rest): (Vec<Waiting>, Vec<Waiting>) = std::mem::take(&mut self.mem.waiting).into_iter().partition(|w| w.index == index);
+        self.mem.waiting = rest;
         for w in done {
             let reply = match (op, applied) {
                 (_, a) if a.no_session => self.session_gone(op_session(op)),
@@ -473,14 +476,14 @@ impl EnsembleServer {
     }
 
     fn on_tick(&mut self, ctx: &mut Ctx) {
-        if self.role != Role::Leader {
+        if self.mem.role != Role::Leader {
             return;
         }
         let now = ctx.mono_ms();
         // Check quorum: a leader cut off from a majority stops leading (and expiring).
-        let in_touch = self.last_ack.iter().enumerate().filter(|(i, t)| *i == self.rank || now - **t < ELECTION_TIMEOUT_MS).count();
+        let in_touch = self.mem.last_ack.iter().enumerate().filter(|(i, t)| *i == self.mem.rank || now - **t < ELECTION_TIMEOUT_MS).count();
         if in_touch < self.majority() {
-            let epoch = self.epoch;
+            let epoch = self.disk.epoch;
             self.become_follower(ctx, epoch, None);
             return;
         }
@@ -495,7 +498,7 @@ impl EnsembleServer {
     /// clock (ZooKeeper's buckets sit on multiples of tickTime). Every server runs it; only a
     /// leader acts on it.
     fn arm_expiry_check(&mut self, ctx: &mut Ctx) {
-        let period = self.flavour.expiry_period(self.tick_ms);
+        let period = self.mem.flavour.expiry_period(self.mem.tick_ms);
         let next = (ctx.mono_ms().div_euclid(period) + 1) * period;
         ctx.set_timer_at(next, ClockKind::Mono, EXPIRY_CHECK);
     }
@@ -503,17 +506,18 @@ impl EnsembleServer {
     /// Leader: proposes the expiry of every session not heard from within its timeout.
     fn expire_overdue(&mut self, ctx: &mut Ctx) {
         let now = ctx.mono_ms();
-        let (flavour, tick) = (self.flavour, self.tick_ms);
+        let (flavour, tick) = (self.mem.flavour, self.mem.tick_ms);
         let overdue: Vec<u64> = self
+            .disk
             .store
             .sessions
             .iter()
-            .filter(|s| !self.closing.contains(&s.id))
-            .filter(|s| flavour.expired(self.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
+            .filter(|s| !self.mem.closing.contains(&s.id))
+            .filter(|s| flavour.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
             .map(|s| s.id)
             .collect();
         for session in overdue {
-            self.closing.push(session);
+            self.mem.closing.push(session);
             self.propose(ctx, Op::CloseSession { session, expired: true }, None);
         }
     }
@@ -521,7 +525,7 @@ impl EnsembleServer {
     /// How a request about a session that no longer exists is answered: ZooKeeper has closed
     /// that session's connection; etcd says the lease is not found (TTL 0).
     fn session_gone(&self, session: u64) -> Msg {
-        match self.flavour {
+        match self.mem.flavour {
             Flavour::ZooKeeper => Msg::SessionClosed { session },
             Flavour::Etcd => Msg::KeepAliveReply { session, alive: false },
         }
@@ -531,44 +535,44 @@ impl EnsembleServer {
     /// another, or the notice of its firing was lost on the way) is registered again, or fired
     /// at once if its node is already gone.
     fn rewatch(&mut self, ctx: &mut Ctx, client: NodeId, session: u64, token: u64) {
-        if !self.store.nodes.iter().any(|n| n.token == token) {
-            self.watches.retain(|w| *w != (token, client, session));
+        if !self.disk.store.nodes.iter().any(|n| n.token == token) {
+            self.disk.watches.retain(|w| *w != (token, client, session));
             ctx.send(client, Msg::WatchFired { token, session });
-        } else if !self.watches.contains(&(token, client, session)) {
-            self.watches.push((token, client, session));
+        } else if !self.disk.watches.contains(&(token, client, session)) {
+            self.disk.watches.push((token, client, session));
         }
     }
 
     fn session_alive(&self, session: u64) -> bool {
-        self.store.session(session).is_some() && !self.closing.contains(&session)
+        self.disk.store.session(session).is_some() && !self.mem.closing.contains(&session)
     }
 
     fn on_append(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, prev_len: usize, prev_epoch: u64, entries: Vec<Entry>, commit: usize) {
-        if epoch < self.epoch {
-            ctx.send(from, Msg::AppendReply { epoch: self.epoch, ok: false, len: self.log.len() as u32 });
+        if epoch < self.disk.epoch {
+            ctx.send(from, Msg::AppendReply { epoch: self.disk.epoch, ok: false, len: self.disk.log.len() as u32 });
             return;
         }
-        if epoch > self.epoch || self.role != Role::Follower || self.leader != Some(from) {
+        if epoch > self.disk.epoch || self.mem.role != Role::Follower || self.mem.leader != Some(from) {
             self.become_follower(ctx, epoch, Some(from));
         } else {
             self.arm_election(ctx);
         }
-        self.last_leader_contact = ctx.mono_ms();
-        if prev_len > self.log.len() || (prev_len > 0 && self.log[prev_len - 1].epoch != prev_epoch) {
-            let hint = self.log.len().min(prev_len.saturating_sub(1));
+        self.mem.last_leader_contact = ctx.mono_ms();
+        if prev_len > self.disk.log.len() || (prev_len > 0 && self.disk.log[prev_len - 1].epoch != prev_epoch) {
+            let hint = self.disk.log.len().min(prev_len.saturating_sub(1));
             ctx.send(from, Msg::AppendReply { epoch, ok: false, len: hint as u32 });
             return;
         }
         let matched = prev_len + entries.len();
         for (k, e) in entries.into_iter().enumerate() {
             let at = prev_len + k;
-            match self.log.get(at) {
+            match self.disk.log.get(at) {
                 Some(mine) if mine.epoch == e.epoch => {}
                 Some(_) => {
-                    self.log.truncate(at); // a conflicting, never-committed suffix
-                    self.log.push(e);
+                    self.disk.log.truncate(at); // a conflicting, never-committed suffix
+                    self.disk.log.push(e);
                 }
-                None => self.log.push(e),
+                None => self.disk.log.push(e),
             }
         }
         self.commit_to(ctx, commit.min(matched));
@@ -576,21 +580,21 @@ impl EnsembleServer {
     }
 
     fn on_append_reply(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, ok: bool, len: usize) {
-        if epoch > self.epoch {
+        if epoch > self.disk.epoch {
             self.become_follower(ctx, epoch, None);
             return;
         }
-        let Some(peer) = self.servers.iter().position(|&s| s == from) else { return };
-        if self.role != Role::Leader || epoch < self.epoch {
+        let Some(peer) = self.mem.servers.iter().position(|&s| s == from) else { return };
+        if self.mem.role != Role::Leader || epoch < self.disk.epoch {
             return;
         }
-        self.last_ack[peer] = ctx.mono_ms();
+        self.mem.last_ack[peer] = ctx.mono_ms();
         if ok {
-            self.match_len[peer] = self.match_len[peer].max(len);
-            self.next_len[peer] = self.match_len[peer];
+            self.mem.match_len[peer] = self.mem.match_len[peer].max(len);
+            self.mem.next_len[peer] = self.mem.match_len[peer];
             self.advance_commit(ctx);
         } else {
-            self.next_len[peer] = len;
+            self.mem.next_len[peer] = len;
             self.send_append(ctx, peer);
         }
     }
@@ -599,36 +603,36 @@ impl EnsembleServer {
         let now = ctx.mono_ms();
         // Leader stickiness (etcd's check-quorum): a server that hears from a live leader
         // ignores candidates, so a node cut off alone cannot depose a healthy leader.
-        let heard_leader = match self.role {
-            Role::Follower => self.leader.is_some() && now - self.last_leader_contact < ELECTION_TIMEOUT_MS,
+        let heard_leader = match self.mem.role {
+            Role::Follower => self.mem.leader.is_some() && now - self.mem.last_leader_contact < ELECTION_TIMEOUT_MS,
             Role::Leader => true,
             Role::Candidate => false,
         };
-        let up_to_date = (last_epoch, last_len) >= (self.last_epoch(), self.log.len());
-        let free = match self.voted {
+        let up_to_date = (last_epoch, last_len) >= (self.last_epoch(), self.disk.log.len());
+        let free = match self.disk.voted {
             Some((e, v)) if e == epoch => v == from,
             Some((e, _)) => e < epoch,
             None => true,
         };
-        if epoch <= self.epoch || heard_leader || !up_to_date || !free {
-            let seen = self.voted.map_or(self.epoch, |(e, _)| e.max(self.epoch));
+        if epoch <= self.disk.epoch || heard_leader || !up_to_date || !free {
+            let seen = self.disk.voted.map_or(self.disk.epoch, |(e, _)| e.max(self.disk.epoch));
             ctx.send(from, Msg::VoteReply { epoch: seen, granted: false });
             return;
         }
         // Granting moves this server into the candidate's epoch.
         self.become_follower(ctx, epoch, None);
-        self.voted = Some((epoch, from));
+        self.disk.voted = Some((epoch, from));
         ctx.send(from, Msg::VoteReply { epoch, granted: true });
     }
 
     fn on_vote_reply(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, granted: bool) {
         if !granted {
-            self.max_seen = self.max_seen.max(epoch);
+            self.disk.max_seen = self.disk.max_seen.max(epoch);
             return;
         }
-        if self.role == Role::Candidate && epoch == self.candidate_epoch && !self.votes.contains(&from) {
-            self.votes.push(from);
-            if self.votes.len() >= self.majority() {
+        if self.mem.role == Role::Candidate && epoch == self.mem.candidate_epoch && !self.mem.votes.contains(&from) {
+            self.mem.votes.push(from);
+            if self.mem.votes.len() >= self.majority() {
                 self.become_leader(ctx);
             }
         }
@@ -646,8 +650,8 @@ impl EnsembleServer {
             | Msg::Reconnect { req, .. } => *req,
             _ => 0,
         };
-        if self.role != Role::Leader {
-            ctx.send(from, Msg::NotLeader { req, leader: self.leader });
+        if self.mem.role != Role::Leader {
+            ctx.send(from, Msg::NotLeader { req, leader: self.mem.leader });
             return;
         }
         match msg {
@@ -659,23 +663,23 @@ impl EnsembleServer {
             }
             Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
             Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
-            Msg::ListLockNodes { session, .. } if self.flavour == Flavour::ZooKeeper && !self.session_alive(session) => {
+            Msg::ListLockNodes { session, .. } if self.mem.flavour == Flavour::ZooKeeper && !self.session_alive(session) => {
                 ctx.send(from, self.session_gone(session))
             }
             Msg::ListLockNodes { req, session } => {
-                let mine = self.store.node_of(session).map(|n| n.token);
-                let predecessor = mine.and_then(|m| self.store.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
+                let mine = self.disk.store.node_of(session).map(|n| n.token);
+                let predecessor = mine.and_then(|m| self.disk.store.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
                 ctx.send(from, Msg::ListReply { req, mine, predecessor });
             }
             Msg::WatchNode { req, token, session } => {
-                let exists = self.store.nodes.iter().any(|n| n.token == token);
+                let exists = self.disk.store.nodes.iter().any(|n| n.token == token);
                 if exists {
-                    self.watches.push((token, from, session));
+                    self.disk.watches.push((token, from, session));
                 }
                 ctx.send(from, Msg::WatchReply { req, exists });
             }
             Msg::KeepAlive { session, watching } if self.session_alive(session) => {
-                self.last_heard.insert(session, ctx.mono_ms());
+                self.mem.last_heard.insert(session, ctx.mono_ms());
                 ctx.send(from, Msg::KeepAliveReply { session, alive: true });
                 if let Some(token) = watching {
                     self.rewatch(ctx, from, session, token);
@@ -683,9 +687,9 @@ impl EnsembleServer {
             }
             Msg::KeepAlive { session, .. } => ctx.send(from, self.session_gone(session)),
             // ZooKeeper: a client whose connection closed comes back with its session id.
-            Msg::Reconnect { req, session } => match self.store.session(session).copied().filter(|s| self.session_alive(s.id)) {
+            Msg::Reconnect { req, session } => match self.disk.store.session(session).copied().filter(|s| self.session_alive(s.id)) {
                 Some(s) => {
-                    self.last_heard.insert(session, ctx.mono_ms());
+                    self.mem.last_heard.insert(session, ctx.mono_ms());
                     ctx.send(from, Msg::SessionReply { req, session, ttl_ms: s.ttl_ms });
                 }
                 None => ctx.send(from, Msg::ReconnectRefused { req, session }),
@@ -695,15 +699,77 @@ impl EnsembleServer {
     }
 }
 
-impl Node<Msg, Note> for EnsembleServer {
+impl Process for EnsembleServer {
+    type Msg = Msg;
+    type Note = Note;
+    type Config = EnsembleConfig;
+    type Durable = EnsembleDisk;
+
+    fn fresh(_: &EnsembleConfig) -> EnsembleDisk {
+        EnsembleDisk { epoch: 1, voted: None, max_seen: 0, log: Vec::new(), commit: 0, store: Store::new(), watches: Vec::new() }
+    }
+
+    /// A follower that knows no leader and has heard from none.
+    fn boot(config: &EnsembleConfig, _: &EnsembleDisk, _: u32) -> Self {
+        let n = config.servers.len();
+        EnsembleServer {
+            flavour: config.flavour,
+            tick_ms: config.tick_ms,
+            rank: config.rank,
+            servers: config.servers.clone(),
+            role: Role::Follower,
+            candidate_epoch: 0,
+            leader: None,
+            election: None,
+            last_leader_contact: i64::MIN / 2,
+            votes: Vec::new(),
+            next_len: vec![0; n],
+            match_len: vec![0; n],
+            last_ack: vec![0; n],
+            waiting: Vec::new(),
+            last_heard: VecMap::new(),
+            closing: Vec::new(),
+        }
+    }
+
+    fn on_start(&mut self, disk: &mut EnsembleDisk, ctx: &mut Ctx) {
+        Server { mem: self, disk }.on_start(ctx)
+    }
+
+    fn on_message(&mut self, disk: &mut EnsembleDisk, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        Server { mem: self, disk }.on_message(ctx, from, msg)
+    }
+
+    fn on_timer(&mut self, disk: &mut EnsembleDisk, ctx: &mut Ctx, id: TimerId, tag: u32) {
+        Server { mem: self, disk }.on_timer(ctx, id, tag)
+    }
+
+    fn on_restart(&mut self, disk: &mut EnsembleDisk, ctx: &mut Ctx, _dead: &Self) {
+        let mut server = Server { mem: self, disk };
+        server.arm_election(ctx);
+        server.arm_expiry_check(ctx);
+    }
+}
+
+/// The session an op names.
+fn op_session(op: &Op) -> u64 {
+    match op {
+        Op::CloseSession { session, .. } | Op::CreateLockNode { session, .. } | Op::DeleteLockNode { session, .. } => *session,
+        Op::Noop | Op::OpenSession { .. } => 0,
+    }
+}
+
+impl Server<'_> {
     fn on_start(&mut self, ctx: &mut Ctx) {
         // A bootstrapped ensemble: server 1 already leads epoch 1.
-        let first = self.servers[0];
+        let first = self.mem.servers[0];
         self.arm_expiry_check(ctx);
-        if self.rank == 0 {
+        if self.mem.rank == 0 {
             self.start_election_as_bootstrap(ctx);
         } else {
-            self.leader = Some(first);
+            // Heard from at the run's start, whenever this server starts.
+            self.mem.leader = Some(first);
+            self.mem.last_leader_contact = 0;
             self.arm_election(ctx);
         }
     }
@@ -722,15 +788,15 @@ impl Node<Msg, Note> for EnsembleServer {
 
     fn on_timer(&mut self, ctx: &mut Ctx, id: TimerId, tag: u32) {
         match tag {
-            ELECTION if self.election == Some(id) => {
-                self.election = None;
-                if self.role != Role::Leader {
+            ELECTION if self.mem.election == Some(id) => {
+                self.mem.election = None;
+                if self.mem.role != Role::Leader {
                     self.start_election(ctx);
                 }
             }
             TICK => self.on_tick(ctx),
             EXPIRY_CHECK => {
-                if self.role == Role::Leader {
+                if self.mem.role == Role::Leader {
                     self.expire_overdue(ctx);
                 }
                 self.arm_expiry_check(ctx);
@@ -739,41 +805,11 @@ impl Node<Msg, Note> for EnsembleServer {
         }
     }
 
-    fn on_crash(&mut self, _machine: bool) {
-        // The log, epoch and vote are fsynced before any reply (both systems do); the rest is
-        // volatile. Watches are volatile too, but a real client re-registers them when its
-        // connection comes back (ZooKeeper's SetWatches, etcd's watch resume); keeping them here
-        // across the restart is what the client observes, without modelling that reconnect.
-        self.role = Role::Follower;
-        self.leader = None;
-        self.election = None;
-        self.votes.clear();
-        self.waiting.clear();
-        self.closing.clear();
-        self.last_heard.clear();
-    }
-
-    fn on_restart(&mut self, ctx: &mut Ctx) {
-        self.last_leader_contact = i64::MIN / 2;
-        self.arm_election(ctx);
-        self.arm_expiry_check(ctx);
-    }
-}
-
-/// The session an op names.
-fn op_session(op: &Op) -> u64 {
-    match op {
-        Op::CloseSession { session, .. } | Op::CreateLockNode { session, .. } | Op::DeleteLockNode { session, .. } => *session,
-        Op::Noop | Op::OpenSession { .. } => 0,
-    }
-}
-
-impl EnsembleServer {
     /// Server 1 takes epoch 1 at time 0 without a vote round, as a freshly formed ensemble
     /// whose first election is already over.
     fn start_election_as_bootstrap(&mut self, ctx: &mut Ctx) {
-        self.candidate_epoch = 1;
-        self.voted = Some((1, ctx.me()));
+        self.mem.candidate_epoch = 1;
+        self.disk.voted = Some((1, ctx.me()));
         self.become_leader(ctx);
     }
 }

@@ -190,6 +190,30 @@ impl EnsembleAgent {
             _ => AgentEvent::Failed(AcquireFailure::SessionExpired),
         }
     }
+
+    /// A "not leader" answer: to a keepalive (`req` 0) or to the outstanding request.
+    fn redirected(&mut self, ctx: &mut Ctx, from: NodeId, req: u32, leader: Option<NodeId>) {
+        match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
+            // Redirected: go to the leader now.
+            Some(i) if self.servers[i] != from => {
+                self.target = i;
+                if req == 0 {
+                    self.send_keepalive(ctx);
+                    // A watch lives with the leader that registered it; this one is gone,
+                    // so queue up again (the real client re-registers its watches when
+                    // it reconnects to another server).
+                    if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
+                        self.go(ctx, Step::Listing);
+                    }
+                } else if self.rpc.answer(ctx, req) {
+                    self.resend(ctx);
+                }
+            }
+            // No leader known (an election is on): try the next server, but only when the
+            // request times out or the next keepalive is due, not in a tight loop.
+            _ => self.next_server(),
+        }
+    }
 }
 
 impl LockAgent for EnsembleAgent {
@@ -270,26 +294,7 @@ impl LockAgent for EnsembleAgent {
             Msg::ReconnectRefused { req, session } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
                 return self.session_lost(ctx)
             }
-            Msg::NotLeader { req, leader } => match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
-                // Redirected: go to the leader now.
-                Some(i) if self.servers[i] != from => {
-                    self.target = i;
-                    if req == 0 {
-                        self.send_keepalive(ctx);
-                        // A watch lives with the leader that registered it; this one is gone,
-                        // so queue up again (the real client re-registers its watches when
-                        // it reconnects to another server).
-                        if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
-                            self.go(ctx, Step::Listing);
-                        }
-                    } else if self.rpc.answer(ctx, req) {
-                        self.resend(ctx);
-                    }
-                }
-                // No leader known (an election is on): try the next server, but only when the
-                // request times out or the next keepalive is due, not in a tight loop.
-                _ => self.next_server(),
-            },
+            Msg::NotLeader { req, leader } => self.redirected(ctx, from, req, leader),
             _ => {}
         }
         AgentEvent::Nothing

@@ -38,7 +38,7 @@ pub const SPEC: Spec = Spec {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
             Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::Etcd, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::new(Flavour::Etcd, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(Flavour::Etcd, rank, p.servers.clone(), p.lock.tick_ms)),
     },
 };
 

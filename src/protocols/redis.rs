@@ -9,7 +9,7 @@ pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
 use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
 use super::{Ctx, Msg, Note, RedisKey};
-use crate::sim::{ClockKind, Node, NodeId, TimerId};
+use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 const EXPIRY: u32 = 1;
 const FSYNC: u32 = 2;
@@ -33,162 +33,158 @@ struct Data {
 pub struct Replication {
     pub peer: NodeId,
     pub clients: Vec<NodeId>,
+    /// The role it starts in.
     pub primary: bool,
 }
 
+/// What a Redis server is built with.
+pub struct RedisConfig {
+    pub persistence: Persistence,
+    pub issues_tokens: bool,
+    pub replication: Option<Replication>,
+}
+
+/// What a Redis server keeps through a crash (see `Durable::crash` for what a crash loses).
+pub struct RedisDisk {
+    /// The append-only file as far as the server wrote it (the OS holds it) and as far as it
+    /// was fsynced; nothing is written to it without persistence.
+    aof: Data,
+    fsynced: Data,
+    /// The role, the epoch and the syncs sent as primary and applied as replica within it:
+    /// what the config rewrite on failover and the replication offset saved with the dataset
+    /// keep, whatever the persistence setting.
+    primary: bool,
+    epoch: u64,
+    sent_seq: u64,
+    applied_seq: u64,
+}
+
+impl Durable for RedisDisk {
+    fn crash(&mut self, machine: bool) {
+        if machine {
+            self.aof = self.fsynced; // the OS's unwritten pages went down with the machine
+        } else {
+            self.fsynced = self.aof; // the OS writes out what the dead process wrote
+        }
+    }
+}
+
+/// A Redis server's process: its dataset in memory and its timers.
 pub struct RedisServer {
     persistence: Persistence,
     issues_tokens: bool,
-    replication: Option<Replication>,
-    epoch: u64,
-    /// Syncs sent as primary (kept across restarts, like a replication offset), and the
-    /// newest one applied as replica, within `epoch`.
-    sent_seq: u64,
-    applied_seq: u64,
+    /// The peer and the clients to tell of a failover, when replicated.
+    replication: Option<(NodeId, Vec<NodeId>)>,
     data: Data,
-    /// What the last fsync put on disk (aof-everysec).
-    synced: Data,
     expiry: Option<TimerId>,
     failover: Option<TimerId>,
-    lost_in_crash: Option<u64>,
 }
 
 impl RedisServer {
-    pub fn new(persistence: Persistence, issues_tokens: bool, replication: Option<Replication>) -> Self {
-        RedisServer {
-            persistence,
-            issues_tokens,
-            replication,
-            epoch: 0,
-            sent_seq: 0,
-            applied_seq: 0,
-            data: Data::default(),
-            synced: Data::default(),
-            expiry: None,
-            failover: None,
-            lost_in_crash: None,
-        }
-    }
-
-    fn is_primary(&self) -> bool {
-        self.replication.as_ref().is_none_or(|r| r.primary)
+    pub fn node(persistence: Persistence, issues_tokens: bool, replication: Option<Replication>) -> Host<RedisServer> {
+        Host::from_config(RedisConfig { persistence, issues_tokens, replication })
     }
 
     /// Only a primary expires keys; a replica waits for the primary's word.
-    fn arm_expiry(&mut self, ctx: &mut Ctx) {
+    fn arm_expiry(&mut self, disk: &RedisDisk, ctx: &mut Ctx) {
         if let Some(t) = self.expiry.take() {
             ctx.cancel_timer(t);
         }
-        if let (true, Some(key)) = (self.is_primary(), self.data.key) {
+        if let (true, Some(key)) = (disk.primary, self.data.key) {
             self.expiry = Some(ctx.set_timer_at(key.expires_wall_ms, ClockKind::Wall, EXPIRY));
         }
     }
 
     /// Removes the key if the server's wall clock has passed its deadline (lazy expiry).
-    fn expire_if_due(&mut self, ctx: &mut Ctx) {
-        if let (true, Some(key)) = (self.is_primary(), self.data.key) {
+    fn expire_if_due(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx) {
+        if let (true, Some(key)) = (disk.primary, self.data.key) {
             if ctx.wall_ms() >= key.expires_wall_ms {
                 self.data.key = None;
                 ctx.note(Note::LockExpired { holder: key.owner });
-                self.wrote(ctx);
+                self.wrote(disk, ctx);
             }
         }
     }
 
-    /// After every change: fsync if `aof-always`, and stream the change to the replica at once
-    /// (SCENARIO_FORMAT: writes reach the replica after the network delay). Asynchronous: the
-    /// client's reply does not wait for it, so a crash, a cut or a dropped replication message
-    /// can still leave the replica without an acknowledged write.
-    fn wrote(&mut self, ctx: &mut Ctx) {
+    /// After every change: append it to the AOF (and fsync it if `aof-always`), and stream it
+    /// to the replica at once (SCENARIO_FORMAT: writes reach the replica after the network
+    /// delay). Asynchronous: the client's reply does not wait for it, so a crash, a cut or a
+    /// dropped replication message can still leave the replica without an acknowledged write.
+    fn wrote(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx) {
+        self.append(disk);
+        self.stream(disk, ctx);
+    }
+
+    fn append(&self, disk: &mut RedisDisk) {
+        if self.persistence != Persistence::None {
+            disk.aof = self.data;
+        }
         if self.persistence == Persistence::AofAlways {
-            self.synced = self.data;
-        }
-        self.stream(ctx);
-    }
-
-    fn stream(&mut self, ctx: &mut Ctx) {
-        if let (true, Some(r)) = (self.is_primary(), &self.replication) {
-            self.sent_seq += 1;
-            let (epoch, seq, key, counter) = (self.epoch, self.sent_seq, self.data.key, self.data.counter);
-            ctx.send(r.peer, Msg::ReplicaSync { epoch, seq, key, counter });
+            disk.fsynced = self.data;
         }
     }
 
-    fn arm_failover(&mut self, ctx: &mut Ctx) {
+    fn stream(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx) {
+        if let (true, Some((peer, _))) = (disk.primary, &self.replication) {
+            disk.sent_seq += 1;
+            let (epoch, seq, key, counter) = (disk.epoch, disk.sent_seq, self.data.key, self.data.counter);
+            ctx.send(*peer, Msg::ReplicaSync { epoch, seq, key, counter });
+        }
+    }
+
+    fn arm_failover(&mut self, disk: &RedisDisk, ctx: &mut Ctx) {
         if let Some(t) = self.failover.take() {
             ctx.cancel_timer(t);
         }
-        if !self.is_primary() {
+        if !disk.primary {
             self.failover = Some(ctx.set_timer(FAILOVER_AFTER_MS, ClockKind::Mono, FAILOVER));
         }
     }
 
-    fn set_role(&mut self, ctx: &mut Ctx, primary: bool) {
-        if let Some(r) = self.replication.as_mut() {
-            r.primary = primary;
+    fn set_role(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, primary: bool) {
+        if self.replication.is_some() {
+            disk.primary = primary;
         }
-        self.arm_expiry(ctx);
-        self.arm_failover(ctx);
+        self.arm_expiry(disk, ctx);
+        self.arm_failover(disk, ctx);
     }
 
-    fn on_sync(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, seq: u64, key: Option<RedisKey>, counter: u64) {
-        if epoch < self.epoch {
+    fn on_sync(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, sync: (u64, u64, Option<RedisKey>, u64)) {
+        let (epoch, seq, key, counter) = sync;
+        if epoch < disk.epoch {
             return; // an old primary that has not heard the news yet
         }
-        if self.is_primary() {
-            if epoch == self.epoch {
+        if disk.primary {
+            if epoch == disk.epoch {
                 return;
             }
             ctx.note(Note::Demoted { epoch, primary: from });
-        } else if epoch == self.epoch && seq <= self.applied_seq {
+        } else if epoch == disk.epoch && seq <= disk.applied_seq {
             return; // overtaken on the way by a newer sync
         }
-        self.epoch = epoch;
-        self.applied_seq = seq;
+        disk.epoch = epoch;
+        disk.applied_seq = seq;
         self.data = Data { key, counter };
-        if self.persistence == Persistence::AofAlways {
-            self.synced = self.data;
-        }
-        self.set_role(ctx, false);
+        self.append(disk);
+        self.set_role(disk, ctx, false);
     }
 
-    fn promote(&mut self, ctx: &mut Ctx) {
-        self.epoch += 1;
-        ctx.note(Note::Promoted { epoch: self.epoch });
-        self.set_role(ctx, true);
-        self.expire_if_due(ctx);
-        if let Some(r) = &self.replication {
-            for &c in &r.clients {
+    fn promote(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx) {
+        disk.epoch += 1;
+        ctx.note(Note::Promoted { epoch: disk.epoch });
+        self.set_role(disk, ctx, true);
+        self.expire_if_due(disk, ctx);
+        if let Some((_, clients)) = &self.replication {
+            for &c in clients {
                 ctx.send(c, Msg::PrimaryChanged { primary: ctx.me() });
             }
         }
-        self.stream(ctx);
+        self.stream(disk, ctx);
         ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
     }
-}
 
-impl Node<Msg, Note> for RedisServer {
-    fn on_start(&mut self, ctx: &mut Ctx) {
-        if self.persistence == Persistence::AofEverysec {
-            ctx.set_timer(FSYNC_EVERY_MS, ClockKind::Mono, FSYNC);
-        }
-        if self.replication.is_some() {
-            ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
-            self.arm_failover(ctx);
-        }
-    }
-
-    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: Msg) {
-        if let Msg::ReplicaSync { epoch, seq, key, counter } = msg {
-            self.on_sync(ctx, from, epoch, seq, key, counter);
-            return;
-        }
-        if let (false, Some(r)) = (self.is_primary(), &self.replication) {
-            // A replica is read-only (READONLY error); tell the client where the primary is.
-            ctx.send(from, Msg::PrimaryChanged { primary: r.peer });
-            return;
-        }
-        self.expire_if_due(ctx);
+    /// `SET lock <value> NX PX <ttl>` and the INCR, or the unlock.
+    fn on_command(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, msg: Msg) {
         match msg {
             Msg::Acquire { req, attempt, value, ttl_ms } => {
                 if let Some(key) = self.data.key {
@@ -203,8 +199,8 @@ impl Node<Msg, Note> for RedisServer {
                     self.data.counter
                 });
                 ctx.note(Note::LockCommitted { client: from, attempt, token, expires_wall_ms: Some(expires_wall_ms) });
-                self.wrote(ctx);
-                self.arm_expiry(ctx);
+                self.wrote(disk, ctx);
+                self.arm_expiry(disk, ctx);
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token });
             }
             Msg::Release { req, value, safe, .. } => {
@@ -214,7 +210,7 @@ impl Node<Msg, Note> for RedisServer {
                 if let (true, Some(holder)) = (released, holder) {
                     self.data.key = None;
                     ctx.note(Note::LockReleased { holder, by: from });
-                    self.wrote(ctx);
+                    self.wrote(disk, ctx);
                 } else {
                     ctx.note(Note::UnlockRefused { by: from, holder });
                 }
@@ -223,52 +219,87 @@ impl Node<Msg, Note> for RedisServer {
             _ => {}
         }
     }
+}
 
-    fn on_timer(&mut self, ctx: &mut Ctx, id: TimerId, tag: u32) {
+impl Process for RedisServer {
+    type Msg = Msg;
+    type Note = Note;
+    type Config = RedisConfig;
+    type Durable = RedisDisk;
+
+    fn fresh(config: &RedisConfig) -> RedisDisk {
+        let primary = config.replication.as_ref().is_none_or(|r| r.primary);
+        RedisDisk { aof: Data::default(), fsynced: Data::default(), primary, epoch: 0, sent_seq: 0, applied_seq: 0 }
+    }
+
+    /// The dataset is loaded from the AOF (empty without persistence).
+    fn boot(config: &RedisConfig, disk: &RedisDisk, _: u32) -> Self {
+        RedisServer {
+            persistence: config.persistence,
+            issues_tokens: config.issues_tokens,
+            replication: config.replication.as_ref().map(|r| (r.peer, r.clients.clone())),
+            data: disk.aof,
+            expiry: None,
+            failover: None,
+        }
+    }
+
+    fn on_start(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx) {
+        if self.persistence == Persistence::AofEverysec {
+            ctx.set_timer(FSYNC_EVERY_MS, ClockKind::Mono, FSYNC);
+        }
+        if self.replication.is_some() {
+            ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
+            self.arm_failover(disk, ctx);
+        }
+    }
+
+    fn on_message(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        if let Msg::ReplicaSync { epoch, seq, key, counter } = msg {
+            self.on_sync(disk, ctx, from, (epoch, seq, key, counter));
+            return;
+        }
+        if let (false, Some((peer, _))) = (disk.primary, &self.replication) {
+            // A replica is read-only (READONLY error); tell the client where the primary is.
+            ctx.send(from, Msg::PrimaryChanged { primary: *peer });
+            return;
+        }
+        self.expire_if_due(disk, ctx);
+        self.on_command(disk, ctx, from, msg);
+    }
+
+    fn on_timer(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, id: TimerId, tag: u32) {
         match tag {
             EXPIRY if self.expiry == Some(id) => {
                 self.expiry = None;
-                self.expire_if_due(ctx);
+                self.expire_if_due(disk, ctx);
                 if self.data.key.is_some() {
-                    self.arm_expiry(ctx); // the wall clock was stepped back meanwhile
+                    self.arm_expiry(disk, ctx); // the wall clock was stepped back meanwhile
                 }
             }
             FSYNC => {
-                self.synced = self.data;
+                disk.fsynced = disk.aof;
                 ctx.set_timer(FSYNC_EVERY_MS, ClockKind::Mono, FSYNC);
             }
-            HEARTBEAT if self.is_primary() => {
-                self.stream(ctx);
+            HEARTBEAT if disk.primary => {
+                self.stream(disk, ctx);
                 ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
             }
             FAILOVER if self.failover == Some(id) => {
                 self.failover = None;
-                self.promote(ctx);
+                self.promote(disk, ctx);
             }
             _ => {}
         }
     }
 
-    fn on_crash(&mut self, machine: bool) {
-        self.expiry = None;
-        self.failover = None;
-        let kept = match self.persistence {
-            Persistence::None => Data::default(),
-            Persistence::AofEverysec if machine => self.synced,
-            Persistence::AofEverysec | Persistence::AofAlways => self.data,
-        };
-        self.lost_in_crash = (kept != self.data).then_some(self.data.counter);
-        self.data = kept;
-        self.synced = kept;
-    }
-
-    fn on_restart(&mut self, ctx: &mut Ctx) {
-        if let Some(counter) = self.lost_in_crash.take() {
-            ctx.note(Note::StateLost { token_counter_was: counter });
+    fn on_restart(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, dead: &Self) {
+        if self.data != dead.data {
+            ctx.note(Note::StateLost { token_counter_was: dead.data.counter });
         }
         // Expiry keeps "flowing" while the server is down: a key past its deadline goes at once.
-        self.arm_expiry(ctx);
-        self.on_start(ctx);
+        self.arm_expiry(disk, ctx);
+        self.on_start(disk, ctx);
     }
 }
 
@@ -299,7 +330,7 @@ pub const SPEC: Spec = Spec {
             // With a replica, server 0 is the primary and server 1 its replica.
             let replication =
                 p.lock.replica.then(|| Replication { peer: p.servers[1 - rank], clients: p.clients.clone(), primary: rank == 0 });
-            Box::new(RedisServer::new(p.lock.persistence, true, replication))
+            Box::new(RedisServer::node(p.lock.persistence, true, replication))
         },
     },
 };

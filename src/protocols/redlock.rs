@@ -179,6 +179,6 @@ pub const SPEC: Spec = Spec {
             })
         },
         // Redlock's instances are plain Redis servers with no token counter.
-        server: |p, _| Box::new(RedisServer::new(p.lock.persistence, false, None)),
+        server: |p, _| Box::new(RedisServer::node(p.lock.persistence, false, None)),
     },
 };

@@ -40,7 +40,7 @@ pub const SPEC: Spec = Spec {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
             Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::ZooKeeper, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::new(Flavour::ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(Flavour::ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms)),
     },
 };
 

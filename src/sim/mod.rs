@@ -2,6 +2,7 @@
 //! Plain Rust: no web-sys, no yew, no wall clock.
 
 pub mod clock;
+pub mod host;
 pub mod network;
 pub mod rng;
 pub mod trace;
@@ -17,6 +18,7 @@ pub type NodeId = usize;
 pub const NO_NODE: NodeId = usize::MAX;
 
 pub use clock::{ClockKind, LocalClock, NodeClocks};
+pub use host::{Durable, Host, Process};
 pub use network::LossReason;
 pub use trace::{Event, EventKind, NodeInfo, Role, Trace};
 pub use world::{Ctx, Fault, Node, TimerId, World, WorldConfig};

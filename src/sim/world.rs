@@ -16,14 +16,22 @@ use crate::vec_map::VecMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TimerId(pub u64);
 
-/// A node's behaviour. Every handler reads time only through `ctx`.
-pub trait Node<M, N> {
-    fn on_start(&mut self, _ctx: &mut Ctx<M, N>) {}
+/// A node as the world runs it. Every handler reads time only through `ctx`. Only a
+/// `host::Host` is one: a node is written as a `host::Process`, so how it crashes is the same
+/// for every kind of node.
+pub trait Node<M, N>: sealed::Hosted {
+    fn on_start(&mut self, ctx: &mut Ctx<M, N>);
     fn on_message(&mut self, ctx: &mut Ctx<M, N>, from: NodeId, msg: M);
     fn on_timer(&mut self, ctx: &mut Ctx<M, N>, id: TimerId, tag: u32);
-    /// The process died; keep only what survives per the node's persistence.
-    fn on_crash(&mut self, _machine: bool) {}
-    fn on_restart(&mut self, _ctx: &mut Ctx<M, N>) {}
+    /// The process died (`machine`: the machine with it).
+    fn crash(&mut self, machine: bool);
+    /// A new process boots and runs its first handler.
+    fn restart(&mut self, ctx: &mut Ctx<M, N>);
+}
+
+pub(super) mod sealed {
+    /// Implemented by `host::Host` only.
+    pub trait Hosted {}
 }
 
 enum Effect<M, N> {
@@ -323,7 +331,7 @@ impl<M: Clone, N> World<M, N> {
 
     fn handle(&mut self, item: Item<M>) {
         match item {
-            // A node crashed before it started starts on restart (`on_restart`); one paused
+            // A node crashed before it started starts on restart (`restart`); one paused
             // before it started starts when it resumes.
             Item::Start(n) if self.slots[n].down => {}
             Item::Start(n) if self.slots[n].paused_until.is_some() => {
@@ -363,7 +371,7 @@ impl<M: Clone, N> World<M, N> {
                 if self.slots[n].down {
                     self.slots[n].down = false;
                     self.record(n, EventKind::Restarted);
-                    self.dispatch(n, |node, ctx| node.on_restart(ctx));
+                    self.dispatch(n, |node, ctx| node.restart(ctx));
                 }
             }
             Item::PartitionHealed => self.record(super::NO_NODE, EventKind::PartitionHealed),
@@ -435,7 +443,7 @@ impl<M: Clone, N> World<M, N> {
                 // Messages that arrived while it was paused and were never handled die with it.
                 let unhandled = std::mem::take(&mut slot.backlog);
                 slot.timers.clear();
-                slot.node.on_crash(machine);
+                slot.node.crash(machine);
                 self.record(node, EventKind::Crashed { machine });
                 for (_, _, work) in unhandled {
                     if let Backlogged::Deliver { msg_id, from, .. } = work {
@@ -550,20 +558,35 @@ mod tests {
         Restart,
     }
 
-    struct Probe(Script);
+    /// A scripted process; the script is its config, so every process of the node runs it.
+    struct Probe(std::rc::Rc<std::cell::RefCell<Script>>);
 
-    impl Node<u32, String> for Probe {
-        fn on_start(&mut self, ctx: &mut Ctx<u32, String>) {
-            (self.0)(ctx, Input::Start)
+    impl Probe {
+        fn run(&self, ctx: &mut Ctx<u32, String>, input: Input) {
+            (self.0.borrow_mut())(ctx, input)
         }
-        fn on_message(&mut self, ctx: &mut Ctx<u32, String>, from: NodeId, msg: u32) {
-            (self.0)(ctx, Input::Msg(from, msg))
+    }
+
+    impl crate::sim::Process for Probe {
+        type Msg = u32;
+        type Note = String;
+        type Config = std::rc::Rc<std::cell::RefCell<Script>>;
+        type Durable = ();
+        fn fresh(_: &Self::Config) {}
+        fn boot(script: &Self::Config, _: &(), _: u32) -> Self {
+            Probe(script.clone())
         }
-        fn on_timer(&mut self, ctx: &mut Ctx<u32, String>, _id: TimerId, tag: u32) {
-            (self.0)(ctx, Input::Timer(tag))
+        fn on_start(&mut self, _: &mut (), ctx: &mut Ctx<u32, String>) {
+            self.run(ctx, Input::Start)
         }
-        fn on_restart(&mut self, ctx: &mut Ctx<u32, String>) {
-            (self.0)(ctx, Input::Restart)
+        fn on_message(&mut self, _: &mut (), ctx: &mut Ctx<u32, String>, from: NodeId, msg: u32) {
+            self.run(ctx, Input::Msg(from, msg))
+        }
+        fn on_timer(&mut self, _: &mut (), ctx: &mut Ctx<u32, String>, _id: TimerId, tag: u32) {
+            self.run(ctx, Input::Timer(tag))
+        }
+        fn on_restart(&mut self, _: &mut (), ctx: &mut Ctx<u32, String>, _dead: &Self) {
+            self.run(ctx, Input::Restart)
         }
     }
 
@@ -573,7 +596,13 @@ mod tests {
         let nodes = scripts
             .into_iter()
             .enumerate()
-            .map(|(i, s)| (NodeInfo { name: format!("n{i}"), role: Role::Client }, Box::new(Probe(s)) as Box<dyn Node<u32, String>>))
+            .map(|(i, s)| {
+                (
+                    NodeInfo { name: format!("n{i}"), role: Role::Client },
+                    Box::new(crate::sim::Host::<Probe>::from_config(std::rc::Rc::new(std::cell::RefCell::new(s))))
+                        as Box<dyn Node<u32, String>>,
+                )
+            })
             .collect();
         World::new(&cfg, nodes)
     }
@@ -668,7 +697,7 @@ mod tests {
         // Node 0's message, sent before it crashed, still arrives, at a crashed node 1: lost.
         assert!(t.events.iter().any(|e| e.node == 1 && matches!(e.kind, EventKind::Lost { reason: LossReason::ReceiverDown, .. })));
         assert_eq!(notes(&t, 1), Vec::<String>::new());
-        // Node 0's timer died with it; on restart it runs again from on_restart only.
+        // Node 0's timer died with it; on restart it runs again from `on_restart` only.
         assert_eq!(notes(&t, 0), ["restart"]);
     }
 
