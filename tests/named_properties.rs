@@ -150,6 +150,13 @@ fn each_trace_invariant_catches_a_trace_doctored_to_break_it() {
         i
     });
     assert!(matches!(&o, Outcome::Violated(e) if e.event == Some(at)), "{o:?}");
+    // A message that arrived and was never handled: the evidence is its arrival.
+    let (_, o) = doctored("network-obeys-faults", "happy-path-redis", |events| {
+        let i = position(events, |k| matches!(k, EventKind::Received { .. }));
+        events.remove(i);
+        i
+    });
+    assert!(matches!(&o, Outcome::Violated(e) if e.event.is_none() && e.text.contains("neither handled nor lost")), "{o:?}");
     // A TTL lock whose deadline is a millisecond off the server's clock plus the TTL.
     let (at, o) = doctored("clocks-follow-faults", "happy-path-redis", |events| {
         let i = position(events, |k| matches!(k, EventKind::Note(Note::LockCommitted { expires_wall_ms: Some(_), .. })));

@@ -185,18 +185,19 @@ fn network_obeys_the_faults(s: &Scenario, trace: &Trace) -> Option<Evidence> {
             _ => {}
         }
     }
-    // Whatever arrived was handled, or lost at a crashed node — unless its receiver was still
-    // frozen at the end (its backlog never came due).
-    let end = trace.duration_ms;
-    for (id, m) in sent.iter().enumerate() {
-        if let Some((_, to, Some(a), false)) = m {
-            if *a <= end && state[*to] != State::Paused {
-                let text = format!("message {id} arrived at {a} ms at {} and was neither handled nor lost", trace.name(*to));
-                return Some(Evidence { at_ms: Some(*a), event: None, text });
-            }
+    unhandled(trace, &sent, &state)
+}
+
+/// Whatever arrived was handled, or lost at a crashed node — unless its receiver was still
+/// frozen at the end (its backlog never came due). `sent`: msg_id → (from, to, arrival, handled).
+fn unhandled(trace: &Trace, sent: &[Option<(NodeId, NodeId, Option<Time>, bool)>], state: &[State]) -> Option<Evidence> {
+    sent.iter().enumerate().find_map(|(id, m)| match m {
+        Some((_, to, Some(a), false)) if *a <= trace.duration_ms && state[*to] != State::Paused => {
+            let text = format!("message {id} arrived at {a} ms at {} and was neither handled nor lost", trace.name(*to));
+            Some(Evidence { at_ms: Some(*a), event: None, text })
         }
-    }
-    None
+        _ => None,
+    })
 }
 
 /// One node's clocks, replayed from the trace's clock faults.
