@@ -1,10 +1,11 @@
-//! The trace invariants (tests/common/invariants.rs) on generated traces of every approach,
+//! The trace invariants (the library's `check::properties::invariants()`) on generated traces of every approach,
 //! with any fault the format allows and with faults that end; tests/properties.rs checks them
 //! on every run it generates too.
 
 mod common;
 
 use common::{invariants, scale, scenario, shapes, FaultMix};
+use locklab::check::properties;
 use locklab::lab;
 use locklab::sim::rng::Stream;
 
@@ -24,6 +25,6 @@ fn every_generated_trace_keeps_the_invariants() {
                 panic!("{}: {e}\n{}", shape.name(), serde_json::to_string(&s).unwrap());
             }
         }
-        println!("invariants, {}: {n} traces, {events} events, {} invariants each", shape.name(), invariants::ALL.len());
+        println!("invariants, {}: {n} traces, {events} events, {} invariants each", shape.name(), properties::invariants().len());
     }
 }

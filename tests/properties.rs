@@ -2,8 +2,9 @@
 //! manner of stateright's `always` / `sometimes`: generated scenarios are valid and survive the
 //! public format; consensus-backed locks with fencing *always* keep storage safe under faults a
 //! majority survives; every approach the seed calls advisory *sometimes* loses an update without
-//! fencing; and every client gets the lock once the faults are over (liveness). Every generated
-//! run is also checked against the trace invariants (tests/common/invariants.rs). Each test prints
+//! fencing; and every client gets the lock once the faults are over (liveness). Each is a named
+//! property of the library (`check::properties`). Every generated run is also checked against
+//! the trace invariants (`properties::invariants()`). Each test prints
 //! its counts per approach (`cargo test --test properties -- --nocapture`).
 //!
 //! Counts are scaled by `LOCKLAB_PROPERTY_SCALE` (default 1); CI runs the defaults.
@@ -11,9 +12,8 @@
 mod common;
 
 use common::{consensus, invariants, pick, scale, scenario, shapes, with_long_client_pause, FaultMix, Shape, LIVENESS_FAULTS_END_MS};
-use locklab::check::FindingKind;
+use locklab::check::properties::{EVERY_CLIENT_GETS_THE_LOCK, HOLDER_WRITES_ACCEPTED, NO_LOST_UPDATE, STALE_WRITE_REJECTED, TOKENS_RISE};
 use locklab::lab;
-use locklab::protocols::{EventKind, Note};
 use locklab::scenario::validate::validate;
 use locklab::scenario::{parse, Approach, Scenario};
 use locklab::sim::rng::Stream;
@@ -47,21 +47,17 @@ fn consensus_locks_with_fencing_always_keep_storage_safe() {
             let s = scenario(&mut rng, Shape::of(approach), FaultMix::MinorityOfServers, true);
             let run = lab::run(&s);
             invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
-            let v = run.verdict;
-            assert_eq!(v.stale_writes_accepted, 0, "stale write accepted in {s:?}\n{v:#?}");
-            assert!(v.safe);
-            let bad_tokens = v
-                .findings
-                .iter()
-                .any(|f| matches!(f.kind, FindingKind::TokenRepeated | FindingKind::TokenRegressed | FindingKind::HolderWriteRejected));
-            assert!(!bad_tokens, "token order broken in {s:?}\n{v:#?}");
-            grants += v.grants.len();
-            rejected += v.stale_writes_rejected as usize;
+            for p in [&NO_LOST_UPDATE, &TOKENS_RISE, &HOLDER_WRITES_ACCEPTED] {
+                invariants::holds(p, &run).unwrap_or_else(|e| panic!("{e}\n{s:?}\n{:#?}", run.verdict));
+            }
+            assert!(run.verdict.safe);
+            grants += run.verdict.grants.len();
+            rejected += usize::from(invariants::holds(&STALE_WRITE_REJECTED, &run).is_err());
         }
-        println!("always, {}: {n} runs, {grants} grants, {rejected} stale writes rejected, none accepted", approach.id());
+        println!("always, {}: {n} runs, {grants} grants, {rejected} runs with a stale write rejected, none accepted", approach.id());
         // The generator must actually exercise the lock, and fencing must have had work to do.
         assert!(grants > n, "{}: only {grants} grants in {n} scenarios", approach.id());
-        assert!(rejected > 0, "{}: no stale write was ever rejected: the faults never bit", approach.id());
+        assert!(rejected > 0, "{}: {} never witnessed: the faults never bit", approach.id(), STALE_WRITE_REJECTED.id);
     }
 }
 
@@ -80,29 +76,11 @@ fn every_advisory_approach_sometimes_loses_an_update_without_fencing() {
             let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
             let run = lab::run(&s);
             invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
-            if run.verdict.stale_writes_accepted > 0 {
-                lost += 1;
-            }
+            lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &run).is_err());
         }
         println!("sometimes, {}: {lost} of {n} runs lost an update", shape.name());
         assert!(lost > 0, "{}: no generated run lost an update", shape.name());
     }
-}
-
-/// Whether every client's last process got the lock and finished its job.
-fn every_client_got_the_lock(run: &lab::Run) -> Result<(), String> {
-    for (i, c) in run.scenario.clients.iter().enumerate() {
-        let events = &run.trace.events;
-        let since = events.iter().rposition(|e| e.node == i && matches!(e.kind, EventKind::Restarted)).unwrap_or(0);
-        let mine = || events[since..].iter().filter(|e| e.node == i);
-        let held = mine().position(|e| matches!(e.kind, EventKind::Note(Note::BeliefStarted { .. })));
-        let done = mine().position(|e| matches!(e.kind, EventKind::Note(Note::Finished)));
-        match (held, done) {
-            (Some(h), Some(d)) if h < d => {}
-            _ => return Err(format!("{} (its last process since event {since}) held {held:?}, finished {done:?}", c.name)),
-        }
-    }
-    Ok(())
 }
 
 #[test]
@@ -123,7 +101,7 @@ fn once_the_faults_are_over_every_client_gets_the_lock() {
             faults += s.faults.len();
             let run = lab::run(&s);
             invariants::check(&run).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", shape.name()));
-            if let Err(e) = every_client_got_the_lock(&run) {
+            if let Err(e) = invariants::holds(&EVERY_CLIENT_GETS_THE_LOCK, &run) {
                 panic!("{}: {e}\n{}", shape.name(), serde_json::to_string(&s).unwrap());
             }
         }

@@ -10,10 +10,16 @@
 //! 3. `two_believers`: two clients believed they held the lock at once, nothing lost.
 //! 4. `never_granted`: no client ever got the lock: no harm to data, no progress either.
 //! 5. `safe`: none of these.
+//!
+//! Each class but `safe` is a property's violation (`Class::property`): the classes are the
+//! named properties the explorer counts by default.
 
 use serde::Serialize;
 
-use crate::check::{FindingKind, Verdict};
+use crate::check::properties::{Check, Evidence, Property, LOCK_GRANTED, NO_LOST_UPDATE, ONE_BELIEVER, TOKENS_RISE};
+use crate::check::Verdict;
+use crate::lab;
+use crate::scenario::Scenario;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,19 +35,20 @@ impl Class {
     /// In precedence order: a run is in the first that applies.
     pub const ALL: [Class; 5] = [Class::LostUpdate, Class::TokenRepeated, Class::TwoBelievers, Class::NeverGranted, Class::Safe];
 
-    /// The run's class (see the module's precedence).
+    /// The run's class: the first whose property it violates (see the module's precedence).
     pub fn of(v: &Verdict) -> Class {
-        let token_broken = v.findings.iter().any(|f| matches!(f.kind, FindingKind::TokenRepeated | FindingKind::TokenRegressed));
-        if v.stale_writes_accepted > 0 {
-            Class::LostUpdate
-        } else if token_broken {
-            Class::TokenRepeated
-        } else if v.max_concurrent_holders >= 2 {
-            Class::TwoBelievers
-        } else if v.grants.is_empty() {
-            Class::NeverGranted
-        } else {
-            Class::Safe
+        let violated = |c: &Class| c.property().is_some_and(|p| matches!(p.check, Check::Verdict(f) if f(v).is_some()));
+        Class::ALL.into_iter().find(violated).unwrap_or(Class::Safe)
+    }
+
+    /// The property a run of this class violates (None for `safe`); each reads the verdict alone.
+    pub fn property(self) -> Option<&'static Property> {
+        match self {
+            Class::LostUpdate => Some(&NO_LOST_UPDATE),
+            Class::TokenRepeated => Some(&TOKENS_RISE),
+            Class::TwoBelievers => Some(&ONE_BELIEVER),
+            Class::NeverGranted => Some(&LOCK_GRANTED),
+            Class::Safe => None,
         }
     }
 
@@ -64,6 +71,49 @@ impl Class {
             Class::TwoBelievers => "two believers at once",
             Class::NeverGranted => "no client ever got the lock",
             Class::Safe => "nothing unsafe",
+        }
+    }
+}
+
+/// What a counterexample shows and a shrink keeps showing: a class (the explorer's default
+/// search), or any property's discovery (`explore::search`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    Class(Class),
+    Property(&'static Property),
+}
+
+impl From<Class> for Target {
+    fn from(c: Class) -> Target {
+        Target::Class(c)
+    }
+}
+
+impl From<&'static Property> for Target {
+    fn from(p: &'static Property) -> Target {
+        Target::Property(p)
+    }
+}
+
+impl Target {
+    /// Runs `s` (judged only, unless the property reads the whole trace) and says whether it
+    /// shows the target.
+    pub fn shown_by(self, s: &Scenario) -> bool {
+        match self {
+            Target::Class(c) => Class::of(&lab::judge(s)) == c,
+            Target::Property(p) => discovery(p, s).is_some(),
+        }
+    }
+}
+
+/// `p`'s discovery in the run of `s`, from as little of a run as it needs: a judged run for a
+/// property of the verdict, the whole run for one of the trace.
+pub fn discovery(p: &Property, s: &Scenario) -> Option<Evidence> {
+    match p.check {
+        Check::Verdict(f) => f(&lab::judge(s)),
+        Check::Trace(_) => {
+            let run = lab::run(s);
+            p.discovery(&run.scenario, &run.trace, &run.verdict)
         }
     }
 }
@@ -121,7 +171,7 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab;
+    use crate::check::FindingKind;
     use crate::scenario::catalog;
 
     fn class(id: &str, fencing: bool) -> Class {

@@ -1,6 +1,7 @@
 //! The explorer: draws fault schedules for a base scenario from one seed, runs each, sorts the
 //! outcomes into classes (`class`), keeps the first counterexamples and shrinks them
-//! (`shrink`); the seed's table (`table`) and sweeps (`sweep`) are built on it.
+//! (`shrink`); the seed's table (`table`) and sweeps (`sweep`) are built on it. `search` runs
+//! the same schedules looking for any named property instead of the classes.
 //!
 //! Deterministic by construction: schedule `i` is drawn from a stream keyed by (explorer seed,
 //! i) alone, and outcomes are folded in index order, so the same (base, mix, seed, N) gives the
@@ -15,6 +16,7 @@
 
 pub mod class;
 pub mod page;
+pub mod search;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
@@ -27,7 +29,8 @@ use crate::scenario::validate::node_names;
 use crate::scenario::{Expect, Outcome, Scenario};
 use crate::sim::rng::Stream;
 
-pub use class::{Class, Counts};
+pub use class::{Class, Counts, Target};
+pub use search::{Search, SearchReport, Sighting};
 
 /// Which faults the explorer draws, and from where.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,21 +249,19 @@ impl Explorer {
 
     /// Runs up to `n` more schedules, one after another (the page calls this in time slices).
     pub fn run_batch(&mut self, n: u64) -> Progress {
-        let end = self.total.min(self.next.saturating_add(n));
-        for i in self.next..end {
-            let class = self.outcome(i);
-            self.fold(i, class);
-        }
-        self.progress()
+        self.batch(n, false)
     }
 
     /// `run_batch` on every core rayon is given (native only); the same result.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn run_batch_parallel(&mut self, n: u64) -> Progress {
-        use rayon::prelude::*;
-        let end = self.total.min(self.next.saturating_add(n));
-        let classes: Vec<Class> = (self.next..end).into_par_iter().map(|i| self.outcome(i)).collect();
-        for (i, class) in (self.next..end).zip(classes) {
+        self.batch(n, true)
+    }
+
+    fn batch(&mut self, n: u64, parallel: bool) -> Progress {
+        let range = self.next..self.total.min(self.next.saturating_add(n));
+        let classes = in_order(range.clone(), parallel, |i| self.outcome(i));
+        for (i, class) in range.zip(classes) {
             self.fold(i, class);
         }
         self.progress()
@@ -280,6 +281,18 @@ impl Explorer {
         crate::sort::by_key(&mut found, |f| (f.class, f.index));
         Report { runs: self.next, counts: self.counts, found }
     }
+}
+
+/// `f` of each schedule index in `range`, in index order: computed on every core rayon is given
+/// when `parallel` (native only; the browser has one thread), else one after another.
+fn in_order<T: Send>(range: std::ops::Range<u64>, parallel: bool, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if parallel {
+        use rayon::prelude::*;
+        return range.into_par_iter().map(&f).collect();
+    }
+    let _ = parallel;
+    range.map(f).collect()
 }
 
 /// The kinds and nodes of a schedule's faults, in order, without their numbers.

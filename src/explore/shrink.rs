@@ -8,15 +8,15 @@
 //! 3. the clients: any client (with the faults that name it) whose removal keeps the failure.
 //!
 //! Then again from 1 while a round changed anything, since each step can make room for
-//! another. "The failure stays" means the run is still of the same class.
+//! another. "The failure stays" means the run still shows the same target: the same class, or
+//! the same property's discovery (`class::Target`).
 //!
 //! The page shrinks in time slices (`Job`): the shrinker's questions come in the same order
 //! every time it is started on the same counterexample, so a pass cut short keeps its answers
 //! (the tape) and the next pass replays them without running anything, then asks on from
 //! where the last one stopped. The result is the one an uncut shrink gives.
 
-use super::class::Class;
-use crate::lab;
+use super::class::Target;
 use crate::scenario::fault;
 use crate::scenario::validate::validate;
 use crate::scenario::Scenario;
@@ -24,7 +24,7 @@ use crate::scenario::Scenario;
 /// A counterexample before and after shrinking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shrunk {
-    pub class: Class,
+    pub target: Target,
     pub before: Scenario,
     pub after: Scenario,
     /// How many runs the shrinking took.
@@ -44,7 +44,7 @@ enum Answer {
 }
 
 struct Shrinker<'a> {
-    class: Class,
+    target: Target,
     /// The answers of earlier passes, in the order they were asked.
     tape: &'a mut Vec<Answer>,
     asked: usize,
@@ -69,7 +69,7 @@ impl Shrinker<'_> {
         }
         let a = if validate(s).is_err() {
             Answer::Invalid
-        } else if Class::of(&lab::judge(s)) == self.class {
+        } else if self.target.shown_by(s) {
             Answer::Fails
         } else {
             Answer::Holds
@@ -173,16 +173,16 @@ impl Shrinker<'_> {
 /// result once a pass finished uncut.
 #[derive(Clone, Debug)]
 pub struct Job {
-    class: Class,
+    target: Target,
     before: Scenario,
     tape: Vec<Answer>,
     done: Option<Shrunk>,
 }
 
 impl Job {
-    /// A shrink of `s`, a counterexample of `class`, not started.
-    pub fn new(s: &Scenario, class: Class) -> Job {
-        Job { class, before: s.clone(), tape: Vec::new(), done: None }
+    /// A shrink of `s`, a counterexample of `target` (a class or a property), not started.
+    pub fn new(s: &Scenario, target: impl Into<Target>) -> Job {
+        Job { target: target.into(), before: s.clone(), tape: Vec::new(), done: None }
     }
 
     /// How many runs it has taken so far.
@@ -200,10 +200,10 @@ impl Job {
         if self.done.is_none() {
             let mut first = true;
             let mut more = || std::mem::take(&mut first) || more();
-            let mut sh = Shrinker { class: self.class, tape: &mut self.tape, asked: 0, more: &mut more, cut: false };
+            let mut sh = Shrinker { target: self.target, tape: &mut self.tape, asked: 0, more: &mut more, cut: false };
             let after = sh.shrink(&self.before);
             if !sh.cut {
-                self.done = Some(Shrunk { class: self.class, before: self.before.clone(), after, runs: 0 });
+                self.done = Some(Shrunk { target: self.target, before: self.before.clone(), after, runs: 0 });
             }
         }
         let runs = self.runs();
@@ -233,16 +233,18 @@ impl Shrinker<'_> {
     }
 }
 
-/// Shrinks `s`, a counterexample of `class`, in one go. If `s` does not fail as `class` (it
-/// is not a counterexample), it is returned as it is.
-pub fn shrink(s: &Scenario, class: Class) -> Shrunk {
-    let mut job = Job::new(s, class);
+/// Shrinks `s`, a counterexample of `target` (a class or a property), in one go. If `s` does
+/// not show `target` (it is not a counterexample), it is returned as it is.
+pub fn shrink(s: &Scenario, target: impl Into<Target>) -> Shrunk {
+    let mut job = Job::new(s, target);
     job.step(&mut || true).cloned().unwrap_or_else(|| unreachable!("an uncut pass finishes"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explore::Class;
+    use crate::lab;
     use crate::scenario::fault::{ClockDrift, Crash, Pause};
     use crate::scenario::{catalog, FaultSpec};
 

@@ -1,5 +1,9 @@
 //! Ground truth and the verdict (DESIGN.md, "Ground truth"; SCENARIO_FORMAT.md, "Verdict").
-//! Reads only the trace.
+//! Reads only the trace. The properties a run is judged by are data (`properties`); the trace
+//! invariants the simulator keeps are among them (`invariants`).
+
+mod invariants;
+pub mod properties;
 
 use serde::Serialize;
 
@@ -169,11 +173,43 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
     out
 }
 
-/// Judges a trace.
+/// Judges a trace: the ledger of grants and writes with what each shows (`judge_writes`,
+/// `token_findings`), the overlapping believers, and `safe` as the property `no-lost-update`
+/// reads it off them.
 pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed: u64, quorum: usize) -> Verdict {
     let grants = grants(trace, quorum.max(1));
+    let (writes, mut findings) = judge_writes(trace, &grants, approach, fencing);
+    findings.extend(token_findings(&grants, approach));
+    crate::sort::by_key(&mut findings, |f| (f.at_ms, f.event));
+    let (overlaps, max_concurrent_holders) = overlaps(trace);
+    let stale_writes_accepted = writes.iter().filter(|w| w.stale && w.accepted).count() as u32;
+    let stale_writes_rejected = writes.iter().filter(|w| w.stale && !w.accepted).count() as u32;
+    let mut v = Verdict {
+        id: id.to_string(),
+        approach,
+        fencing,
+        seed,
+        grants: grants.into_iter().map(|(_, g)| g).collect(),
+        writes,
+        overlaps,
+        findings,
+        stale_writes_accepted,
+        stale_writes_rejected,
+        max_concurrent_holders,
+        safe: false,
+        granted_ttl_ms: granted_ttl(trace),
+        truncated_at_ms: trace.truncated.then(|| trace.events.last().map_or(0, |e| e.at_ms)),
+    };
+    v.safe = properties::lost_update(&v).is_none();
+    v
+}
+
+/// Every write storage applied, stale or not, with the findings each shows: a stale write
+/// accepted or rejected, a rightful write rejected, a write after a takeover, a write with
+/// no token under fencing.
+fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach, fencing: bool) -> (Vec<Write>, Vec<Finding>) {
     let order = |g: &GrantRef| grants.iter().position(|(k, _)| k == g);
-    let mut writes = Vec::new();
+    let mut writes: Vec<Write> = Vec::new();
     let mut findings = Vec::new();
     // Highest grant index under which storage has accepted a write so far, with that write.
     let mut newest_accepted: Option<(usize, usize)> = None;
@@ -186,12 +222,11 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         let unfenced = token.is_none() && *accepted;
         let name = trace.name(*client).to_string();
         let tok = |t: &Option<u64>| approach.token_label(*t);
-        if stale {
-            let (n, w) = newest_accepted.expect("stale implies a newer accepted write");
-            let newer: &Write = &writes[w];
-            let newer_client = &grants[n].1.client;
-            let (kind, text) = if *accepted {
-                (
+        let finding = |kind, text| Finding { kind, at_ms: e.at_ms, event: i, text };
+        if let (true, Some((n, w))) = (stale, newest_accepted) {
+            let (newer, newer_client) = (&writes[w], &grants[n].1.client);
+            findings.push(if *accepted {
+                finding(
                     FindingKind::StaleWriteAccepted,
                     format!(
                         "{name} wrote ({}) after {newer_client}, who took the lock later, had written ({}): {newer_client}'s update is lost.",
@@ -200,44 +235,37 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
                     ),
                 )
             } else {
-                (
+                finding(
                     FindingKind::StaleWriteRejected,
                     format!("{name}'s stale write with {} was rejected: storage had already accepted {}.", tok(token), tok(&newer.token)),
                 )
-            };
-            findings.push(Finding { kind, at_ms: e.at_ms, event: i, text });
+            });
         } else if !*accepted {
             // Not stale, yet rejected: the higher token storage had seen came from an earlier
             // grant (no write under a later one was accepted), so the token went back.
             let whom = if after_takeover { "a holder whose lock had meanwhile been taken over" } else { "the rightful holder" };
-            findings.push(Finding {
-                kind: FindingKind::HolderWriteRejected,
-                at_ms: e.at_ms,
-                event: i,
-                text: format!(
+            findings.push(finding(
+                FindingKind::HolderWriteRejected,
+                format!(
                     "{name}'s write with {} was rejected though it was not stale: storage had accepted {} from an earlier holder (the token went back), so fencing blocked {whom}.",
                     tok(token),
                     tok(highest_before)
                 ),
-            });
+            ));
         } else if let Some((_, g)) = takeover_by {
-            findings.push(Finding {
-                kind: FindingKind::WriteAfterTakeover,
-                at_ms: e.at_ms,
-                event: i,
-                text: format!(
+            findings.push(finding(
+                FindingKind::WriteAfterTakeover,
+                format!(
                     "{name} wrote after {} took the lock but before storage had accepted any write of {}'s: no data lost yet, and highest-token-seen fencing cannot catch it.",
                     g.client, g.client
                 ),
-            });
+            ));
         }
         if unfenced && fencing {
-            findings.push(Finding {
-                kind: FindingKind::UnfencedWrite,
-                at_ms: e.at_ms,
-                event: i,
-                text: format!("{name}'s write carried no fencing token, so storage had nothing to check."),
-            });
+            findings.push(finding(
+                FindingKind::UnfencedWrite,
+                format!("{name}'s write carried no fencing token, so storage had nothing to check."),
+            ));
         }
         if *accepted {
             if let Some(m) = mine {
@@ -248,49 +276,33 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
         }
         writes.push(Write { client: name, at_ms: e.at_ms, token: *token, accepted: *accepted, stale, after_takeover, unfenced, event: i });
     }
-    // Tokens must rise with every grant; say where they do not.
+    (writes, findings)
+}
+
+/// Tokens must rise with every grant; says where they do not (repeated or gone back).
+fn token_findings(grants: &[(GrantRef, Grant)], approach: Approach) -> Vec<Finding> {
+    let mut findings = Vec::new();
     for pair in grants.windows(2) {
         let (a, b) = (&pair[0].1, &pair[1].1);
-        if let (Some(ta), Some(tb)) = (a.token, b.token) {
-            let kind = match tb.cmp(&ta) {
-                std::cmp::Ordering::Equal => Some(FindingKind::TokenRepeated),
-                std::cmp::Ordering::Less => Some(FindingKind::TokenRegressed),
-                std::cmp::Ordering::Greater => None,
-            };
-            if let Some(kind) = kind {
-                let (tok_a, tok_b) = (approach.token_label(Some(ta)), approach.token_label(Some(tb)));
-                let text = if kind == FindingKind::TokenRepeated {
-                    format!("{} was granted {tok_b}, the same as {} before it: fencing cannot tell their writes apart.", b.client, a.client)
-                } else {
-                    format!(
-                        "{} was granted {tok_b}, lower than {}'s {tok_a} before it: highest-token-seen fencing will take {}'s writes for stale ones.",
-                        b.client, a.client, b.client
-                    )
-                };
-                findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text });
-            }
-        }
+        let (Some(ta), Some(tb)) = (a.token, b.token) else { continue };
+        let (tok_a, tok_b) = (approach.token_label(Some(ta)), approach.token_label(Some(tb)));
+        let (kind, text) = match tb.cmp(&ta) {
+            std::cmp::Ordering::Greater => continue,
+            std::cmp::Ordering::Equal => (
+                FindingKind::TokenRepeated,
+                format!("{} was granted {tok_b}, the same as {} before it: fencing cannot tell their writes apart.", b.client, a.client),
+            ),
+            std::cmp::Ordering::Less => (
+                FindingKind::TokenRegressed,
+                format!(
+                    "{} was granted {tok_b}, lower than {}'s {tok_a} before it: highest-token-seen fencing will take {}'s writes for stale ones.",
+                    b.client, a.client, b.client
+                ),
+            ),
+        };
+        findings.push(Finding { kind, at_ms: b.at_ms, event: b.event, text });
     }
-    crate::sort::by_key(&mut findings, |f| (f.at_ms, f.event));
-    let (overlaps, max_concurrent_holders) = overlaps(trace);
-    let stale_writes_accepted = writes.iter().filter(|w| w.stale && w.accepted).count() as u32;
-    let stale_writes_rejected = writes.iter().filter(|w| w.stale && !w.accepted).count() as u32;
-    Verdict {
-        id: id.to_string(),
-        approach,
-        fencing,
-        seed,
-        grants: grants.into_iter().map(|(_, g)| g).collect(),
-        writes,
-        overlaps,
-        findings,
-        stale_writes_accepted,
-        stale_writes_rejected,
-        max_concurrent_holders,
-        safe: stale_writes_accepted == 0,
-        granted_ttl_ms: granted_ttl(trace),
-        truncated_at_ms: trace.truncated.then(|| trace.events.last().map_or(0, |e| e.at_ms)),
-    }
+    findings
 }
 
 /// What the service granted: a session's or lease's timeout where one was opened, else the TTL
