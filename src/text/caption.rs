@@ -3,7 +3,7 @@
 //! more (why a release found nothing, why a write is stale, whether a holder knows) comes from
 //! the event's `Cause` in the run's `Story`.
 
-use super::{Cause, Gone, StaleWhy, Story, Whereabouts, WriteCause};
+use super::{Belief, Cause, Gone, StaleWhy, Story, Whereabouts, WriteCause};
 use crate::decimal::seconds;
 use crate::protocols::spec::TokenKind;
 use crate::protocols::spec::{Holding, LeaseKind};
@@ -104,11 +104,13 @@ fn loss(reason: LossReason) -> &'static str {
 /// " A is paused and does not know: it still believes it holds the lock." and the like.
 fn whereabouts(c: &Ctx, w: &Whereabouts) -> String {
     let who = c.name(w.node);
-    match (w.down, w.believes, w.paused) {
+    match (w.down, w.belief, w.paused) {
         (true, _, _) => format!(" {who} is down."),
-        (false, true, true) => format!(" {who} is paused and does not know: it still believes it holds the lock."),
-        (false, true, false) => format!(" {who} does not know yet: it still believes it holds the lock."),
-        (false, false, _) => format!(" {who} had already stopped believing it holds it."),
+        (false, Belief::Holds, true) => format!(" {who} is paused and does not know: it still believes it holds the lock."),
+        (false, Belief::Holds, false) => format!(" {who} does not know yet: it still believes it holds the lock."),
+        (false, Belief::Stopped, _) => format!(" {who} had already stopped believing it holds it."),
+        (false, Belief::NeverHeld, true) => format!(" {who} is paused; it had not got the lock."),
+        (false, Belief::NeverHeld, false) => format!(" {who} had not got the lock."),
     }
 }
 
@@ -310,9 +312,13 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             };
             format!("{me} is back as a new process (restart {incarnation}): it remembers nothing and starts its job over.{left}")
         }
-        Note::Disconnected { .. } => format!(
-            "{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its {lease} still lives, keeps believing, and reconnects."
-        ),
+        Note::Disconnected { .. } => {
+            let believing = match c.cause() {
+                Some(Cause::Suspended { believes: true }) => "keeps believing, and reconnects",
+                _ => "and reconnects to find out",
+            };
+            format!("{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its {lease} still lives, {believing}.")
+        }
         Note::Reconnected { .. } => format!("{me} reconnected: its {lease} is still alive."),
         Note::RowDeleted { owner, by, token_was } => format!(
             "{}'s plain release deleted {} lease row (token {token_was}): the token column goes with it, so the next grant inserts a fresh row with token 1.",
