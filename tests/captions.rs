@@ -10,21 +10,28 @@ use common::{scale, scenario, shapes, FaultMix};
 use locklab::check::Write;
 use locklab::lab::{self, Run};
 use locklab::protocols::{EventKind, Note};
+use locklab::scenario::Scenario;
 use locklab::sim::rng::Stream;
 use locklab::sim::{NodeId, Time};
-use locklab::text::{caption, Cause, Gone, Story, WriteCause};
+use locklab::text::{caption, Belief, Cause, Gone, Story, WriteCause};
 
-/// Whether `client` believes it holds the lock just before event `i`, walking the trace.
-fn believes(run: &Run, client: NodeId, i: usize) -> bool {
-    let mut holds = false;
+/// What `client` made of the lock just before event `i`, walking the trace forward: a belief
+/// starts and ends with its notes (or the process), and each acquisition starts not holding.
+fn belief(run: &Run, client: NodeId, i: usize) -> Belief {
+    let mut belief = Belief::NeverHeld;
     for e in run.trace.events[..i].iter().filter(|e| e.node == client) {
         match e.kind {
-            EventKind::Note(Note::BeliefStarted { .. }) => holds = true,
-            EventKind::Note(Note::BeliefEnded { .. }) | EventKind::Crashed { .. } => holds = false,
+            EventKind::Note(Note::BeliefStarted { .. }) => belief = Belief::Holds,
+            EventKind::Note(Note::BeliefEnded { .. }) | EventKind::Crashed { .. } => belief = Belief::Stopped,
+            EventKind::Note(Note::AcquireStarted { .. }) | EventKind::Restarted => belief = Belief::NeverHeld,
             _ => {}
         }
     }
-    holds
+    belief
+}
+
+fn believes(run: &Run, client: NodeId, i: usize) -> bool {
+    belief(run, client, i) == Belief::Holds
 }
 
 /// Whether `node` is frozen at true time `t` by a pause fault (from the Paused events).
@@ -130,8 +137,8 @@ fn check(run: &Run, i: usize, cause: &Cause) -> Result<(), String> {
             }
         }
         Cause::LeaseEnded { holder, .. } => {
-            if holder.believes != believes(run, holder.node, i) {
-                return Err(format!("holder believes: said {}, trace {}", holder.believes, believes(run, holder.node, i)));
+            if holder.belief != belief(run, holder.node, i) {
+                return Err(format!("holder's belief: said {:?}, trace {:?}", holder.belief, belief(run, holder.node, i)));
             }
             (holder.paused == paused(run, holder.node, e.at_ms)).then_some(()).ok_or("wrong about the holder being paused".into())
         }
@@ -142,6 +149,10 @@ fn check(run: &Run, i: usize, cause: &Cause) -> Result<(), String> {
         Cause::Majority { instances, of } => {
             let servers = run.trace.nodes.iter().filter(|n| n.role == locklab::sim::Role::LockServer).count() as u32;
             (*of == servers && *instances > of / 2 && instances <= of).then_some(()).ok_or("not a majority of the instances".into())
+        }
+        Cause::Suspended { believes: b } => {
+            let zookeeper = matches!(e.kind, EventKind::Note(Note::Disconnected { .. }));
+            (zookeeper && *b == believes(run, e.node, i)).then_some(()).ok_or("wrong about the belief when disconnected".into())
         }
         Cause::Woke { believes: b, .. } => (*b == believes(run, e.node, i)).then_some(()).ok_or("wrong about the belief on waking".into()),
         Cause::Rejected { rightful } => {
@@ -161,18 +172,50 @@ fn claims_hold(run: &Run, story: &Story, i: usize, text: &str) -> Result<(), Str
     claim("Fencing stopped a stale write", write().is_some_and(|w| w.stale && !w.accepted))?;
     claim("STALE write", write().is_some_and(|w| w.stale && w.accepted))?;
     claim("blocked the rightful holder", write().is_some_and(|w| !w.stale && !w.accepted && !w.after_takeover))?;
-    claim(
-        "does not know",
-        matches!(cause, Some(Cause::LeaseEnded { holder, .. }) if holder.believes)
-            || matches!(cause, Some(Cause::Woke { believes: true, service_holds: false })),
-    )?;
+    let ended = |b: Belief| matches!(cause, Some(Cause::LeaseEnded { holder, .. }) if holder.belief == b);
+    claim("does not know", ended(Belief::Holds) || matches!(cause, Some(Cause::Woke { believes: true, service_holds: false })))?;
     claim(
         "still believes it holds the lock",
-        matches!(cause, Some(Cause::Granted { believers, .. }) if !believers.is_empty())
-            || matches!(cause, Some(Cause::LeaseEnded { holder, .. }) if holder.believes),
+        matches!(cause, Some(Cause::Granted { believers, .. }) if !believers.is_empty()) || ended(Belief::Holds),
     )?;
+    claim("had already stopped believing", ended(Belief::Stopped))?;
+    claim("had not got the lock", ended(Belief::NeverHeld))?;
+    claim("keeps believing", matches!(cause, Some(Cause::Suspended { believes: true })))?;
     claim("instances said OK, a majority", matches!(cause, Some(Cause::Majority { .. })))?;
     Ok(())
+}
+
+/// What one run's captions were checked for: causes, and waiters that never held the lock (a
+/// session or lease that ended while its client, never granted it, was paused; a ZooKeeper
+/// client disconnected while it was only waiting).
+#[derive(Default)]
+struct Checked {
+    causes: usize,
+    waiters_ended: usize,
+    waiters_suspended: usize,
+}
+
+/// Checks every cause and every caption's claims of `s`'s run; panics naming what is wrong.
+fn check_run(s: &Scenario, label: &str, tally: &mut Checked) {
+    let run = lab::run(s);
+    let story = Story::of_run(&run);
+    for (i, cause) in story.causes() {
+        tally.causes += 1;
+        match cause {
+            Cause::LeaseEnded { holder, .. } if holder.belief == Belief::NeverHeld && holder.paused => tally.waiters_ended += 1,
+            Cause::Suspended { believes: false } => tally.waiters_suspended += 1,
+            _ => {}
+        }
+        if let Err(why) = check(&run, i, cause) {
+            panic!("{label}: event {i} {:?}: {cause:?}: {why}\n{}", run.trace.events[i], serde_json::to_string(s).unwrap());
+        }
+    }
+    for i in 0..run.trace.events.len() {
+        let text = caption(&run.trace, s.approach, &story, i);
+        if let Err(why) = claims_hold(&run, &story, i, &text) {
+            panic!("{label}: event {i}: {text}\n{why}\n{}", serde_json::to_string(s).unwrap());
+        }
+    }
 }
 
 #[test]
@@ -180,32 +223,49 @@ fn every_caption_claim_agrees_with_the_trace_and_the_verdict() {
     let mut rng = Stream::new(2026, 10);
     let n = 200 * scale();
     for shape in shapes() {
-        let mut causes = 0;
+        let mut tally = Checked::default();
         for k in 0..n {
             let mix = if k % 3 == 2 { FaultMix::Ending } else { FaultMix::Any };
-            let s = scenario(&mut rng, shape, mix, k % 2 == 0);
-            let run = lab::run(&s);
-            let story = Story::of_run(&run);
-            for (i, cause) in story.causes() {
-                causes += 1;
-                if let Err(why) = check(&run, i, cause) {
-                    panic!(
-                        "{}: event {i} {:?}: {cause:?}: {why}\n{}",
-                        shape.name(),
-                        run.trace.events[i],
-                        serde_json::to_string(&s).unwrap()
-                    );
-                }
-            }
-            for i in 0..run.trace.events.len() {
-                let text = caption(&run.trace, s.approach, &story, i);
-                if let Err(why) = claims_hold(&run, &story, i, &text) {
-                    panic!("{}: event {i}: {text}\n{why}\n{}", shape.name(), serde_json::to_string(&s).unwrap());
-                }
-            }
+            check_run(&scenario(&mut rng, shape, mix, k % 2 == 0), &shape.name(), &mut tally);
         }
-        println!("captions, {}: {n} runs, {causes} causes checked", shape.name());
+        println!("captions, {}: {n} runs, {} causes checked", shape.name(), tally.causes);
     }
+}
+
+/// ZooKeeper and etcd runs where A holds the lock and B (and C) wait in the queue, and a waiter
+/// freezes past its session or lease: each is told what it made of the lock, not what a
+/// holder would have (issue 21).
+#[test]
+fn waiters_that_never_held_the_lock_are_captioned_as_waiters() {
+    let mut rng = Stream::new(2026, 21);
+    let n = 100 * scale();
+    let mut tally = Checked::default();
+    for k in 0..n {
+        let approach = if k % 2 == 0 { "zookeeper" } else { "etcd" };
+        let ttl = rng.range(2_000, 8_000);
+        let work = rng.range(ttl * 2, 20_000);
+        let b_at = rng.range(1, 3_000);
+        let pause_at = rng.range(b_at + 100, b_at + 3_000);
+        let pause = rng.range(ttl + 1_000, 3 * ttl);
+        let c = if k % 3 == 0 {
+            format!(r#", {{"name": "C", "acquire_at_ms": {}, "work_ms": 300}}"#, rng.range(1, 5_000))
+        } else {
+            String::new()
+        };
+        let text = format!(
+            r#"{{"version": 1, "approach": "{approach}", "seed": {}, "duration_ms": 30000, "lock": {{"ttl_ms": {ttl}, "servers": 3}},
+            "storage": {{"fencing": {}}},
+            "clients": [{{"name": "A", "acquire_at_ms": 0, "work_ms": {work}}}, {{"name": "B", "acquire_at_ms": {b_at}, "work_ms": 500}}{c}],
+            "faults": [{{"at_ms": {pause_at}, "kind": "pause", "node": "B", "duration_ms": {pause}}}]}}"#,
+            rng.range(0, 1_000_000),
+            k % 4 < 2
+        );
+        let s = locklab::scenario::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        check_run(&s, approach, &mut tally);
+    }
+    println!("waiters: {n} runs, {} never-held paused past their expiry, {} disconnected", tally.waiters_ended, tally.waiters_suspended);
+    assert!(tally.waiters_ended >= n / 2, "{} of {n} runs had a waiter expire while paused", tally.waiters_ended);
+    assert!(tally.waiters_suspended >= n / 4, "{} ZooKeeper waiters disconnected", tally.waiters_suspended);
 }
 
 /// The four cases issue 10 found wrong by hand, each on the run that shows it.

@@ -358,3 +358,52 @@ fn lesson_check_summarises_each_step_or_names_the_field() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn help_and_version_print_on_stdout_and_exit_0() {
+    let (code, out, err) = locklab(&["--help"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("Usage: locklab <COMMAND>"), "{out}");
+    for cmd in ["run", "svg", "compare", "explore", "lesson", "list", "bench"] {
+        assert!(out.lines().any(|l| l.trim_start().starts_with(cmd)), "{cmd} listed: {out}");
+    }
+    let (code, out, err) = locklab(&["--version"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, concat!("locklab ", env!("CARGO_PKG_VERSION"), "\n"), ""));
+    // `help explore` and `explore --help` say the same, every flag with its words.
+    let (code, help, err) = locklab(&["help", "explore"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(locklab(&["explore", "--help"]), (0, help.clone(), String::new()));
+    assert!(help.contains("Usage: locklab explore [OPTIONS] [FILE]"), "{help}");
+    for flag in [
+        "--builtin <ID>",
+        "--approach <NAME>",
+        "--faults <KIND,…>",
+        "--max-faults <K>",
+        "--table",
+        "--sweep <PARAM=FROM..TO>",
+        "-o <FOUND.json>",
+    ] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+    let (code, out, _) = locklab(&["svg", "--help"]);
+    assert!(code == 0 && out.contains("--at-ms <T>") && out.contains("[default: 1280]"), "{out}");
+    let (code, out, _) = locklab(&["help", "lesson", "check"]);
+    assert!(code == 0 && out.contains("Usage: locklab lesson check [OPTIONS] [FILE]"), "{out}");
+}
+
+#[test]
+fn a_missing_command_or_argument_names_it_with_the_usage() {
+    for (args, first) in [
+        (vec![], "locklab: missing command"),
+        (vec!["lesson"], "locklab: lesson: missing command"),
+        (vec!["list", "x"], "locklab: unexpected argument \"x\""),
+        (vec!["run", "a.json", "b.json"], "locklab: unexpected argument \"b.json\""),
+        (vec!["bench", "often"], "locklab: ITERATIONS: \"often\" is not a number of iterations"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert_eq!(err.lines().next(), Some(first), "{args:?}: {err}");
+    }
+    let (_, _, err) = locklab(&["run", "--frobnicate"]);
+    assert!(err.contains("Usage: locklab run [OPTIONS] [FILE]"), "{err}");
+}

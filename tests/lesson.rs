@@ -93,6 +93,13 @@ fn bad_lessons_are_refused_whole_with_the_field_path() {
         assert!(!got.starts_with("accepted"), "{want}: {got}");
         assert!(got.contains(want), "want {want:?}, got {got:?}");
     }
+    // A key written twice names the field itself (issue 21), at any depth.
+    let twice = error_of(&bad(r#""text": "A pauses.""#, r#""text": "A pauses.", "text": "Again.""#));
+    assert!(twice.starts_with("steps[0].text: duplicate field `text` at line 6"), "{twice}");
+    let twice = error_of(&bad(r#""duration_ms": 8000"#, r#""duration_ms": 8000, "duration_ms": 9000"#));
+    assert!(twice.starts_with("steps[2].scenario.duration_ms: duplicate field `duration_ms`"), "{twice}");
+    let twice = error_of(&bad(r#""id": "tiny","#, r#""id": "tiny", "id": "again","#));
+    assert!(twice.starts_with("id: duplicate field `id`"), "{twice}");
     // An inline scenario that fails validation names its field under the step.
     let got = error_of(&bad(r#""duration_ms": 8000"#, r#""duration_ms": -1"#));
     assert!(got.starts_with("steps[2].scenario.duration_ms"), "{got}");

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::format::{locate, At, Lesson, LessonStep, Moment, Question, StepScenario};
 use super::limits::*;
-use crate::scenario::read::{boolean, choice, err, int, list, string, Object, Read};
+use crate::scenario::read::{boolean, choice, err, int, join, list, string, Object, Read};
 use crate::scenario::validate::{slug, validate};
 use crate::scenario::{catalog, ScenarioError};
 use crate::timeline::Timeline;
@@ -19,13 +19,22 @@ pub fn parse(text: &str) -> Result<Lesson, ScenarioError> {
     if text.len() > MAX_LESSON_BYTES {
         return err("", format!("lesson is {} bytes; the limit is {MAX_LESSON_BYTES}", text.len()));
     }
-    let value = crate::scenario::strict_json::parse(text)
-        .map_err(|e| ScenarioError { path: crate::scenario::json_path::of_error(text, &e), message: e.to_string() })?;
+    let value = crate::scenario::strict_json::parse(text).map_err(|e| syntax_error(text, &e))?;
     let lesson = lesson(&value)?;
     for (i, step) in lesson.steps.iter().enumerate() {
         check_moments(step, &format!("steps[{i}]"))?;
     }
     Ok(lesson)
+}
+
+/// A syntax error at its path. A key written twice is named itself (`steps[0].text`), not
+/// only its object, which is all the position of serde_json's error tells.
+fn syntax_error(text: &str, e: &serde_json::Error) -> ScenarioError {
+    let at = crate::scenario::json_path::of_error(text, e);
+    let message = e.to_string();
+    let twice = message.strip_prefix("duplicate field `").and_then(|rest| rest.rsplit_once("` at line")).map(|(key, _)| key);
+    let path = twice.map_or_else(|| at.clone(), |key| join(&at, key));
+    ScenarioError { path, message }
 }
 
 fn lesson(v: &Value) -> Read<Lesson> {

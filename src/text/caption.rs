@@ -3,7 +3,7 @@
 //! more (why a release found nothing, why a write is stale, whether a holder knows) comes from
 //! the event's `Cause` in the run's `Story`.
 
-use super::{Cause, Gone, StaleWhy, Story, Whereabouts, WriteCause};
+use super::{Belief, Cause, Gone, StaleWhy, Story, Whereabouts, WriteCause};
 use crate::decimal::seconds;
 use crate::protocols::spec::TokenKind;
 use crate::protocols::spec::{Holding, LeaseKind};
@@ -104,11 +104,13 @@ fn loss(reason: LossReason) -> &'static str {
 /// " A is paused and does not know: it still believes it holds the lock." and the like.
 fn whereabouts(c: &Ctx, w: &Whereabouts) -> String {
     let who = c.name(w.node);
-    match (w.down, w.believes, w.paused) {
+    match (w.down, w.belief, w.paused) {
         (true, _, _) => format!(" {who} is down."),
-        (false, true, true) => format!(" {who} is paused and does not know: it still believes it holds the lock."),
-        (false, true, false) => format!(" {who} does not know yet: it still believes it holds the lock."),
-        (false, false, _) => format!(" {who} had already stopped believing it holds it."),
+        (false, Belief::Holds, true) => format!(" {who} is paused and does not know: it still believes it holds the lock."),
+        (false, Belief::Holds, false) => format!(" {who} does not know yet: it still believes it holds the lock."),
+        (false, Belief::Stopped, _) => format!(" {who} had already stopped believing it holds it."),
+        (false, Belief::NeverHeld, true) => format!(" {who} is paused; it had not got the lock."),
+        (false, Belief::NeverHeld, false) => format!(" {who} had not got the lock."),
     }
 }
 
@@ -193,99 +195,28 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
     }
 }
 
+/// A note's caption: one arm per note, so a new note does not compile until it has words;
+/// the longer ones are worded by the helpers below.
 fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
     let spec = c.approach.spec();
     let words = &spec.words;
     let lease = words.lease;
-    let servers: Vec<&str> = c.trace.nodes.iter().filter(|n| n.role == Role::LockServer).map(|n| n.name.as_str()).collect();
-    let service = spec.service_phrase(&servers);
     let name = |n: NodeId| c.name(n);
     match note {
-        Note::AcquireStarted { attempt: 1 } => format!("{me} asks {service} for the lock."),
+        Note::AcquireStarted { attempt: 1 } => format!("{me} asks {} for the lock.", service(c)),
         Note::AcquireStarted { attempt } => format!("{me} tries again for the lock (attempt {attempt})."),
-        Note::AcquireFailed { reason: AcquireFailure::Busy, retry_in_ms, .. } => {
-            format!("{me} did not get the lock: someone else holds it. It retries in {}.", seconds(*retry_in_ms))
-        }
-        Note::AcquireFailed { reason: AcquireFailure::Timeout, retry_in_ms, .. } => {
-            format!("{me} got no answer in time and retries in {}.", seconds(*retry_in_ms))
-        }
-        Note::AcquireFailed { reason: AcquireFailure::SessionExpired, retry_in_ms, .. } => {
-            format!("{me}'s {lease} expired while it waited in the queue; it starts over in {}.", seconds(*retry_in_ms))
-        }
-        Note::AcquireFailed { reason: AcquireFailure::NoQuorum { granted, needed }, retry_in_ms, .. } => format!(
-            "Only {granted} instance(s) said OK; {me} needs {needed}. It unlocks every instance and retries in {}.",
-            seconds(*retry_in_ms)
-        ),
-        Note::AcquireFailed { reason: AcquireFailure::ValidityExhausted { validity_ms }, retry_in_ms, .. } => {
-            let got = if spec.holding == Holding::Majority { "a majority" } else { "the lock" };
-            format!(
-                "{me} got {got}, but its answer came so late that no validity was left ({}). It gives the lock back and retries in {}.",
-                seconds(*validity_ms),
-                seconds(*retry_in_ms)
-            )
-        }
-        Note::BeliefStarted { token, validity_ms, .. } => {
-            let how = match c.cause() {
-                Some(Cause::Majority { instances, of }) => format!(": {instances} of {of} instances said OK, a majority"),
-                _ => format!(" ({})", c.tok(*token)),
-            };
-            match validity_ms {
-                Some(v) => format!("{me} now holds the lock{how}, and believes it for the next {} by its own clock.", seconds(*v)),
-                None => format!("{me} now holds the lock{how}, and will believe it until the ensemble tells it its {lease} is gone."),
-            }
-        }
-        Note::BeliefEnded { reason: BeliefEnd::SessionExpired } => {
-            format!("{me} hears back that its {lease} expired: only now does it know it lost the lock.")
-        }
-        Note::BeliefEnded { reason: BeliefEnd::ValidityExpired } => {
-            format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back.")
-        }
-        Note::BeliefEnded { reason: BeliefEnd::Released } => format!("{me} is done writing and releases the lock."),
-        Note::BeliefEnded { reason: BeliefEnd::WriteRejected } => match c.cause() {
-            Some(Cause::Rejected { rightful: true }) => {
-                format!("Storage rejected {me}'s write, so {me} stops and gives the lock back: it cannot tell that it still held it.")
-            }
-            _ => format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock."),
-        },
+        Note::AcquireFailed { reason, retry_in_ms, .. } => acquire_failed(c, me, reason, *retry_in_ms),
+        Note::BeliefStarted { token, validity_ms, .. } => belief_started(c, me, *token, *validity_ms),
+        Note::BeliefEnded { reason } => belief_ended(c, me, *reason),
         Note::WriteSent { n, token } => {
             format!("{me} sends write #{n} to storage ({}): it has not re-checked the lock, it just believes it holds it.", c.tok(*token))
         }
         Note::WriteTimedOut { n } => format!("{me} got no reply to write #{n} in time and moves on."),
-        Note::ReleaseSent => format!("{me} sends its release to {service}."),
+        Note::ReleaseSent => format!("{me} sends its release to {}.", service(c)),
         Note::Finished => format!("{me} is finished with the lock."),
-        Note::LockCommitted { client, token, .. } => {
-            let believers = match c.cause() {
-                Some(Cause::Granted { believers, .. }) if !believers.is_empty() => {
-                    let names: Vec<String> = believers.iter().map(|&b| name(b)).collect();
-                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let verb = if names.len() == 1 { "believes" } else { "believe" };
-                    format!(" {} still {verb} it holds the lock.", crate::timeline::draw::words::and_list(&names))
-                }
-                _ => String::new(),
-            };
-            if spec.holding == Holding::Majority {
-                format!("{me} sets {}'s lock {lease}: one instance of {}.{believers}", name(*client), servers.len())
-            } else {
-                format!("{me} grants the lock to {} ({}).{believers}", name(*client), c.tok(*token))
-            }
-        }
+        Note::LockCommitted { client, token, .. } => lock_committed(c, me, *client, *token),
         Note::LockBusy { client, holder } => format!("{me} refuses {}: the lock is held by {}.", name(*client), name(*holder)),
-        Note::LockExpired { holder } => {
-            let (whereabouts, stepped) = match c.cause() {
-                Some(Cause::LeaseEnded { holder, clock_stepped }) => (whereabouts(c, holder), *clock_stepped),
-                _ => (String::new(), false),
-            };
-            if spec.lease == LeaseKind::KeptAlive {
-                format!("{}'s lock node is gone with its {lease}: the lock is free for the next in line.{whereabouts}", name(*holder))
-            } else if stepped {
-                format!(
-                    "{}'s {lease} expired at {me} early: {me}'s wall clock was stepped ahead since it was set.{whereabouts}",
-                    name(*holder)
-                )
-            } else {
-                format!("{}'s {lease} expired at {me} (by {me}'s clock).{whereabouts}", name(*holder))
-            }
-        }
+        Note::LockExpired { holder } => lock_expired(c, me, *holder),
         Note::LockReleased { holder, by } if holder == by => format!("{me} released {}'s lock.", name(*holder)),
         Note::LockReleased { holder, by } => {
             format!("{} deleted {}'s lock! A plain unlock does not check whose lock it removes.", name(*by), name(*holder))
@@ -297,22 +228,14 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             }
             _ => format!("{}'s release found nothing to release at {me}.", name(*by)),
         },
-        Note::StartedOver { incarnation, predecessor } => {
-            let left = match predecessor {
-                ClientPhase::Holding => format!(
-                    " Its old process held the lock: its {lease} stays at the lock service until it expires, and until then blocks the others, the new {me} included."
-                ),
-                ClientPhase::Releasing => {
-                    format!(" Its old process was giving the lock back: if that release did not get through, its {lease} stays at the lock service until it expires.")
-                }
-                ClientPhase::Acquiring => format!(" Its old process was asking for the lock: whatever it was granted stays at the lock service until it expires."),
-                ClientPhase::Waiting | ClientPhase::Done => String::new(),
+        Note::StartedOver { incarnation, predecessor } => started_over(c, me, *incarnation, *predecessor),
+        Note::Disconnected { .. } => {
+            let believing = match c.cause() {
+                Some(Cause::Suspended { believes: true }) => "keeps believing, and reconnects",
+                _ => "and reconnects to find out",
             };
-            format!("{me} is back as a new process (restart {incarnation}): it remembers nothing and starts its job over.{left}")
+            format!("{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its {lease} still lives, {believing}.")
         }
-        Note::Disconnected { .. } => format!(
-            "{me} notices its connection was closed (Disconnected, SUSPENDED): it cannot tell whether its {lease} still lives, keeps believing, and reconnects."
-        ),
         Note::Reconnected { .. } => format!("{me} reconnected: its {lease} is still alive."),
         Note::RowDeleted { owner, by, token_was } => format!(
             "{}'s plain release deleted {} lease row (token {token_was}): the token column goes with it, so the next grant inserts a fresh row with token 1.",
@@ -330,16 +253,11 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             seconds(*ttl_ms),
             words.keepalive
         ),
-        Note::SessionExpired { client, .. } => {
-            let whereabouts = match c.cause() {
-                Some(Cause::LeaseEnded { holder, .. }) => whereabouts(c, holder),
-                _ => String::new(),
-            };
-            format!(
-                "The leader has not heard from {} for a whole timeout and expires its {lease}: its lock node is deleted and watchers are told.{whereabouts}",
-                name(*client)
-            )
-        }
+        Note::SessionExpired { client, .. } => format!(
+            "The leader has not heard from {} for a whole timeout and expires its {lease}: its lock node is deleted and watchers are told.{}",
+            name(*client),
+            lease_ended_whereabouts(c)
+        ),
         Note::LockQueued { client, token } => format!("{}'s lock node joins the queue ({}).", name(*client), c.tok(Some(*token))),
         Note::Promoted { epoch } => format!(
             "{me} has not heard from its primary for 1 s and promotes itself (epoch {epoch}). It only has what had been replicated to it."
@@ -353,6 +271,124 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
     }
+}
+
+/// "the leader", "redis", "a majority of the instances": whom a client asks for the lock.
+fn service(c: &Ctx) -> String {
+    let servers: Vec<&str> = c.trace.nodes.iter().filter(|n| n.role == Role::LockServer).map(|n| n.name.as_str()).collect();
+    c.approach.spec().service_phrase(&servers)
+}
+
+/// " A is paused and does not know…": where the holder of a lease that just ended was.
+fn lease_ended_whereabouts(c: &Ctx) -> String {
+    match c.cause() {
+        Some(Cause::LeaseEnded { holder, .. }) => whereabouts(c, holder),
+        _ => String::new(),
+    }
+}
+
+fn acquire_failed(c: &Ctx, me: &str, reason: &AcquireFailure, retry_in_ms: i64) -> String {
+    let retry = seconds(retry_in_ms);
+    match reason {
+        AcquireFailure::Busy => format!("{me} did not get the lock: someone else holds it. It retries in {retry}."),
+        AcquireFailure::Timeout => format!("{me} got no answer in time and retries in {retry}."),
+        AcquireFailure::SessionExpired => {
+            format!("{me}'s {} expired while it waited in the queue; it starts over in {retry}.", c.approach.spec().words.lease)
+        }
+        AcquireFailure::NoQuorum { granted, needed } => {
+            format!("Only {granted} instance(s) said OK; {me} needs {needed}. It unlocks every instance and retries in {retry}.")
+        }
+        AcquireFailure::ValidityExhausted { validity_ms } => {
+            let got = if c.approach.spec().holding == Holding::Majority { "a majority" } else { "the lock" };
+            format!(
+                "{me} got {got}, but its answer came so late that no validity was left ({}). It gives the lock back and retries in {retry}.",
+                seconds(*validity_ms)
+            )
+        }
+    }
+}
+
+fn belief_started(c: &Ctx, me: &str, token: Option<u64>, validity_ms: Option<i64>) -> String {
+    let how = match c.cause() {
+        Some(Cause::Majority { instances, of }) => format!(": {instances} of {of} instances said OK, a majority"),
+        _ => format!(" ({})", c.tok(token)),
+    };
+    match validity_ms {
+        Some(v) => format!("{me} now holds the lock{how}, and believes it for the next {} by its own clock.", seconds(v)),
+        None => format!(
+            "{me} now holds the lock{how}, and will believe it until the ensemble tells it its {} is gone.",
+            c.approach.spec().words.lease
+        ),
+    }
+}
+
+fn belief_ended(c: &Ctx, me: &str, reason: BeliefEnd) -> String {
+    match reason {
+        BeliefEnd::SessionExpired => {
+            format!("{me} hears back that its {} expired: only now does it know it lost the lock.", c.approach.spec().words.lease)
+        }
+        BeliefEnd::ValidityExpired => {
+            format!("{me}'s own timer says its lease has run out: it stops believing it holds the lock and gives it back.")
+        }
+        BeliefEnd::Released => format!("{me} is done writing and releases the lock."),
+        BeliefEnd::WriteRejected => match c.cause() {
+            Some(Cause::Rejected { rightful: true }) => {
+                format!("Storage rejected {me}'s write, so {me} stops and gives the lock back: it cannot tell that it still held it.")
+            }
+            _ => format!("Storage rejected {me}'s write: only now does {me} learn it lost the lock."),
+        },
+    }
+}
+
+fn lock_committed(c: &Ctx, me: &str, client: NodeId, token: Option<u64>) -> String {
+    let believers = match c.cause() {
+        Some(Cause::Granted { believers, .. }) if !believers.is_empty() => {
+            let names: Vec<String> = believers.iter().map(|&b| c.name(b)).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let verb = if names.len() == 1 { "believes" } else { "believe" };
+            format!(" {} still {verb} it holds the lock.", crate::timeline::draw::words::and_list(&names))
+        }
+        _ => String::new(),
+    };
+    let spec = c.approach.spec();
+    if spec.holding == Holding::Majority {
+        let servers = c.trace.nodes.iter().filter(|n| n.role == Role::LockServer).count();
+        format!("{me} sets {}'s lock {}: one instance of {servers}.{believers}", c.name(client), spec.words.lease)
+    } else {
+        format!("{me} grants the lock to {} ({}).{believers}", c.name(client), c.tok(token))
+    }
+}
+
+fn lock_expired(c: &Ctx, me: &str, holder: NodeId) -> String {
+    let spec = c.approach.spec();
+    let lease = spec.words.lease;
+    let holder = c.name(holder);
+    let whereabouts = lease_ended_whereabouts(c);
+    let stepped = matches!(c.cause(), Some(Cause::LeaseEnded { clock_stepped: true, .. }));
+    if spec.lease == LeaseKind::KeptAlive {
+        format!("{holder}'s lock node is gone with its {lease}: the lock is free for the next in line.{whereabouts}")
+    } else if stepped {
+        format!("{holder}'s {lease} expired at {me} early: {me}'s wall clock was stepped ahead since it was set.{whereabouts}")
+    } else {
+        format!("{holder}'s {lease} expired at {me} (by {me}'s clock).{whereabouts}")
+    }
+}
+
+fn started_over(c: &Ctx, me: &str, incarnation: u32, predecessor: ClientPhase) -> String {
+    let lease = c.approach.spec().words.lease;
+    let left = match predecessor {
+        ClientPhase::Holding => format!(
+            " Its old process held the lock: its {lease} stays at the lock service until it expires, and until then blocks the others, the new {me} included."
+        ),
+        ClientPhase::Releasing => {
+            format!(" Its old process was giving the lock back: if that release did not get through, its {lease} stays at the lock service until it expires.")
+        }
+        ClientPhase::Acquiring => {
+            " Its old process was asking for the lock: whatever it was granted stays at the lock service until it expires.".to_string()
+        }
+        ClientPhase::Waiting | ClientPhase::Done => String::new(),
+    };
+    format!("{me} is back as a new process (restart {incarnation}): it remembers nothing and starts its job over.{left}")
 }
 
 /// The caption of the current moment, for tests and the CLI: every event of `trace` captioned.

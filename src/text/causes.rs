@@ -2,7 +2,7 @@
 //! verdict and the timeline's lease bars (which already say how each lease a server held
 //! ended). Each cause is a fact about the run, not a sentence: `caption` words it.
 
-use super::Whereabouts;
+use super::{Belief, Whereabouts};
 use crate::check::Verdict;
 use crate::protocols::{EventKind, GrantRef, Note, Trace};
 use crate::sim::{NodeId, Time};
@@ -26,6 +26,9 @@ pub enum Cause {
     /// A client stopped believing because storage rejected its write; `rightful`: that write
     /// was not stale (the token went back), so the client had not lost the lock at all.
     Rejected { rightful: bool },
+    /// A ZooKeeper client found its connection closed (Disconnected, Curator's SUSPENDED): it
+    /// cannot tell whether its session lives. `believes`: it held the lock, and keeps believing.
+    Suspended { believes: bool },
     /// A paused client woke up; whether it still believed it held the lock, and whether the
     /// lock service still held it for it.
     Woke { believes: bool, service_holds: bool },
@@ -103,8 +106,7 @@ pub fn derive(trace: &Trace, verdict: &Verdict, t: &Timeline) -> Vec<(usize, Cau
                 Some(Cause::Rejected { rightful })
             }
             EventKind::Note(Note::LockExpired { holder }) | EventKind::Note(Note::SessionExpired { client: holder, .. }) => {
-                let mut holder = Whereabouts::of(t, *holder, e.at_ms);
-                holder.believes = believes_at(trace, holder.node, i);
+                let holder = Whereabouts::of(trace, t, *holder, i);
                 let ended = t.leases.iter().find(|l| l.end_event == Some(i));
                 let clock_stepped = ended.is_some_and(|l| stepped(t, l.server, l.from, l.to));
                 Some(Cause::LeaseEnded { holder, clock_stepped })
@@ -120,6 +122,7 @@ pub fn derive(trace: &Trace, verdict: &Verdict, t: &Timeline) -> Vec<(usize, Cau
                     .count() as u32;
                 Some(Cause::Majority { instances, of: servers(trace) })
             }
+            EventKind::Note(Note::Disconnected { .. }) => Some(Cause::Suspended { believes: believes_at(trace, e.node, i) }),
             EventKind::Resumed if t.lane(e.node).is_some_and(|l| l.hue.is_some()) => {
                 let believes = believes_at(trace, e.node, i);
                 let service_holds = t.held.iter().any(|h| h.client == e.node && h.from <= e.at_ms && e.at_ms < h.to);
@@ -134,19 +137,9 @@ pub fn derive(trace: &Trace, verdict: &Verdict, t: &Timeline) -> Vec<(usize, Cau
     out
 }
 
-/// Whether `client` believes it holds the lock just before trace event `i` (by event order:
-/// a belief that ends later in the same millisecond still holds).
+/// Whether `client` believes it holds the lock just before trace event `i`.
 fn believes_at(trace: &Trace, client: NodeId, i: usize) -> bool {
-    trace.events[..i]
-        .iter()
-        .rev()
-        .filter(|e| e.node == client)
-        .find_map(|e| match e.kind {
-            EventKind::Note(Note::BeliefStarted { .. }) => Some(true),
-            EventKind::Note(Note::BeliefEnded { .. }) | EventKind::Crashed { .. } => Some(false),
-            _ => None,
-        })
-        .unwrap_or(false)
+    Belief::at(trace, client, i) == Belief::Holds
 }
 
 fn servers(trace: &Trace) -> u32 {

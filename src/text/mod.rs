@@ -14,7 +14,7 @@ pub use caption::caption;
 pub use causes::{Cause, Gone, StaleWhy, WriteCause};
 
 use crate::check::Verdict;
-use crate::protocols::Trace;
+use crate::protocols::{EventKind, Note, Trace};
 use crate::sim::NodeId;
 use crate::timeline::Timeline;
 
@@ -55,15 +55,46 @@ impl Story {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Whereabouts {
     pub node: NodeId,
-    /// It still believed it held the lock.
-    pub believes: bool,
+    pub belief: Belief,
     pub paused: bool,
     pub down: bool,
 }
 
+/// What a client made of the lock at a moment, by its own notes in the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Belief {
+    /// It believes it holds the lock.
+    Holds,
+    /// It held the lock and has stopped believing it does (or its process died).
+    Stopped,
+    /// It has not held the lock since it last began asking for it: a waiter, a client whose
+    /// grant never reached it, a new process.
+    NeverHeld,
+}
+
+impl Belief {
+    /// What `client` believes just before trace event `i` (by event order: a belief that ends
+    /// later in the same millisecond still holds).
+    pub fn at(trace: &Trace, client: NodeId, i: usize) -> Belief {
+        trace.events[..i]
+            .iter()
+            .rev()
+            .filter(|e| e.node == client)
+            .find_map(|e| match e.kind {
+                EventKind::Note(Note::BeliefStarted { .. }) => Some(Belief::Holds),
+                EventKind::Note(Note::BeliefEnded { .. }) | EventKind::Crashed { .. } => Some(Belief::Stopped),
+                EventKind::Note(Note::AcquireStarted { .. }) | EventKind::Restarted => Some(Belief::NeverHeld),
+                _ => None,
+            })
+            .unwrap_or(Belief::NeverHeld)
+    }
+}
+
 impl Whereabouts {
-    pub fn of(timeline: &Timeline, node: NodeId, at: crate::sim::Time) -> Whereabouts {
+    /// Where `node` was at trace event `i` of `trace`.
+    pub fn of(trace: &Trace, timeline: &Timeline, node: NodeId, i: usize) -> Whereabouts {
+        let at = trace.events.get(i).map_or(0, |e| e.at_ms);
         let s = timeline.lane_state(node, at);
-        Whereabouts { node, believes: s.believes.is_some(), paused: s.paused, down: s.down }
+        Whereabouts { node, belief: Belief::at(trace, node, i), paused: s.paused, down: s.down }
     }
 }

@@ -32,6 +32,8 @@ pub enum KeyKind {
     StateLost,
     LeaderChanged,
     SessionExpired,
+    /// A ZooKeeper client finds its connection closed (Disconnected, Curator's SUSPENDED).
+    Suspended,
 }
 
 /// A moment worth jumping to, with a short label for the axis and the key-moment list.
@@ -132,6 +134,7 @@ pub fn key_moments(trace: &Trace, verdict: &Verdict, approach: Approach, leases:
             EventKind::Note(Note::SessionExpired { client, .. }) => {
                 (KeyKind::SessionExpired, format!("{}'s session expires at {me}", name(*client)))
             }
+            EventKind::Note(Note::Disconnected { .. }) => (KeyKind::Suspended, format!("{me} is disconnected (SUSPENDED)")),
             EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::ValidityExpired }) => {
                 (KeyKind::BeliefLost, format!("{me}'s own timer runs out"))
             }

@@ -6,28 +6,26 @@
 use std::time::Instant;
 
 use locklab::explore::shrink::{shrink, Shrunk};
-use locklab::explore::sweep::{self, Param};
+use locklab::explore::sweep;
 use locklab::explore::table::{self, Cell};
 use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError, Report};
 use locklab::lab;
 use locklab::scenario::fault;
-use locklab::scenario::limits::MAX_FAULTS;
 use locklab::scenario::{FaultKind, Scenario};
 use locklab::timeline::draw::words::thousands;
 use serde_json::{json, Value};
 
-use super::{ScenarioArgs, USAGE};
+use super::args::{read_scenario, usage, ExploreArgs, ScenarioArgs, Sweep};
 
 /// Schedules per search, per table cell and per sweep point when `--runs` is not given.
 const RUNS: u64 = 10_000;
 const TABLE_RUNS: u64 = 2_000;
 const SWEEP_RUNS: u64 = 1_000;
-const SWEEP_STEPS: usize = 11;
 
-/// What the command line asked for.
+/// What the command line asked for, checked across flags.
 struct Args {
-    scenario: ScenarioArgs,
-    fencing_given: bool,
+    base: Option<Scenario>,
+    fencing: Option<bool>,
     mix: Mix,
     runs: Option<u64>,
     seed: u64,
@@ -35,12 +33,8 @@ struct Args {
     json: bool,
     out: Option<String>,
     table: bool,
-    sweep: Option<(Param, f64, f64)>,
+    sweep: Option<Sweep>,
     steps: usize,
-}
-
-fn number<T: std::str::FromStr>(flag: &str, v: &str, what: &str, ok: impl Fn(&T) -> bool) -> Result<T, String> {
-    v.parse().ok().filter(|n| ok(n)).ok_or_else(|| format!("{flag}: \"{v}\" is not {what}"))
 }
 
 fn kinds(v: &str) -> Result<Vec<FaultKind>, String> {
@@ -50,75 +44,45 @@ fn kinds(v: &str) -> Result<Vec<FaultKind>, String> {
         .collect()
 }
 
-fn sweep_arg(v: &str) -> Result<(Param, f64, f64), String> {
-    let ids: Vec<&str> = Param::all().iter().map(|p| p.id()).collect();
-    let bad = || format!("--sweep: expected PARAM=FROM..TO with PARAM one of {}, got \"{v}\"", ids.join(", "));
-    let (param, range) = v.split_once('=').ok_or_else(bad)?;
-    let param = Param::by_id(param).ok_or_else(bad)?;
-    let (from, to) = range.split_once("..").ok_or_else(bad)?;
-    let (from, to): (f64, f64) = (from.parse().map_err(|_| bad())?, to.parse().map_err(|_| bad())?);
-    if !(from.is_finite() && to.is_finite()) || from > to {
-        return Err(bad());
+fn checked(e: ExploreArgs) -> Result<Args, String> {
+    let mut mix = Mix::full();
+    if let Some(k) = &e.faults {
+        mix.kinds = kinds(k)?;
     }
-    Ok((param, from, to))
-}
-
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        scenario: ScenarioArgs::default(),
-        fencing_given: false,
-        mix: Mix::full(),
-        runs: None,
-        seed: 1,
-        threads: None,
-        json: false,
-        out: None,
-        table: false,
-        sweep: None,
-        steps: SWEEP_STEPS,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag}: missing value\n{USAGE}"));
-        match arg.as_str() {
-            // The explorer's seed, not the scenario's (each schedule draws its own).
-            "--seed" => a.seed = number("--seed", &value("--seed")?, "an unsigned 64-bit integer", |_| true)?,
-            "--approach" => {
-                let id = value("--approach")?;
-                let ids: Vec<String> = table::rows().into_iter().map(|r| r.id).collect();
-                let row = table::row(&id).ok_or_else(|| format!("--approach: unknown approach \"{id}\" (one of {})", ids.join(", ")))?;
-                a.scenario.set_source("explore", row.base)?;
-            }
-            "--faults" => a.mix.kinds = kinds(&value("--faults")?)?,
-            "--max-faults" => {
-                let what = format!("a number of faults from 1 to {MAX_FAULTS}");
-                a.mix.max_faults = number("--max-faults", &value("--max-faults")?, &what, |k| (1..=MAX_FAULTS).contains(k))?
-            }
-            "--runs" => a.runs = Some(number("--runs", &value("--runs")?, "a number of schedules (1 or more)", |n| *n >= 1)?),
-            "--threads" => a.threads = Some(number("--threads", &value("--threads")?, "a number of threads (1 or more)", |n| *n >= 1)?),
-            "--steps" => a.steps = number("--steps", &value("--steps")?, "a number of points from 2 to 101", |n| (2..=101).contains(n))?,
-            "--sweep" => a.sweep = Some(sweep_arg(&value("--sweep")?)?),
-            "--table" => a.table = true,
-            "--json" => a.json = true,
-            "-o" => a.out = Some(value("-o")?),
-            _ => {
-                a.fencing_given |= arg == "--fencing";
-                if !a.scenario.take("explore", arg, &mut it)? {
-                    return Err(format!("unknown flag \"{arg}\"\n{USAGE}"));
-                }
-            }
-        }
+    if let Some(k) = e.max_faults {
+        mix.max_faults = k;
     }
-    if a.table && a.sweep.is_some() {
+    let ScenarioArgs { file, builtin, fencing } = e.scenario;
+    let sources = [file.is_some(), builtin.is_some(), e.approach.is_some()];
+    if sources.iter().filter(|&&s| s).count() > 1 {
+        return Err(format!("explore: give one scenario (a FILE, --builtin ID or --approach NAME), not two\n{}", usage("explore")));
+    }
+    if e.table && e.sweep.is_some() {
         return Err("--table: give either --table or --sweep, not both".into());
     }
-    if (a.table || a.sweep.is_some()) && a.out.is_some() {
+    if (e.table || e.sweep.is_some()) && e.out.is_some() {
         return Err("-o: only a search (without --table or --sweep) writes a counterexample".into());
     }
-    if a.table && (a.scenario.source.is_some() || a.fencing_given) {
+    if e.table && (sources.contains(&true) || fencing.is_some()) {
         return Err("--table: the table runs its own base for every approach with fencing off and on; give no scenario or --fencing".into());
     }
-    Ok(a)
+    let base = match file {
+        Some(path) => Some(read_scenario(&path)?),
+        None => builtin.or(e.approach),
+    };
+    Ok(Args {
+        base,
+        fencing,
+        mix,
+        runs: e.runs,
+        seed: e.seed,
+        threads: e.threads,
+        json: e.json,
+        out: e.out,
+        table: e.table,
+        sweep: e.sweep,
+        steps: e.steps,
+    })
 }
 
 /// `field` of a mix error as the flag that set it.
@@ -158,8 +122,8 @@ fn pretty(v: &impl serde::Serialize) -> String {
     out
 }
 
-pub fn explore(args: &[String]) -> Result<String, String> {
-    let a = parse(args)?;
+pub fn explore(args: ExploreArgs) -> Result<String, String> {
+    let a = checked(args)?;
     if a.table {
         return run_table(&a);
     }
@@ -189,10 +153,10 @@ fn class_lines(counts: &Counts) -> String {
 
 /// `locklab explore FILE…`: one search, its worst counterexample shrunk.
 fn search(a: Args) -> Result<String, String> {
-    let base = a
-        .scenario
-        .scenario("explore")
-        .map_err(|e| e.replace("give a scenario FILE or --builtin ID", "give a scenario FILE, --builtin ID or --approach NAME"))?;
+    let mut base = a.base.ok_or_else(|| format!("explore: give a scenario FILE, --builtin ID or --approach NAME\n{}", usage("explore")))?;
+    if let Some(f) = a.fencing {
+        base.storage.fencing = f;
+    }
     let runs = a.runs.unwrap_or(RUNS);
     let mut explorer = Explorer::new(&base, a.mix.clone(), a.seed, runs).map_err(mix_error)?;
     let (report, secs, threads) = on_threads(a.threads, || {
@@ -325,11 +289,11 @@ fn run_table(a: &Args) -> Result<String, String> {
 
 /// `locklab explore --sweep PARAM=FROM..TO`.
 fn run_sweep(a: Args) -> Result<String, String> {
-    let (param, from, to) = a.sweep.expect("a sweep");
+    let Sweep { param, from, to } = a.sweep.expect("a sweep");
     let runs = a.runs.unwrap_or(SWEEP_RUNS);
-    let fencing = a.scenario.fencing;
+    let fencing = a.fencing;
     // One line per fencing setting for a given scenario; per table row otherwise.
-    let lines: Vec<(String, Scenario)> = match a.scenario.source.clone() {
+    let lines: Vec<(String, Scenario)> = match a.base.clone() {
         Some(s) => {
             let settings = fencing.map_or(vec![false, true], |f| vec![f]);
             settings

@@ -2,21 +2,18 @@
 //! (docs/LESSON_FORMAT.md) and prints one line per step: its run, where its cursor lands and
 //! what its question reveals, so an author sees each step's claim next to its run's verdict.
 
-use locklab::lesson::{builtin, locate, parse, At, Lesson, LessonStep};
+use locklab::lesson::{locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
 
-use super::USAGE;
-
-pub fn lesson(args: &[String]) -> Result<String, String> {
-    let lesson = match args {
-        [check, file] if check == "check" && !file.starts_with('-') => {
-            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+/// `lesson check`: the one lesson given, a FILE read and checked now.
+pub fn check(file: Option<String>, builtin: Option<Lesson>) -> Result<String, String> {
+    let lesson = match (file, builtin) {
+        (Some(file), None) => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: cannot read: {e}"))?;
             parse(&text).map_err(|e| format!("{file}: {e}"))?
         }
-        [check, flag, id] if check == "check" && flag == "--builtin" => {
-            builtin::get(id).ok_or_else(|| format!("--builtin: no built-in lesson \"{id}\" (there is \"why-fencing\")"))?
-        }
-        _ => return Err(format!("lesson: expected `lesson check FILE` or `lesson check --builtin ID`\n{USAGE}")),
+        (None, Some(lesson)) => lesson,
+        _ => return Err("lesson check: give a lesson FILE or --builtin ID (one, not two)".into()),
     };
     Ok(summary(&lesson))
 }

@@ -1,0 +1,167 @@
+//! `run`, `svg`, `compare`, `list` and `bench`: each takes its parsed arguments (args.rs) and
+//! returns what to print, or the one message for stderr.
+
+use locklab::lab;
+use locklab::scenario::{catalog, Approach};
+use locklab::timeline::draw::export;
+use locklab::timeline::Timeline;
+
+use super::args::{usage, Command, LessonCommand, ScenarioArgs, SeedArg, SvgArgs};
+
+/// Runs one subcommand; `Err` is the one message for stderr.
+pub fn dispatch(command: Command) -> Result<String, String> {
+    match command {
+        Command::Run { scenario, seed, json, trace } => run(scenario, &seed, json, trace),
+        Command::Svg(a) => svg(a),
+        Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
+        Command::Explore(a) => super::explore::explore(a),
+        Command::Lesson { command: LessonCommand::Check { file, builtin } } => super::lesson::check(file, builtin),
+        Command::List => Ok(catalog::all().iter().map(|s| format!("{}\t{}\n", s.id, s.title)).collect()),
+        Command::Bench { iterations } => Ok(bench(iterations)),
+    }
+}
+
+fn run(scenario: ScenarioArgs, seed: &SeedArg, json: bool, narrate: bool) -> Result<String, String> {
+    let scenario = seed.apply(scenario.scenario("run")?);
+    let run = lab::run(&scenario);
+    if json {
+        let mut out = serde_json::to_string_pretty(&run.verdict).expect("verdict serializes");
+        out.push('\n');
+        return Ok(out);
+    }
+    if narrate {
+        return Ok(story(&run));
+    }
+    Ok(summary(&run))
+}
+
+/// `locklab svg`: the run at a cursor time as a self-contained SVG figure, written to `-o`.
+fn svg(a: SvgArgs) -> Result<String, String> {
+    let scenario = a.seed.apply(a.scenario.scenario("svg")?);
+    let out = a.out.ok_or_else(|| format!("svg: give an output file with -o OUT.svg (or -o - for stdout)\n{}", usage("svg")))?;
+    let run = lab::run(&scenario);
+    let timeline = Timeline::of_run(&run);
+    let end = timeline.duration_ms;
+    let at = a.at_ms.unwrap_or(end);
+    if !(0..=end).contains(&at) {
+        return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
+    }
+    let figure = export::figure(&run, &timeline, at, a.width, a.lecture, export::STYLESHEET);
+    if out == "-" {
+        return Ok(figure);
+    }
+    std::fs::write(&out, figure).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
+    Ok(String::new())
+}
+
+/// `locklab compare`: the scenario and its counterpart on another approach, side by side.
+fn compare(scenario: ScenarioArgs, seed: &SeedArg, with: Option<Approach>, json: bool) -> Result<String, String> {
+    let scenario = seed.apply(scenario.scenario("compare")?);
+    let with = with.ok_or_else(|| format!("--with: missing; name the approach to compare with\n{}", usage("compare")))?;
+    let c = locklab::compare::compare(&scenario, with).map_err(|e| {
+        if e.path == "with" {
+            format!("--with: {}", e.message)
+        } else {
+            e.to_string()
+        }
+    })?;
+    if json {
+        let v = serde_json::json!({
+            "summary": c.summary,
+            "left": c.left.verdict,
+            "right": c.right.verdict,
+            "not_applicable": c.not_applicable,
+            "notes": c.notes,
+        });
+        let mut out = serde_json::to_string_pretty(&v).expect("comparison serializes");
+        out.push('\n');
+        return Ok(out);
+    }
+    let mut out = format!("{}\n\n", c.summary);
+    out += &summary(&c.left);
+    out += "\n";
+    out += &summary(&c.right);
+    for line in c.not_applicable.iter().chain(&c.notes) {
+        out += &format!("\n{line}");
+    }
+    if !c.not_applicable.is_empty() || !c.notes.is_empty() {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Every event with its caption, one a line: the whole story in words.
+fn story(run: &lab::Run) -> String {
+    let approach = run.scenario.approach;
+    let story = locklab::text::Story::of_run(run);
+    run.trace
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("{i:>5} {:>7} ms  {}\n", e.at_ms, locklab::text::caption(&run.trace, approach, &story, i)))
+        .collect()
+}
+
+/// Times every built-in natively (see src/bench.rs).
+fn bench(iterations: usize) -> String {
+    let start = std::time::Instant::now();
+    let now = move || start.elapsed().as_secs_f64() * 1000.0;
+    let figures = [locklab::bench::catalog(iterations, &now), locklab::bench::inject(iterations, &now)].concat();
+    locklab::bench::report(&figures)
+}
+
+/// The readable summary printed without `--json`.
+fn summary(run: &lab::Run) -> String {
+    let v = &run.verdict;
+    let tok = |t: Option<u64>| v.approach.token_label(t);
+    let mut out =
+        format!("{} ({}, fencing {}, seed {})\n", run.scenario.title, v.approach.id(), if v.fencing { "on" } else { "off" }, v.seed);
+    out += &format!(
+        "verdict: {}\n",
+        if v.safe { "SAFE (no stale write accepted)" } else { "UNSAFE (a stale write was accepted: lost update)" }
+    );
+    // The verdict's one sentence says it when no client ever got the lock.
+    out += &format!("  {}\n", locklab::text::verdict::sentence(v));
+    if let Some(granted) = v.granted_ttl_ms.filter(|&g| g != run.scenario.lock.ttl_ms) {
+        let secs = locklab::decimal::seconds;
+        out += &format!("  lease/session lifetime: asked {}, granted {}\n", secs(run.scenario.lock.ttl_ms), secs(granted));
+    }
+    for g in &v.grants {
+        out += &format!("  grant  {:>7} ms  {} ({})\n", g.at_ms, g.client, tok(g.token));
+    }
+    for w in &v.writes {
+        let result = match (w.accepted, w.stale) {
+            (true, true) => "STALE, ACCEPTED",
+            (true, false) => "accepted",
+            (false, _) => "rejected",
+        };
+        let extra = if w.after_takeover && !w.stale { " (after takeover)" } else { "" };
+        out += &format!("  write  {:>7} ms  {} ({}) {result}{extra}\n", w.at_ms, w.client, tok(w.token));
+    }
+    for o in &v.overlaps {
+        out += &format!("  overlap {}–{} ms: {} all believed they held the lock\n", o.from_ms, o.to_ms, o.clients.join(", "));
+    }
+    for f in &v.findings {
+        out += &format!("  finding at {} ms: {}\n", f.at_ms, f.text);
+    }
+    out += &format!(
+        "stale writes accepted {}, rejected {}; most concurrent holders {}\n",
+        v.stale_writes_accepted, v.stale_writes_rejected, v.max_concurrent_holders
+    );
+    if let Some(t) = v.truncated_at_ms {
+        out += &format!(
+            "note: the run reached the limit of {} trace events at {t} ms and was judged up to there\n",
+            locklab::scenario::limits::MAX_TRACE_EVENTS
+        );
+    }
+    if let Some(m) = run.expect_mismatches() {
+        if m.is_empty() {
+            out += "matches the scenario's expect block\n";
+        } else {
+            for m in m {
+                out += &format!("differs from expect: {} expected {}, got {}\n", m.field, m.expected, m.actual);
+            }
+        }
+    }
+    out
+}
