@@ -200,9 +200,9 @@ fn pointer_up(
 }
 
 /// The open menu's keys: Escape closes it, ↑/↓ move between its items.
-fn menu_key(e: &KeyboardEvent, hit: &Hit, act: &Act) {
+fn menu_key(e: &KeyboardEvent, key: &str, hit: &Hit, act: &Act) {
     let item = hit.up("button");
-    match e.key().as_str() {
+    match key {
         "Escape" => {
             took(e);
             act.dispatch(Action::CloseFaultMenu);
@@ -224,14 +224,14 @@ fn menu_key(e: &KeyboardEvent, hit: &Hit, act: &Act) {
 /// A focused lane's keys: M (Enter, the menu key) opens the menu, ↑/↓ move between lanes.
 fn lane_key(
     e: &KeyboardEvent,
+    key: &str,
     node: String,
     lane: &Element,
     geo: &Geometry,
     cursor: f64,
     open_at: &impl Fn(String, Option<f64>, f64, f64),
 ) {
-    let key = e.key();
-    match key.as_str() {
+    match key {
         // From the keyboard the menu opens on the lane, at the cursor.
         "m" | "M" | "Enter" | "ContextMenu" => {
             took(e);
@@ -257,35 +257,35 @@ fn key_down(
     let (geo, act) = (geo.clone(), act.clone());
     Callback::from(move |e: KeyboardEvent| {
         let Some(hit) = Hit::of(&e, 0.0, &geo) else { return };
+        let key = e.key();
         if hit.up(".fault-menu").is_some() {
-            menu_key(&e, &hit, &act);
+            menu_key(&e, &key, &hit, &act);
         } else if let Some(index) = hit.fault() {
-            if matches!(e.key().as_str(), "Delete" | "Backspace") {
+            if matches!(key.as_str(), "Delete" | "Backspace") {
                 took(&e);
                 act.dispatch(Action::RemoveFault(index));
             }
         } else if let (Some(node), Some(lane)) = (hit.lane(), hit.up("[data-testid=lane]")) {
-            lane_key(&e, node, &lane, &geo, cursor, &*open_at);
+            lane_key(&e, &key, node, &lane, &geo, cursor, &*open_at);
         }
     })
 }
 
 /// A target over each lane; only the first is in the Tab order (↑/↓ move between them).
-fn lane_targets(t: &Timeline, g: &Geometry) -> Html {
-    let lanes = t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
+fn lane_targets<'a>(t: &'a Timeline, g: &'a Geometry) -> impl Iterator<Item = Html> + 'a {
+    t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
         html! {
             <div class="lane-target" data-testid="lane" data-node={lane.name.clone()} tabindex={if i == 0 { "0" } else { "-1" }} role="button"
                 aria-haspopup="menu" aria-label={format!("{}: faults here (M)", lane.name)}
                 style={format!("top:{}px;height:{}px", n(b.top), n(b.h))} />
         }
-    });
-    html! { {for lanes} }
+    })
 }
 
 /// A handle over each of the scenario's faults, where it is drawn (moved along while dragged).
-fn fault_handles(t: &Timeline, g: &Geometry, ed: &Editing, drag: Option<Drag>) -> Html {
+fn fault_handles<'a>(t: &'a Timeline, g: &'a Geometry, ed: &'a Editing, drag: Option<Drag>) -> impl Iterator<Item = Html> + 'a {
     let lane_box = |name: &str| t.lanes.iter().position(|l| l.name == name).and_then(|i| g.lanes.get(i));
-    let handles = ed.scenario.faults.iter().enumerate().filter_map(|(index, f)| {
+    ed.scenario.faults.iter().enumerate().filter_map(move |(index, f)| {
         // On the first lane it names (a link's sender, a partition's first member).
         let b = lane_box(fault::nodes(f).first()?)?;
         let (from, to) = span(f);
@@ -308,8 +308,7 @@ fn fault_handles(t: &Timeline, g: &Geometry, ed: &Editing, drag: Option<Drag>) -
                 }
             </div>
         })
-    });
-    html! { {for handles} }
+    })
 }
 
 /// Where the menu goes: fixed on the screen where it was asked for (no ancestor is transformed
@@ -392,8 +391,8 @@ pub fn pointing(p: &PointingProps) -> Html {
         <div class="pointing" {oncontextmenu} onclick={click(&p.geo, &p.act)} onpointerdown={pointer_down(&p.geo, &p.act, &drag, &press, &open_at)}
             {onpointermove} onpointerup={pointer_up(&p.geo, &p.act, &drag, &press, &ed.scenario)} onpointercancel={cancel.clone()}
             onpointerleave={cancel} onkeydown={key_down(&p.geo, &p.act, p.cursor, open_at)}>
-            {lane_targets(t, g)}
-            {fault_handles(t, g, ed, *drag)}
+            {for lane_targets(t, g)}
+            {for fault_handles(t, g, ed, *drag)}
             {menu.unwrap_or_default()}
         </div>
     }
