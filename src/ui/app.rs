@@ -1,6 +1,8 @@
 //! The app: header (picker, switches), the diagram with its caption and transport, then the
 //! verdict and the ledger. Owns only view state (see `state`).
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::caption::Caption;
@@ -14,11 +16,15 @@ use super::legend::legend;
 use super::picker::Picker;
 use super::playback::use_playback;
 use super::share::{copy_link, link_error, use_copied, use_reopen_on_hash_change};
-use super::state::{on_click, Action, Session, Shared};
+use super::state::{on_click, Act, Action, Session, Shared};
 use super::switches::{Knobs, Switches};
 use super::transport::{transport, TransportProps};
 use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
+use crate::lab::Run;
+use crate::scenario::share::Named;
+use crate::scenario::Approach;
+use crate::timeline::Timeline;
 
 /// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
 /// knob or the editor, or one of the user's own.
@@ -28,24 +34,33 @@ fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scena
     AttrValue::from(format!("{}{title}", if edited { "Edited: " } else { "Your scenario: " }))
 }
 
-#[function_component(App)]
-pub fn app() -> Html {
-    let lab = use_reducer(|| Session::new(&super::start::from_page()));
-    super::fit::use_fitted_captions(lab.lecture || lab.embed);
-    let act = lab.dispatcher();
-    use_keyboard(act.clone());
-    use_playback(act.clone(), lab.playing, lab.frame);
+/// A run on screen: its approach, the run, its timeline, and whether it is the compared side.
+type OnScreen = (Approach, Shared<Run>, Shared<Timeline>, bool);
 
-    use_reopen_on_hash_change();
-    // Below the fold waits for the first paint (see `painted`).
-    let painted = super::painted::use_painted();
-    let lesson = super::lesson::use_lesson();
-    let (copied, copy_field) = use_copied();
+/// The runs on screen: this one and, comparing, the other.
+fn runs_on_screen(lab: &Session) -> Vec<OnScreen> {
+    let mut runs = vec![(lab.scenario.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
+    if let Some((with, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
+        runs.push((with, Shared(run), timeline, true));
+    }
+    runs
+}
 
-    // The link to this view: the scenario's part made once per scenario (encoding a custom
-    // one is not free), the cursor and modes added per render. The picker's name for a custom
-    // scenario is made here too (App renders every frame while playing).
-    // (The page's base address rides along: it never changes, and one memo is less wasm.)
+/// Compared, each side's part goes under its approach's name.
+fn named_side(compared: bool, approach: Approach, part: Html) -> Html {
+    if compared {
+        html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> }
+    } else {
+        part
+    }
+}
+
+/// The link to this view, and the address bar following it. The scenario's part is made once
+/// per scenario (encoding a custom one is not free), the cursor and modes added per render.
+/// The picker's name for a custom scenario is made here too (App renders every frame while
+/// playing). (The page's base address rides along: it never changes, and one memo is less wasm.)
+#[hook]
+fn use_view_link(lab: &Session, in_lesson: bool) -> (Rc<(Named, String, Option<AttrValue>)>, AttrValue) {
     let named = {
         let catalog = lab.catalog.clone();
         use_memo(Shared(lab.scenario.clone()), move |s| {
@@ -61,54 +76,51 @@ pub fn app() -> Html {
     // step of a scrub drag: browsers throttle history updates, and each costs a little).
     // Embedded, the page's address is the host page's business (and a sandbox forbids it).
     // A lesson writes its own address (`?lesson=ID&step=N`).
-    let link = (!lab.playing && !lab.embed && !lesson.is_open()).then_some(link);
+    let link = (!lab.playing && !lab.embed && !in_lesson).then_some(link);
     use_effect_with(link, |link| {
         let link = link.clone();
         let pending = link.map(|q| gloo::timers::callback::Timeout::new(300, move || super::start::write_back(&q)));
         move || drop(pending)
     });
+    (named, url)
+}
 
-    // The scenario as JSON for the editor, made once per scenario (App renders every frame),
-    // from the first paint on, when the editor is there.
-    let scenario_json = use_memo((lab.scenario.clone(), painted), |(s, painted)| {
-        AttrValue::from(if *painted { serde_json::to_string_pretty(&**s).unwrap_or_default() } else { String::new() })
-    });
-    let caption_event = lab.caption_event();
-    let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
-    let s = &lab.scenario;
-    // The runs on screen: this one and, comparing, the other. Each gets its exports, verdict
-    // and ledger; compared, each under its approach's name.
-    let mut runs = vec![(s.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
-    if let Some((with, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
-        runs.push((with, Shared(run), timeline, true));
-    }
-    let compared = runs.len() > 1;
-    let named_side = |approach, part: Html| {
-        if compared {
-            html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> }
-        } else {
-            part
-        }
-    };
-    let cursor = lab.cursor_ms();
-    let exports = runs.iter().map(|(approach, run, timeline, other_side)| {
-        let side = compared.then(|| AttrValue::from(short_name(*approach)));
-        html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
-    });
-    // No spoilers: until the end (or `outcome=1`) the verdict is judged up to the cursor and
-    // the ledger lists only the writes that have arrived.
-    let whole = lab.outcome_shown();
-    // Faults where you point, on the diagram a user edits (an embed's is only to look at).
-    let editing = (!lab.embed).then(|| {
-        let menu = lab.menu.clone().map(|m| {
-            let offers = lab.fault_menu(&m.node);
-            (m, offers)
-        });
-        std::rc::Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
-    });
+/// The header's buttons: lecture mode and its stops, the outcome, undo and redo, help, and
+/// (`sharing`) the copy-link and lesson buttons.
+fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     let (can_undo, can_redo) = lab.can_undo();
-    let undo_btn = on_click(&act, || Action::Undo);
-    let redo_btn = on_click(&act, || Action::Redo);
+    let undo_btn = on_click(act, || Action::Undo);
+    let redo_btn = on_click(act, || Action::Redo);
+    let lecture_btn = on_click(act, || Action::ToggleLecture);
+    let stops_btn = on_click(act, || Action::ToggleStopAtKeys);
+    let outcome_btn = on_click(act, || Action::ToggleOutcome);
+    let help_btn = on_click(act, || Action::ToggleHelp);
+    html! {
+        <div class="modes">
+            <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
+            if lab.lecture {
+                <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
+                    title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
+            }
+            <button type="button" class="small" data-testid="show-outcome" aria-pressed={lab.outcome.to_string()} onclick={outcome_btn}
+                title="Show the whole run's verdict from the start (otherwise it builds up as the run plays)">{"Outcome"}</button>
+            if !lab.embed {
+                <button type="button" class="small" data-testid="undo" disabled={!can_undo} onclick={undo_btn} title="Undo the last edit (Ctrl+Z)">{"Undo"}</button>
+                <button type="button" class="small" data-testid="redo" disabled={!can_redo} onclick={redo_btn} title="Redo (Ctrl+Shift+Z)">{"Redo"}</button>
+            }
+            <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
+            if !lab.embed {
+                {sharing}
+            }
+        </div>
+    }
+}
+
+/// Verdicts, then ledgers: compared, the two of each side by side. No spoilers: until the end
+/// (or `outcome=1`) the verdict is judged up to the cursor and the ledger lists only the writes
+/// that have arrived.
+fn panels(lab: &Session, runs: &[OnScreen], act: &Act) -> Html {
+    let (cursor, whole, compared) = (lab.cursor_ms(), lab.outcome_shown(), runs.len() > 1);
     let judge = match &lab.original {
         Some(original) => Judge::Change(Shared(original.clone())),
         None => Judge::Expect,
@@ -117,25 +129,109 @@ pub fn app() -> Html {
         // The verdict only changes look when the cursor crosses a milestone.
         let upto = (!whole).then(|| crate::text::verdict::milestone(&run.verdict, cursor));
         let judge = if *other_side { Judge::Nothing } else { judge.clone() };
-        named_side(*approach, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
+        named_side(compared, *approach, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
     });
     let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
         let passed = timeline.writes.partition_point(|w| w.at <= cursor);
         named_side(
+            compared,
             *approach,
             html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
         )
     });
-    let lecture_btn = on_click(&act, || Action::ToggleLecture);
+    html! { <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div> }
+}
+
+/// Each run's exports; compared, each under its approach's name.
+fn exports(lab: &Session, runs: &[OnScreen]) -> Html {
+    let (cursor, compared) = (lab.cursor_ms(), runs.len() > 1);
+    let exports = runs.iter().map(|(approach, run, timeline, other_side)| {
+        let side = compared.then(|| AttrValue::from(short_name(*approach)));
+        html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
+    });
+    html! { <div class="exports">{for exports}</div> }
+}
+
+/// Faults where you point, on the diagram a user edits (an embed's is only to look at).
+fn editing(lab: &Session) -> Option<Rc<Editing>> {
+    (!lab.embed).then(|| {
+        let menu = lab.menu.clone().map(|m| {
+            let offers = lab.fault_menu(&m.node);
+            (m, offers)
+        });
+        Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
+    })
+}
+
+/// The story's part of the stage: the diagram with its legend and caption, or, comparing,
+/// the two sides.
+fn story(lab: &Session, act: &Act) -> Html {
+    let caption_event = lab.caption_event();
+    if let Some(other) = lab.other.clone() {
+        return html! {
+            <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
+                event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
+                other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={lab.outcome_shown()} act={act.clone()} />
+        };
+    }
+    let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
+    html! {
+        <>
+        <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
+        {legend()}
+        <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
+        </>
+    }
+}
+
+/// The approach's name and the scenario's introduction.
+fn intro(lab: &Session) -> Html {
+    let s = &lab.scenario;
+    html! {
+        <p class="intro">
+            <span class="approach">{s.approach.label()}</span>
+            {s.intro.clone()}
+            // An intro tells the built-in's story with its numbers: once they changed, say so.
+            if lab.edited_from().is_some() && !s.intro.is_empty() {
+                <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
+            }
+        </p>
+    }
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let lab = use_reducer(|| Session::new(&super::start::from_page()));
+    super::fit::use_fitted_captions(lab.lecture || lab.embed);
+    let act = lab.dispatcher();
+    use_keyboard(act.clone());
+    use_playback(act.clone(), lab.playing, lab.frame);
+
+    use_reopen_on_hash_change();
+    // Below the fold waits for the first paint (see `painted`).
+    let painted = super::painted::use_painted();
+    let lesson = super::lesson::use_lesson();
+    let (copied, copy_field) = use_copied();
+    let (named, url) = use_view_link(&lab, lesson.is_open());
+
+    // The scenario as JSON for the editor, made once per scenario (App renders every frame),
+    // from the first paint on, when the editor is there.
+    let scenario_json = use_memo((lab.scenario.clone(), painted), |(s, painted)| {
+        AttrValue::from(if *painted { serde_json::to_string_pretty(&**s).unwrap_or_default() } else { String::new() })
+    });
+    let s = &lab.scenario;
+    let runs = runs_on_screen(&lab);
     // Embedded, a docs page may hold several of these side by side, and screen readers list
     // every frame's landmarks together: the embed's are named after what it shows.
     let embed_name = lab.embed.then(|| {
         let title = if s.title.is_empty() { &s.id } else { &s.title };
         AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
     });
-    let stops_btn = on_click(&act, || Action::ToggleStopAtKeys);
-    let outcome_btn = on_click(&act, || Action::ToggleOutcome);
-    let help_btn = on_click(&act, || Action::ToggleHelp);
+    let sharing = if lab.embed {
+        Html::default()
+    } else {
+        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{super::lesson::opener(&lesson)}</> }
+    };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>
             if let Some(e) = &lab.link_error {
@@ -148,24 +244,7 @@ pub fn app() -> Html {
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
                 // After the switches: Tab from the picker lands on a switch, where the app's keys work.
                 <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
-                <div class="modes">
-                    <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
-                    if lab.lecture {
-                        <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
-                            title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
-                    }
-                    <button type="button" class="small" data-testid="show-outcome" aria-pressed={lab.outcome.to_string()} onclick={outcome_btn}
-                        title="Show the whole run's verdict from the start (otherwise it builds up as the run plays)">{"Outcome"}</button>
-                    if !lab.embed {
-                        <button type="button" class="small" data-testid="undo" disabled={!can_undo} onclick={undo_btn} title="Undo the last edit (Ctrl+Z)">{"Undo"}</button>
-                        <button type="button" class="small" data-testid="redo" disabled={!can_redo} onclick={redo_btn} title="Redo (Ctrl+Shift+Z)">{"Redo"}</button>
-                    }
-                    <button type="button" class="small" onclick={help_btn} title="Keyboard help (?)" aria-label="Keyboard help">{"?"}</button>
-                    if !lab.embed {
-                        {copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}
-                        {super::lesson::opener(&lesson)}
-                    }
-                </div>
+                {modes(&lab, &act, sharing)}
             </header>
             <main aria-label={embed_name.clone()}>
                 if lab.embed {
@@ -176,33 +255,17 @@ pub fn app() -> Html {
                 // header (styles/app.css), and the panels below it scroll into view.
                 <div class="stage">
                 <super::lesson::LessonPanel state={lesson.clone()} act={act.clone()} cursor={lab.cursor} playing={lab.playing} lecture={lab.lecture} embed={lab.embed} />
-                <p class="intro">
-                    <span class="approach">{s.approach.label()}</span>
-                    {s.intro.clone()}
-                    // An intro tells the built-in's story with its numbers: once they changed, say so.
-                    if lab.edited_from().is_some() && !s.intro.is_empty() {
-                        <span class="intro-original" data-testid="intro-original">{" (This describes the scenario as shipped; you have changed it.)"}</span>
-                    }
-                </p>
-                if let Some(other) = lab.other.clone() {
-                    <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
-                        event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
-                        other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={whole} act={act.clone()} />
-                } else {
-                    <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing} />
-                    {legend()}
-                    <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
-                }
+                {intro(&lab)}
+                {story(&lab, &act)}
                 {transport(&TransportProps { playing: lab.playing, cursor: lab.cursor, duration_ms: lab.timeline.duration_ms, speed: lab.speed, act: act.clone() })}
                 </div>
                 if lab.embed {
                     <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
                 } else if painted {
-                    <div class="exports">{for exports}</div>
+                    {exports(&lab, &runs)}
                 }
                 if painted {
-                    // Verdicts, then ledgers: compared, the two of each side by side.
-                    <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div>
+                    {panels(&lab, &runs, &act)}
                     if !lab.embed {
                         <super::explore::Explore act={act.clone()} />
                     }

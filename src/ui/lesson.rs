@@ -17,7 +17,7 @@ use super::state::{Act, Action, Shared};
 use crate::lesson::presenter::Presenter;
 use crate::lesson::share::{self, Opened, Source};
 use crate::lesson::table::{self, Outcome, Row};
-use crate::lesson::{locate, At, Cursor};
+use crate::lesson::{locate, At, Cursor, Question};
 use crate::timeline::Timeline;
 
 /// The lesson open on the page, if any, and why the last one could not be opened.
@@ -200,16 +200,12 @@ fn cell(o: Outcome, has_token: bool, fencing: bool) -> Html {
     html! { <td class={if o.safe { "safe" } else { "unsafe" }}>{text}</td> }
 }
 
-#[function_component(LessonPanel)]
-pub fn lesson_panel(p: &Props) -> Html {
-    let latest: Rc<RefCell<Option<Ctx>>> = use_mut_ref(|| None);
-    let ctx = p.state.open.clone().map(|open| Ctx { open, cursor: p.cursor, playing: p.playing, embed: p.embed });
-    *latest.borrow_mut() = ctx.clone();
-
-    // The clicker's keys, ahead of the app's own (capture phase on the window): while a
-    // lesson is open they move between steps, not events.
+/// The clicker's keys, ahead of the app's own (capture phase on the window): while a lesson is
+/// open they move between steps, not events. `latest` is the view of the latest render.
+#[hook]
+fn use_clicker_keys(state: &UseStateHandle<LessonState>, act: &Act, latest: &Rc<RefCell<Option<Ctx>>>) {
     use_effect_with((), {
-        let (state, act, latest) = (p.state.clone(), p.act.clone(), latest.clone());
+        let (state, act, latest) = (state.clone(), act.clone(), latest.clone());
         move |_| {
             let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
             let listener = EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |e| {
@@ -225,8 +221,13 @@ pub fn lesson_panel(p: &Props) -> Html {
             move || drop(listener)
         }
     });
+}
 
-    // A lesson runs in lecture mode.
+/// A lesson runs in lecture mode; each step on screen: its scenario with its switches, the
+/// cursor at its moment; the address bar names lesson and step (an embed leaves the host
+/// page's address alone).
+#[hook]
+fn use_step_on_screen(p: &Props, ctx: &Option<Ctx>) {
     let opened = p.state.is_open();
     use_effect_with(opened, {
         let (act, lecture) = (p.act.clone(), p.lecture && !p.embed);
@@ -236,8 +237,6 @@ pub fn lesson_panel(p: &Props) -> Html {
             }
         }
     });
-    // Each step on screen: its scenario with its switches, the cursor at its moment; the
-    // address bar names lesson and step (an embed leaves the host page's address alone).
     let step_key = ctx.as_ref().map(|c| (c.open.presenter.step, c.open.source.clone(), c.open.presenter.lesson.id.clone()));
     use_effect_with(step_key, {
         let (open, act, embed) = (p.state.open.clone(), p.act.clone(), p.embed);
@@ -253,70 +252,78 @@ pub fn lesson_panel(p: &Props) -> Html {
             }
         }
     });
+}
 
-    let Some(ctx) = ctx else {
-        return match &p.state.error {
-            Some(e) => {
-                let state = p.state.clone();
-                html! {
-                    <div class="link-error" role="alert" data-testid="lesson-error">
-                        <p>{format!("The lesson could not be opened: {e}")}</p>
-                        <button type="button" class="small" aria-label="Dismiss" onclick={move |_| state.set(LessonState::default())}>{"×"}</button>
-                    </div>
-                }
-            }
-            None => html! {},
-        };
-    };
-    let on = |cmd: Cmd| {
-        let (state, act, ctx) = (p.state.clone(), p.act.clone(), ctx.clone());
+/// Why the last lesson could not be opened, until dismissed.
+fn lesson_error(state: &UseStateHandle<LessonState>, e: &str) -> Html {
+    let state = state.clone();
+    html! {
+        <div class="link-error" role="alert" data-testid="lesson-error">
+            <p>{format!("The lesson could not be opened: {e}")}</p>
+            <button type="button" class="small" aria-label="Dismiss" onclick={move |_| state.set(LessonState::default())}>{"×"}</button>
+        </div>
+    }
+}
+
+/// The panel's buttons: each runs a command on the open lesson.
+struct Buttons<'a> {
+    state: &'a UseStateHandle<LessonState>,
+    act: &'a Act,
+    ctx: &'a Ctx,
+}
+
+impl Buttons<'_> {
+    fn on(&self, cmd: Cmd) -> impl Fn(MouseEvent) + 'static {
+        let (state, act, ctx) = (self.state.clone(), self.act.clone(), self.ctx.clone());
         move |_: MouseEvent| command(cmd, &state, &ctx, &act)
-    };
-    let open = &ctx.open;
-    let pr = &open.presenter;
-    let step = pr.current();
-    let n = pr.lesson.steps.len();
-    let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
-    let question = step.question.as_ref().map(|q| {
-        let choices = q.choices.iter().enumerate().map(|(i, c)| {
-            let shown = pr.revealed && reached;
-            let class = classes!(
-                "lesson-choice",
-                (pr.chosen == Some(i)).then_some("chosen"),
-                (shown && i == q.answer).then_some("right"),
-                (shown && pr.chosen == Some(i) && i != q.answer).then_some("wrong")
-            );
-            html! {
-                <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} aria-pressed={(pr.chosen == Some(i)).to_string()}
-                    disabled={pr.revealed} onclick={on(Cmd::Key(LessonKey::Choose(i)))}>
-                    <kbd>{(i + 1).to_string()}</kbd>{c.clone()}
-                </button></li>
-            }
-        });
-        let answer = &q.choices[q.answer];
-        let verdict = match pr.held() {
-            Some(true) => format!("Your prediction held: {answer}"),
-            Some(false) => format!("Your prediction did not hold. What happened: {answer}"),
-            None => format!("What happened: {answer}"),
-        };
+    }
+}
+
+/// The step's question: its choices, then Reveal, and once the answering moment is `reached`,
+/// whether the prediction held.
+fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
+    let choices = q.choices.iter().enumerate().map(|(i, c)| {
+        let shown = pr.revealed && reached;
+        let class = classes!(
+            "lesson-choice",
+            (pr.chosen == Some(i)).then_some("chosen"),
+            (shown && i == q.answer).then_some("right"),
+            (shown && pr.chosen == Some(i) && i != q.answer).then_some("wrong")
+        );
         html! {
-            <div class="lesson-question" role="group" aria-label="Question">
-                <p class="lesson-prompt">{q.prompt.clone()}</p>
-                <ol class="lesson-choices">{for choices}</ol>
-                if !pr.revealed {
-                    <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
-                } else if reached {
-                    <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict}</p>
-                } else {
-                    <p class="lesson-verdict" role="status">{"Playing to the moment that answers it…"}</p>
-                }
-            </div>
+            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} aria-pressed={(pr.chosen == Some(i)).to_string()}
+                disabled={pr.revealed} onclick={on.on(Cmd::Key(LessonKey::Choose(i)))}>
+                <kbd>{(i + 1).to_string()}</kbd>{c.clone()}
+            </button></li>
         }
     });
-    let rows = open.rows.iter().map(|r| {
+    let answer = &q.choices[q.answer];
+    let verdict = match pr.held() {
+        Some(true) => format!("Your prediction held: {answer}"),
+        Some(false) => format!("Your prediction did not hold. What happened: {answer}"),
+        None => format!("What happened: {answer}"),
+    };
+    html! {
+        <div class="lesson-question" role="group" aria-label="Question">
+            <p class="lesson-prompt">{q.prompt.clone()}</p>
+            <ol class="lesson-choices">{for choices}</ol>
+            if !pr.revealed {
+                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
+            } else if reached {
+                <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict}</p>
+            } else {
+                <p class="lesson-verdict" role="status">{"Playing to the moment that answers it…"}</p>
+            }
+        </div>
+    }
+}
+
+/// The closing table: each approach, the step that shows it, and its outcome either way.
+fn table_rows(rows: &[Row], on: &Buttons) -> Html {
+    let rows = rows.iter().map(|r| {
         html! {
             <tr data-step={(r.step + 1).to_string()}>
-                <th scope="row"><button type="button" class="link" onclick={on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
+                <th scope="row"><button type="button" class="link" onclick={on.on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
                     {r.approach.label()}<span class="lesson-row-step">{format!(" · step {}: {}", r.step + 1, r.title)}</span>
                 </button></th>
                 {cell(r.fencing_off, r.has_token, false)}
@@ -324,6 +331,31 @@ pub fn lesson_panel(p: &Props) -> Html {
             </tr>
         }
     });
+    html! { {for rows} }
+}
+
+#[function_component(LessonPanel)]
+pub fn lesson_panel(p: &Props) -> Html {
+    let latest: Rc<RefCell<Option<Ctx>>> = use_mut_ref(|| None);
+    let ctx = p.state.open.clone().map(|open| Ctx { open, cursor: p.cursor, playing: p.playing, embed: p.embed });
+    *latest.borrow_mut() = ctx.clone();
+    use_clicker_keys(&p.state, &p.act, &latest);
+    use_step_on_screen(p, &ctx);
+
+    let Some(ctx) = ctx else {
+        return match &p.state.error {
+            Some(e) => lesson_error(&p.state, e),
+            None => html! {},
+        };
+    };
+    let buttons = Buttons { state: &p.state, act: &p.act, ctx: &ctx };
+    let on = |cmd: Cmd| buttons.on(cmd);
+    let open = &ctx.open;
+    let pr = &open.presenter;
+    let step = pr.current();
+    let n = pr.lesson.steps.len();
+    let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
+    let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
     html! {
         <>
             <section class={classes!("lesson", (step.question.is_some() && !pr.revealed).then_some("asking"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
@@ -341,7 +373,7 @@ pub fn lesson_panel(p: &Props) -> Html {
                 if !open.rows.is_empty() {
                     <table class="lesson-table" data-testid="lesson-table">
                         <thead><tr><th scope="col">{"Approach, and the step that shows it"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
-                        <tbody>{for rows}</tbody>
+                        <tbody>{table_rows(&open.rows, &buttons)}</tbody>
                     </table>
                 }
             </section>

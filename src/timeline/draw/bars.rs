@@ -6,7 +6,7 @@ use super::geometry::{hue_class, Geometry};
 use super::svg::Svg;
 use super::{Label, Placer};
 use crate::protocols::BeliefEnd;
-use crate::timeline::{LeaseEnd, Timeline};
+use crate::timeline::{BeliefBar, HeldBar, LeaseBar, LeaseEnd, Timeline};
 
 /// Belief bar: top and height relative to the lane's middle line.
 const BELIEF_TOP: f64 = -15.0;
@@ -79,115 +79,134 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
 }
 
 pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
-    let (f, small) = (g.font, g.small());
+    // In this order: a label placed first keeps its place.
     for l in &t.leases {
-        let Some(lane) = g.lane(l.server) else { continue };
-        let (x0, x1) = (g.xt(l.from), g.xt(l.to));
-        let who = t.name(l.holder);
-        let bh = lease_h(lane.h);
-        let mut inside = vec![format!("{who} · {}", t.approach.token_label(l.token))];
-        if l.token.is_some() {
-            inside.push(format!("{who} · {}", t.approach.token_value(l.token)));
-        }
-        inside.push(who.to_string());
-        if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
-            p.place(
-                g,
-                Label { at: l.from, class: "lbl lease-lbl", x: x0 + 4.0, y: lane.mid() + f * 0.36, anchor: "start", text: label, font: f },
-            );
-        }
-        // Tall lanes (one or two servers) have room for words above and below the bar.
-        if lane.h >= 44.0 {
-            let cls = format!("lbl-sm takeover-lbl {}", hue_class(t.hue(l.holder)));
-            if l.takeover {
-                p.place(
-                    g,
-                    Label {
-                        at: l.from,
-                        class: &cls,
-                        x: x0 + 2.0,
-                        y: lane.mid() - bh / 2.0 - 4.0,
-                        anchor: "start",
-                        text: &format!("{who} takes over"),
-                        font: small,
-                    },
-                );
-            }
-            if let Some(word) = end_word(t, l.end) {
-                p.place(
-                    g,
-                    Label {
-                        at: l.to,
-                        class: "lbl-sm end-lbl",
-                        x: x1 + 3.0,
-                        y: lane.mid() + bh / 2.0 + small,
-                        anchor: "start",
-                        text: &word,
-                        font: small,
-                    },
-                );
-            }
-        }
+        lease_labels(p, t, g, l);
     }
     for b in &t.beliefs {
-        let Some(lane) = g.lane(b.client) else { continue };
-        let (x0, x1) = (g.xt(b.from), g.xt(b.to));
-        let y = lane.mid() + BELIEF_TOP;
-        let name = t.name(b.client);
-        let cls = format!("lbl bar-lbl {}", hue_class(t.hue(b.client)));
-        let long = format!("{name} believes it holds the lock ({})", t.approach.token_label(b.token));
-        let short = format!("believes · {}", t.approach.token_value(b.token));
-        for label in [long, short] {
-            if p.place(g, Label { at: b.from, class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
-                break;
-            }
-        }
-        if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 40.0) {
+        belief_labels(p, t, g, b);
+    }
+    for h in &t.held {
+        held_labels(p, t, g, h);
+    }
+}
+
+/// A lock server's lease: its holder (and token) inside the bar; on a tall lane, a takeover
+/// above it and how it ended after it.
+fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
+    let (f, small) = (g.font, g.small());
+    let Some(lane) = g.lane(l.server) else { return };
+    let (x0, x1) = (g.xt(l.from), g.xt(l.to));
+    let who = t.name(l.holder);
+    let bh = lease_h(lane.h);
+    let mut inside = vec![format!("{who} · {}", t.approach.token_label(l.token))];
+    if l.token.is_some() {
+        inside.push(format!("{who} · {}", t.approach.token_value(l.token)));
+    }
+    inside.push(who.to_string());
+    if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
+        p.place(
+            g,
+            Label { at: l.from, class: "lbl lease-lbl", x: x0 + 4.0, y: lane.mid() + f * 0.36, anchor: "start", text: label, font: f },
+        );
+    }
+    // Tall lanes (one or two servers) have room for words above and below the bar.
+    if lane.h >= 44.0 {
+        let cls = format!("lbl-sm takeover-lbl {}", hue_class(t.hue(l.holder)));
+        if l.takeover {
             p.place(
                 g,
                 Label {
-                    at: d,
-                    class: "lbl-sm deadline-lbl",
-                    x: g.xt(d) + 4.0,
-                    y: y - 4.0,
+                    at: l.from,
+                    class: &cls,
+                    x: x0 + 2.0,
+                    y: lane.mid() - bh / 2.0 - 4.0,
                     anchor: "start",
-                    text: "its own timer was due",
+                    text: &format!("{who} takes over"),
                     font: small,
                 },
             );
         }
-        let end = match b.end {
-            Some(BeliefEnd::WriteRejected) => Some("learns: rejected"),
-            Some(BeliefEnd::ValidityExpired) => Some("gives up"),
-            _ => None,
-        };
-        if let Some(end) = end.filter(|_| !b.open) {
+        if let Some(word) = end_word(t, l.end) {
             p.place(
                 g,
-                Label { at: b.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + BELIEF_H - 1.0, anchor: "start", text: end, font: small },
+                Label {
+                    at: l.to,
+                    class: "lbl-sm end-lbl",
+                    x: x1 + 3.0,
+                    y: lane.mid() + bh / 2.0 + small,
+                    anchor: "start",
+                    text: &word,
+                    font: small,
+                },
             );
         }
     }
-    for h in &t.held {
-        let Some(lane) = g.lane(h.client) else { continue };
-        let (x0, x1) = (g.xt(h.from), g.xt(h.to));
-        let y = lane.mid() + HELD_TOP;
-        if let Some(word) = end_word(t, h.end) {
-            p.place(g, Label { at: h.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
+}
+
+/// A client's belief: what it believes above its bar, when its own timer was due, how it ended.
+fn belief_labels(p: &mut Placer, t: &Timeline, g: &Geometry, b: &BeliefBar) {
+    let (f, small) = (g.font, g.small());
+    let Some(lane) = g.lane(b.client) else { return };
+    let (x0, x1) = (g.xt(b.from), g.xt(b.to));
+    let y = lane.mid() + BELIEF_TOP;
+    let name = t.name(b.client);
+    let cls = format!("lbl bar-lbl {}", hue_class(t.hue(b.client)));
+    let long = format!("{name} believes it holds the lock ({})", t.approach.token_label(b.token));
+    let short = format!("believes · {}", t.approach.token_value(b.token));
+    for label in [long, short] {
+        if p.place(g, Label { at: b.from, class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
+            break;
         }
-        if true {
-            p.place(
-                g,
-                Label {
-                    at: h.from,
-                    class: "lbl-sm held-lbl",
-                    x: x0 + 2.0,
-                    y: y + HELD_H + small + 2.0,
-                    anchor: "start",
-                    text: "lease held by the lock service",
-                    font: small,
-                },
-            );
-        }
+    }
+    if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 40.0) {
+        p.place(
+            g,
+            Label {
+                at: d,
+                class: "lbl-sm deadline-lbl",
+                x: g.xt(d) + 4.0,
+                y: y - 4.0,
+                anchor: "start",
+                text: "its own timer was due",
+                font: small,
+            },
+        );
+    }
+    let end = match b.end {
+        Some(BeliefEnd::WriteRejected) => Some("learns: rejected"),
+        Some(BeliefEnd::ValidityExpired) => Some("gives up"),
+        _ => None,
+    };
+    if let Some(end) = end.filter(|_| !b.open) {
+        p.place(
+            g,
+            Label { at: b.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + BELIEF_H - 1.0, anchor: "start", text: end, font: small },
+        );
+    }
+}
+
+/// The lock service's side of a client's lease: how it ended, and what the bar is.
+fn held_labels(p: &mut Placer, t: &Timeline, g: &Geometry, h: &HeldBar) {
+    let small = g.small();
+    let Some(lane) = g.lane(h.client) else { return };
+    let (x0, x1) = (g.xt(h.from), g.xt(h.to));
+    let y = lane.mid() + HELD_TOP;
+    if let Some(word) = end_word(t, h.end) {
+        p.place(g, Label { at: h.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
+    }
+    if true {
+        p.place(
+            g,
+            Label {
+                at: h.from,
+                class: "lbl-sm held-lbl",
+                x: x0 + 2.0,
+                y: y + HELD_H + small + 2.0,
+                anchor: "start",
+                text: "lease held by the lock service",
+                font: small,
+            },
+        );
     }
 }

@@ -8,7 +8,7 @@ use super::geometry::{hue_class, Geometry, LaneBox};
 use super::svg::{Esc, N};
 use crate::decimal::seconds;
 use crate::sim::{Role, Time};
-use crate::timeline::{Timeline, WriteResult};
+use crate::timeline::{ClockReading, Timeline, WriteResult};
 
 /// The words beside a lane's name: what the node is doing at `at`, and their tone (a class).
 pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, &'static str) {
@@ -129,77 +129,100 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
         let name = Esc(&lane.name);
         let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&full));
         // The column's width is all the words get (the title keeps them whole).
-        let words = clipped(g, &full, fs, g.label_w - 14.0);
-        let text = |out: &mut String, s: &str| {
-            let _ = write!(out, "{}", Esc(s));
-        };
+        let words = LaneWords { name: &lane.name, words: &clipped(g, &full, fs, g.label_w - 14.0), tone };
         if b.h < 2.0 * Geometry::line(fs) + 4.0 {
-            // One line (a short lane on the lecture stage): the name, and beside it the clock
-            // where a fault moved it (that is the lane's story then), else the state.
-            // Only what fits beside the name (estimated in the column's fonts, bold for the name).
-            let y = b.mid() + fs * 0.36;
-            line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
-            let room = g.label_w - 4.0 - (10.0 + g.text_width(&lane.name, fs + 1.0) * 1.1 + 8.0);
-            match c.filter(|c| c.wall_ms != at) {
-                Some(c) => {
-                    let off = seconds((c.wall_ms - at).abs());
-                    if g.text_width(&format!("w {} (+{off})", crate::decimal::Fixed(c.wall_ms as f64 / 1000.0, 3)), fs) <= room {
-                        line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
-                    } else if g.text_width(&format!("(+{off})"), fs) <= room {
-                        let sign = if c.wall_ms > at { "+" } else { "−" };
-                        line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| {
-                            let _ = write!(o, r#"<tspan class="skewed">({sign}{off})</tspan>"#);
-                        });
-                    }
-                }
-                None if g.text_width(&words, fs) <= room => {
-                    line(&mut out, &format!("lane-status small {tone}"), g.label_w - 4.0, y, true, |o| text(o, &words))
-                }
-                None => {}
-            }
+            one_line_label(&mut out, g, b, at, c, &words);
         } else if compact {
-            // Compact (many servers): name and wall clock on one line, state and monotonic
-            // clock on the next.
-            // Two lines a line apart (their boxes must not touch), centred on the lane.
-            let step = Geometry::line(fs);
-            let y = b.mid() - step / 2.0 + fs * 0.35;
-            line(&mut out, "lane-name small", 10.0, y, false, |o| text(o, &lane.name));
-            line(&mut out, &format!("lane-status small {tone}"), 10.0, y + step, false, |o| text(o, &words));
-            if let Some(c) = c {
-                // Each clock only where it fits beside its line's words.
-                let room = |left: &str| g.label_w - 4.0 - (10.0 + g.text_width(left, fs + 1.0) * 1.1 + 8.0);
-                if g.text_width(&clock_text("w", c.wall_ms, at), fs) <= room(&lane.name) {
-                    line(&mut out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
-                }
-                if g.text_width(&clock_text("m", c.mono_ms, at), fs) <= room(&words) {
-                    line(&mut out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
-                }
-            }
+            compact_label(&mut out, g, b, at, c, &words);
         } else {
-            let y = b.top + fs + 8.0;
-            line(&mut out, "lane-name", 10.0, y, false, |o| text(o, &lane.name));
-            line(&mut out, &format!("lane-status {tone}"), 10.0, y + fs + 4.0, false, |o| text(o, &words));
-            if let Some(c) = c {
-                let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
-                if b.h >= 4.0 * fs + 22.0 {
-                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| clock_line(o, wall, c.wall_ms, at));
-                    line(&mut out, "lane-clock", 10.0, y + 3.0 * fs + 10.0, false, |o| clock_line(o, mono, c.mono_ms, at));
-                } else {
-                    // Both clocks on one line where they fit the column, else the wall clock.
-                    let both = format!("{} {}", clock_text("w", c.wall_ms, at), clock_text("m", c.mono_ms, at));
-                    let fit = g.text_width(&both, fs) <= g.label_w - 14.0;
-                    line(&mut out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
-                        clock_line(o, "w", c.wall_ms, at);
-                        if fit {
-                            o.push(' ');
-                            clock_line(o, "m", c.mono_ms, at);
-                        }
-                    });
-                }
-            }
+            full_label(&mut out, g, b, at, c, &words);
         }
         out.push_str("</g>");
     }
     out.push_str("</g>");
     out
+}
+
+/// What a lane's label says: its name, and its state clipped to the column, in its tone.
+struct LaneWords<'a> {
+    name: &'a str,
+    words: &'a str,
+    tone: &'static str,
+}
+
+fn text(out: &mut String, s: &str) {
+    let _ = write!(out, "{}", Esc(s));
+}
+
+/// One line (a short lane on the lecture stage): the name, and beside it the clock where a
+/// fault moved it (that is the lane's story then), else the state. Only what fits beside the
+/// name (estimated in the column's fonts, bold for the name).
+fn one_line_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Option<ClockReading>, w: &LaneWords) {
+    let fs = g.font;
+    let y = b.mid() + fs * 0.36;
+    line(out, "lane-name small", 10.0, y, false, |o| text(o, w.name));
+    let room = g.label_w - 4.0 - (10.0 + g.text_width(w.name, fs + 1.0) * 1.1 + 8.0);
+    match c.filter(|c| c.wall_ms != at) {
+        Some(c) => {
+            let off = seconds((c.wall_ms - at).abs());
+            if g.text_width(&format!("w {} (+{off})", crate::decimal::Fixed(c.wall_ms as f64 / 1000.0, 3)), fs) <= room {
+                line(out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
+            } else if g.text_width(&format!("(+{off})"), fs) <= room {
+                let sign = if c.wall_ms > at { "+" } else { "−" };
+                line(out, "lane-clock", g.label_w - 4.0, y, true, |o| {
+                    let _ = write!(o, r#"<tspan class="skewed">({sign}{off})</tspan>"#);
+                });
+            }
+        }
+        None if g.text_width(w.words, fs) <= room => {
+            line(out, &format!("lane-status small {}", w.tone), g.label_w - 4.0, y, true, |o| text(o, w.words))
+        }
+        None => {}
+    }
+}
+
+/// Compact (many servers): name and wall clock on one line, state and monotonic clock on the
+/// next. Two lines a line apart (their boxes must not touch), centred on the lane.
+fn compact_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Option<ClockReading>, w: &LaneWords) {
+    let fs = g.font;
+    let step = Geometry::line(fs);
+    let y = b.mid() - step / 2.0 + fs * 0.35;
+    line(out, "lane-name small", 10.0, y, false, |o| text(o, w.name));
+    line(out, &format!("lane-status small {}", w.tone), 10.0, y + step, false, |o| text(o, w.words));
+    if let Some(c) = c {
+        // Each clock only where it fits beside its line's words.
+        let room = |left: &str| g.label_w - 4.0 - (10.0 + g.text_width(left, fs + 1.0) * 1.1 + 8.0);
+        if g.text_width(&clock_text("w", c.wall_ms, at), fs) <= room(w.name) {
+            line(out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
+        }
+        if g.text_width(&clock_text("m", c.mono_ms, at), fs) <= room(w.words) {
+            line(out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
+        }
+    }
+}
+
+/// A tall lane: name, state, and the two clocks on lines of their own where there is room.
+fn full_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Option<ClockReading>, w: &LaneWords) {
+    let fs = g.font;
+    let y = b.top + fs + 8.0;
+    line(out, "lane-name", 10.0, y, false, |o| text(o, w.name));
+    line(out, &format!("lane-status {}", w.tone), 10.0, y + fs + 4.0, false, |o| text(o, w.words));
+    if let Some(c) = c {
+        let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
+        if b.h >= 4.0 * fs + 22.0 {
+            line(out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| clock_line(o, wall, c.wall_ms, at));
+            line(out, "lane-clock", 10.0, y + 3.0 * fs + 10.0, false, |o| clock_line(o, mono, c.mono_ms, at));
+        } else {
+            // Both clocks on one line where they fit the column, else the wall clock.
+            let both = format!("{} {}", clock_text("w", c.wall_ms, at), clock_text("m", c.mono_ms, at));
+            let fit = g.text_width(&both, fs) <= g.label_w - 14.0;
+            line(out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
+                clock_line(o, "w", c.wall_ms, at);
+                if fit {
+                    o.push(' ');
+                    clock_line(o, "m", c.mono_ms, at);
+                }
+            });
+        }
+    }
 }

@@ -9,6 +9,7 @@
 //! layer, from the `data-*` of the element they hit (a closure per lane, handle and event
 //! would cost the bundle several KB for the same behaviour).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
@@ -105,164 +106,186 @@ fn took(e: &KeyboardEvent) {
     e.stop_propagation();
 }
 
-#[function_component(Pointing)]
-pub fn pointing(p: &PointingProps) -> Html {
-    let (t, g, ed) = (&*p.timeline, &*p.geo, &*p.editing);
-    let drag = use_state(|| None::<Drag>);
-    let press = use_mut_ref(|| None::<Timeout>);
-    let menu_ref = use_node_ref();
-    // A menu that opens takes the focus to its first item (keyboard users go on from there).
-    {
-        let menu_ref = menu_ref.clone();
-        let open = ed.menu.as_ref().map(|(m, _)| m.clone());
-        use_effect_with(open, move |open| {
-            if open.is_some() {
-                focus(menu_ref.cast::<Element>().and_then(|m| m.query_selector("button").ok().flatten()));
-            }
-        });
-    }
-    // Opens the menu for `node` at a screen point, the cursor first moved to `at` (the faults
-    // strike where the user pointed).
-    let open_at = {
-        let act = p.act.clone();
-        Rc::new(move |node: String, at: Option<f64>, x: f64, y: f64| {
-            if let Some(at) = at {
-                act.dispatch(Action::Seek(at));
-            }
-            act.dispatch(Action::OpenFaultMenu(FaultMenu { node, x, y }));
-        })
-    };
-    let time_at = {
-        let geo = p.geo.clone();
-        move |x: f64| geo.time_at(x.max(geo.x0)).round()
-    };
-    let oncontextmenu = {
-        let (geo, open_at, time_at) = (p.geo.clone(), open_at.clone(), time_at.clone());
-        Callback::from(move |e: MouseEvent| {
-            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
-            e.prevent_default();
-            if let Some(node) = hit.lane() {
-                open_at(node, Some(time_at(hit.x)), e.client_x() as f64, e.client_y() as f64);
-            }
-        })
-    };
-    let onclick = {
-        let (geo, act, time_at) = (p.geo.clone(), p.act.clone(), time_at.clone());
-        Callback::from(move |e: MouseEvent| {
-            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
-            if let Some(index) = hit.fault() {
-                act.dispatch(Action::SelectFault(Some(index)));
-            } else if hit.lane().is_some() && hit.x >= geo.x0 - 6.0 {
-                act.dispatch(Action::Seek(time_at(hit.x)));
-            }
-        })
-    };
-    let onpointerdown = {
-        let (geo, act, drag, press, open_at, time_at) =
-            (p.geo.clone(), p.act.clone(), drag.clone(), press.clone(), open_at.clone(), time_at);
-        Callback::from(move |e: PointerEvent| {
-            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
-            if let Some(index) = hit.fault() {
-                // No text selection while dragging; that also keeps the press from focusing the
-                // handle, so it is focused here (Delete then goes to it).
-                e.prevent_default();
-                let _ = hit.el.set_pointer_capture(e.pointer_id());
-                focus(hit.up(".fault-handle"));
-                act.dispatch(Action::SelectFault(Some(index)));
-                drag.set(Some(Drag { index, resize: hit.up(".fault-grip").is_some(), from_x: hit.x, to_x: hit.x }));
-            } else if let (Some(node), "touch") = (hit.lane(), e.pointer_type().as_str()) {
-                // A long press, on touch screens, which have no right button.
-                let (open_at, at, x, y) = (open_at.clone(), time_at(hit.x), e.client_x() as f64, e.client_y() as f64);
-                *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || open_at(node, Some(at), x, y)));
-            }
-        })
-    };
-    let onpointermove = {
-        let (geo, drag) = (p.geo.clone(), drag.clone());
-        Callback::from(move |e: PointerEvent| {
-            if let (Some(d), Some(hit)) = (*drag, Hit::of(&e, e.client_x() as f64, &geo)) {
-                drag.set(Some(Drag { to_x: hit.x, ..d }));
-            }
-        })
-    };
-    // One edit (one re-simulation, one undo step) per drag, when it is let go.
-    let onpointerup = {
-        let (geo, act, drag, press, faults) = (p.geo.clone(), p.act.clone(), drag.clone(), press.clone(), ed.scenario.clone());
-        Callback::from(move |e: PointerEvent| {
-            drop(press.borrow_mut().take());
-            let Some(d) = *drag else { return };
-            drag.set(None);
-            let (Some(hit), Some(f)) = (Hit::of(&e, e.client_x() as f64, &geo), faults.faults.get(d.index)) else { return };
-            let moved_ms = (geo.time_at(hit.x) - geo.time_at(d.from_x)).round() as i64;
-            let (from, to) = span(f);
-            act.dispatch(match (d.resize, to) {
-                _ if moved_ms == 0 => return,
-                (true, Some(to)) => Action::ResizeFault { index: d.index, length_ms: (to - from + moved_ms).max(1) },
-                _ => Action::MoveFault { index: d.index, at_ms: from + moved_ms },
-            });
-        })
-    };
-    let cancel = {
-        let press = press.clone();
-        Callback::from(move |_: PointerEvent| drop(press.borrow_mut().take()))
-    };
-    let onkeydown = {
-        let (geo, act, open_at, cursor) = (p.geo.clone(), p.act.clone(), open_at, p.cursor);
-        Callback::from(move |e: KeyboardEvent| {
-            let Some(hit) = Hit::of(&e, 0.0, &geo) else { return };
-            let key = e.key();
-            if hit.up(".fault-menu").is_some() {
-                let item = hit.up("button");
-                match key.as_str() {
-                    "Escape" => {
-                        took(&e);
-                        act.dispatch(Action::CloseFaultMenu);
-                    }
-                    "ArrowDown" => {
-                        took(&e);
-                        focus(item.and_then(|i| i.next_element_sibling()));
-                    }
-                    "ArrowUp" => {
-                        took(&e);
-                        focus(item.and_then(|i| i.previous_element_sibling()).filter(|el| el.tag_name() == "BUTTON"));
-                    }
-                    // The menu's own keys (Space and Enter press the item) are not the app's.
-                    " " | "Enter" => e.stop_propagation(),
-                    _ => {}
-                }
-            } else if let Some(index) = hit.fault() {
-                if matches!(key.as_str(), "Delete" | "Backspace") {
-                    took(&e);
-                    act.dispatch(Action::RemoveFault(index));
-                }
-            } else if let (Some(node), Some(lane)) = (hit.lane(), hit.up("[data-testid=lane]")) {
-                match key.as_str() {
-                    // From the keyboard the menu opens on the lane, at the cursor.
-                    "m" | "M" | "Enter" | "ContextMenu" => {
-                        took(&e);
-                        let r = lane.get_bounding_client_rect();
-                        open_at(node, None, r.left() + geo.x(cursor) * r.width() / geo.width.max(1.0), r.top() + r.height() / 2.0);
-                    }
-                    "ArrowUp" | "ArrowDown" => {
-                        took(&e);
-                        let next = if key == "ArrowDown" { lane.next_element_sibling() } else { lane.previous_element_sibling() };
-                        focus(next.filter(|el| el.get_attribute("data-testid").as_deref() == Some("lane")));
-                    }
-                    _ => {}
-                }
-            }
-        })
-    };
+/// A menu that opens takes the focus to its first item (keyboard users go on from there).
+#[hook]
+fn use_menu_focus(menu_ref: &NodeRef, ed: &Editing) {
+    let menu_ref = menu_ref.clone();
+    let open = ed.menu.as_ref().map(|(m, _)| m.clone());
+    use_effect_with(open, move |open| {
+        if open.is_some() {
+            focus(menu_ref.cast::<Element>().and_then(|m| m.query_selector("button").ok().flatten()));
+        }
+    });
+}
 
-    let lanes = t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
+/// Opens the menu for `node` at a screen point, the cursor first moved to `at` (the faults
+/// strike where the user pointed).
+fn menu_opener(act: &Act) -> Rc<impl Fn(String, Option<f64>, f64, f64)> {
+    let act = act.clone();
+    Rc::new(move |node: String, at: Option<f64>, x: f64, y: f64| {
+        if let Some(at) = at {
+            act.dispatch(Action::Seek(at));
+        }
+        act.dispatch(Action::OpenFaultMenu(FaultMenu { node, x, y }));
+    })
+}
+
+/// The time a drawing x points at, kept right of the lanes' names, to the ms.
+fn time_at(geo: &Geometry, x: f64) -> f64 {
+    geo.time_at(x.max(geo.x0)).round()
+}
+
+/// A click selects the fault it hits, or seeks to where it hits a lane.
+fn click(geo: &Rc<Geometry>, act: &Act) -> Callback<MouseEvent> {
+    let (geo, act) = (geo.clone(), act.clone());
+    Callback::from(move |e: MouseEvent| {
+        let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+        if let Some(index) = hit.fault() {
+            act.dispatch(Action::SelectFault(Some(index)));
+        } else if hit.lane().is_some() && hit.x >= geo.x0 - 6.0 {
+            act.dispatch(Action::Seek(time_at(&geo, hit.x)));
+        }
+    })
+}
+
+/// A press on a fault's handle starts a drag; a long press on a lane, on touch screens (which
+/// have no right button), opens the menu.
+fn pointer_down(
+    geo: &Rc<Geometry>,
+    act: &Act,
+    drag: &UseStateHandle<Option<Drag>>,
+    press: &Rc<RefCell<Option<Timeout>>>,
+    open_at: &Rc<impl Fn(String, Option<f64>, f64, f64) + 'static>,
+) -> Callback<PointerEvent> {
+    let (geo, act, drag, press, open_at) = (geo.clone(), act.clone(), drag.clone(), press.clone(), open_at.clone());
+    Callback::from(move |e: PointerEvent| {
+        let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+        if let Some(index) = hit.fault() {
+            // No text selection while dragging; that also keeps the press from focusing the
+            // handle, so it is focused here (Delete then goes to it).
+            e.prevent_default();
+            let _ = hit.el.set_pointer_capture(e.pointer_id());
+            focus(hit.up(".fault-handle"));
+            act.dispatch(Action::SelectFault(Some(index)));
+            drag.set(Some(Drag { index, resize: hit.up(".fault-grip").is_some(), from_x: hit.x, to_x: hit.x }));
+        } else if let (Some(node), "touch") = (hit.lane(), e.pointer_type().as_str()) {
+            let (open_at, at, x, y) = (open_at.clone(), time_at(&geo, hit.x), e.client_x() as f64, e.client_y() as f64);
+            *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || open_at(node, Some(at), x, y)));
+        }
+    })
+}
+
+/// One edit (one re-simulation, one undo step) per drag, when it is let go.
+fn pointer_up(
+    geo: &Rc<Geometry>,
+    act: &Act,
+    drag: &UseStateHandle<Option<Drag>>,
+    press: &Rc<RefCell<Option<Timeout>>>,
+    faults: &Rc<Scenario>,
+) -> Callback<PointerEvent> {
+    let (geo, act, drag, press, faults) = (geo.clone(), act.clone(), drag.clone(), press.clone(), faults.clone());
+    Callback::from(move |e: PointerEvent| {
+        drop(press.borrow_mut().take());
+        let Some(d) = *drag else { return };
+        drag.set(None);
+        let (Some(hit), Some(f)) = (Hit::of(&e, e.client_x() as f64, &geo), faults.faults.get(d.index)) else { return };
+        let moved_ms = (geo.time_at(hit.x) - geo.time_at(d.from_x)).round() as i64;
+        let (from, to) = span(f);
+        act.dispatch(match (d.resize, to) {
+            _ if moved_ms == 0 => return,
+            (true, Some(to)) => Action::ResizeFault { index: d.index, length_ms: (to - from + moved_ms).max(1) },
+            _ => Action::MoveFault { index: d.index, at_ms: from + moved_ms },
+        });
+    })
+}
+
+/// The open menu's keys: Escape closes it, ↑/↓ move between its items.
+fn menu_key(e: &KeyboardEvent, key: &str, hit: &Hit, act: &Act) {
+    let item = hit.up("button");
+    match key {
+        "Escape" => {
+            took(e);
+            act.dispatch(Action::CloseFaultMenu);
+        }
+        "ArrowDown" => {
+            took(e);
+            focus(item.and_then(|i| i.next_element_sibling()));
+        }
+        "ArrowUp" => {
+            took(e);
+            focus(item.and_then(|i| i.previous_element_sibling()).filter(|el| el.tag_name() == "BUTTON"));
+        }
+        // The menu's own keys (Space and Enter press the item) are not the app's.
+        " " | "Enter" => e.stop_propagation(),
+        _ => {}
+    }
+}
+
+/// A focused lane's keys: M (Enter, the menu key) opens the menu, ↑/↓ move between lanes.
+fn lane_key(
+    e: &KeyboardEvent,
+    key: &str,
+    node: String,
+    lane: &Element,
+    geo: &Geometry,
+    cursor: f64,
+    open_at: &impl Fn(String, Option<f64>, f64, f64),
+) {
+    match key {
+        // From the keyboard the menu opens on the lane, at the cursor.
+        "m" | "M" | "Enter" | "ContextMenu" => {
+            took(e);
+            let r = lane.get_bounding_client_rect();
+            open_at(node, None, r.left() + geo.x(cursor) * r.width() / geo.width.max(1.0), r.top() + r.height() / 2.0);
+        }
+        "ArrowUp" | "ArrowDown" => {
+            took(e);
+            let next = if key == "ArrowDown" { lane.next_element_sibling() } else { lane.previous_element_sibling() };
+            focus(next.filter(|el| el.get_attribute("data-testid").as_deref() == Some("lane")));
+        }
+        _ => {}
+    }
+}
+
+/// Delete removes the focused fault; the menu and the lanes have their own keys.
+fn key_down(
+    geo: &Rc<Geometry>,
+    act: &Act,
+    cursor: f64,
+    open_at: Rc<impl Fn(String, Option<f64>, f64, f64) + 'static>,
+) -> Callback<KeyboardEvent> {
+    let (geo, act) = (geo.clone(), act.clone());
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(hit) = Hit::of(&e, 0.0, &geo) else { return };
+        let key = e.key();
+        if hit.up(".fault-menu").is_some() {
+            menu_key(&e, &key, &hit, &act);
+        } else if let Some(index) = hit.fault() {
+            if matches!(key.as_str(), "Delete" | "Backspace") {
+                took(&e);
+                act.dispatch(Action::RemoveFault(index));
+            }
+        } else if let (Some(node), Some(lane)) = (hit.lane(), hit.up("[data-testid=lane]")) {
+            lane_key(&e, &key, node, &lane, &geo, cursor, &*open_at);
+        }
+    })
+}
+
+/// A target over each lane; only the first is in the Tab order (↑/↓ move between them).
+fn lane_targets<'a>(t: &'a Timeline, g: &'a Geometry) -> impl Iterator<Item = Html> + 'a {
+    t.lanes.iter().zip(&g.lanes).enumerate().map(|(i, (lane, b))| {
         html! {
             <div class="lane-target" data-testid="lane" data-node={lane.name.clone()} tabindex={if i == 0 { "0" } else { "-1" }} role="button"
                 aria-haspopup="menu" aria-label={format!("{}: faults here (M)", lane.name)}
                 style={format!("top:{}px;height:{}px", n(b.top), n(b.h))} />
         }
-    });
+    })
+}
+
+/// A handle over each of the scenario's faults, where it is drawn (moved along while dragged).
+fn fault_handles<'a>(t: &'a Timeline, g: &'a Geometry, ed: &'a Editing, drag: Option<Drag>) -> impl Iterator<Item = Html> + 'a {
     let lane_box = |name: &str| t.lanes.iter().position(|l| l.name == name).and_then(|i| g.lanes.get(i));
-    let handles = ed.scenario.faults.iter().enumerate().filter_map(|(index, f)| {
+    ed.scenario.faults.iter().enumerate().filter_map(move |(index, f)| {
         // On the first lane it names (a link's sender, a partition's first member).
         let b = lane_box(fault::nodes(f).first()?)?;
         let (from, to) = span(f);
@@ -285,52 +308,91 @@ pub fn pointing(p: &PointingProps) -> Html {
                 }
             </div>
         })
-    });
-    let menu = ed.menu.as_ref().map(|(m, offers)| {
-        let close = on_click(&p.act, || Action::CloseFaultMenu);
-        // Fixed on the screen where it was asked for (no ancestor is transformed where one can
-        // be edited), and kept on it: near the right or bottom edge it opens leftward or upward.
-        let window = web_sys::window();
-        let size = |v: Option<wasm_bindgen::JsValue>| v.and_then(|v| v.as_f64()).unwrap_or(1280.0);
-        let (w, h) = (size(window.as_ref().and_then(|w| w.inner_width().ok())), size(window.as_ref().and_then(|w| w.inner_height().ok())));
-        let place = if w < 600.0 {
-            // A phone: a sheet along the bottom of the screen, under the thumb.
-            "left:8px;right:8px;bottom:8px;max-height:70vh".to_string()
-        } else {
-            let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
-            let (top, room) =
-                if m.y > h * 0.55 { (format!("bottom:{}px", n(h - m.y)), m.y) } else { (format!("top:{}px", n(m.y)), h - m.y) };
-            format!("{left};{top};max-height:{}px", n(room - 8.0))
-        };
-        let at = crate::decimal::seconds(p.cursor.floor() as i64);
-        let choose = {
-            let (act, node) = (p.act.clone(), m.node.clone());
-            Callback::from(move |e: MouseEvent| {
-                let kind = e.target().and_then(|t| t.dyn_into::<Element>().ok()).and_then(|el| el.closest("button").ok().flatten());
-                if let Some(kind) = kind.and_then(|b| b.get_attribute("data-kind")) {
-                    act.dispatch(Action::Inject { kind, node: node.clone() });
-                }
-            })
-        };
-        html! {
-            <>
-            <div class="fault-menu-shade" onclick={close} />
-            <div class="fault-menu" data-testid="fault-menu" role="menu" aria-label={format!("Faults on {} at {at}", m.node)}
-                style={place} ref={menu_ref.clone()} onclick={choose}>
-                <p class="fault-menu-head">{format!("{} at {at}", m.node)}</p>
-                {for offers.iter().map(|o| html! {
-                    <button type="button" role="menuitem" data-testid={format!("fault-menu-{}", o.kind.id().replace('_', "-"))}
-                        data-kind={o.kind.id()}>{o.words()}</button>
-                })}
-            </div>
-            </>
-        }
-    });
+    })
+}
+
+/// Where the menu goes: fixed on the screen where it was asked for (no ancestor is transformed
+/// where one can be edited), and kept on it: near the right or bottom edge it opens leftward or
+/// upward.
+fn menu_place(m: &FaultMenu) -> String {
+    let window = web_sys::window();
+    let size = |v: Option<wasm_bindgen::JsValue>| v.and_then(|v| v.as_f64()).unwrap_or(1280.0);
+    let (w, h) = (size(window.as_ref().and_then(|w| w.inner_width().ok())), size(window.as_ref().and_then(|w| w.inner_height().ok())));
+    if w < 600.0 {
+        // A phone: a sheet along the bottom of the screen, under the thumb.
+        "left:8px;right:8px;bottom:8px;max-height:70vh".to_string()
+    } else {
+        let left = if m.x > w * 0.6 { format!("right:{}px", n(w - m.x)) } else { format!("left:{}px", n(m.x)) };
+        let (top, room) = if m.y > h * 0.55 { (format!("bottom:{}px", n(h - m.y)), m.y) } else { (format!("top:{}px", n(m.y)), h - m.y) };
+        format!("{left};{top};max-height:{}px", n(room - 8.0))
+    }
+}
+
+/// The fault menu of a lane at the cursor: its shade closes it, an item injects its fault.
+fn fault_menu(m: &FaultMenu, offers: &[Offer], cursor: f64, act: &Act, menu_ref: &NodeRef) -> Html {
+    let close = on_click(act, || Action::CloseFaultMenu);
+    let at = crate::decimal::seconds(cursor.floor() as i64);
+    let choose = {
+        let (act, node) = (act.clone(), m.node.clone());
+        Callback::from(move |e: MouseEvent| {
+            let kind = e.target().and_then(|t| t.dyn_into::<Element>().ok()).and_then(|el| el.closest("button").ok().flatten());
+            if let Some(kind) = kind.and_then(|b| b.get_attribute("data-kind")) {
+                act.dispatch(Action::Inject { kind, node: node.clone() });
+            }
+        })
+    };
     html! {
-        <div class="pointing" {oncontextmenu} {onclick} {onpointerdown} {onpointermove} {onpointerup} onpointercancel={cancel.clone()}
-            onpointerleave={cancel} {onkeydown}>
-            {for lanes}
-            {for handles}
+        <>
+        <div class="fault-menu-shade" onclick={close} />
+        <div class="fault-menu" data-testid="fault-menu" role="menu" aria-label={format!("Faults on {} at {at}", m.node)}
+            style={menu_place(m)} ref={menu_ref.clone()} onclick={choose}>
+            <p class="fault-menu-head">{format!("{} at {at}", m.node)}</p>
+            {for offers.iter().map(|o| html! {
+                <button type="button" role="menuitem" data-testid={format!("fault-menu-{}", o.kind.id().replace('_', "-"))}
+                    data-kind={o.kind.id()}>{o.words()}</button>
+            })}
+        </div>
+        </>
+    }
+}
+
+#[function_component(Pointing)]
+pub fn pointing(p: &PointingProps) -> Html {
+    let (t, g, ed) = (&*p.timeline, &*p.geo, &*p.editing);
+    let drag = use_state(|| None::<Drag>);
+    let press = use_mut_ref(|| None::<Timeout>);
+    let menu_ref = use_node_ref();
+    use_menu_focus(&menu_ref, ed);
+    let open_at = menu_opener(&p.act);
+    let oncontextmenu = {
+        let (geo, open_at) = (p.geo.clone(), open_at.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
+            e.prevent_default();
+            if let Some(node) = hit.lane() {
+                open_at(node, Some(time_at(&geo, hit.x)), e.client_x() as f64, e.client_y() as f64);
+            }
+        })
+    };
+    let onpointermove = {
+        let (geo, drag) = (p.geo.clone(), drag.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let (Some(d), Some(hit)) = (*drag, Hit::of(&e, e.client_x() as f64, &geo)) {
+                drag.set(Some(Drag { to_x: hit.x, ..d }));
+            }
+        })
+    };
+    let cancel = {
+        let press = press.clone();
+        Callback::from(move |_: PointerEvent| drop(press.borrow_mut().take()))
+    };
+    let menu = ed.menu.as_ref().map(|(m, offers)| fault_menu(m, offers, p.cursor, &p.act, &menu_ref));
+    html! {
+        <div class="pointing" {oncontextmenu} onclick={click(&p.geo, &p.act)} onpointerdown={pointer_down(&p.geo, &p.act, &drag, &press, &open_at)}
+            {onpointermove} onpointerup={pointer_up(&p.geo, &p.act, &drag, &press, &ed.scenario)} onpointercancel={cancel.clone()}
+            onpointerleave={cancel} onkeydown={key_down(&p.geo, &p.act, p.cursor, open_at)}>
+            {for lane_targets(t, g)}
+            {for fault_handles(t, g, ed, *drag)}
             {menu.unwrap_or_default()}
         </div>
     }

@@ -202,15 +202,11 @@ fn replace_and_run(editing: &UseReducerHandle<Editing>, act: &Act, text: String,
     editing.dispatch(Msg::Replace(text, said));
 }
 
-#[function_component(Editor)]
-pub fn editor(p: &EditorProps) -> Html {
-    let editing = use_reducer({
-        let current = p.current.clone();
-        move || Editing::new(&current)
-    });
-
-    // Check and keep the draft once it rests; keep it at once if the page goes away first (a
-    // reload within the 300 ms must not lose the last keystrokes).
+/// Check and keep the draft once it rests; keep it at once if the page goes away first (a
+/// reload within the 300 ms must not lose the last keystrokes). The draft follows the screen
+/// while it is the scenario there.
+#[hook]
+fn use_kept_draft(editing: &UseReducerHandle<Editing>, current: &AttrValue) {
     {
         let ed = editing.clone();
         use_effect_with(editing.revision, move |&revision| {
@@ -222,25 +218,45 @@ pub fn editor(p: &EditorProps) -> Html {
             move || drop((timer, on_leave))
         });
     }
+    let ed = editing.clone();
+    use_effect_with(current.clone(), move |current| ed.dispatch(Msg::Screen(current.to_string())));
+}
 
-    // The draft follows the screen while it is the scenario there.
-    {
-        let ed = editing.clone();
-        use_effect_with(p.current.clone(), move |current| ed.dispatch(Msg::Screen(current.to_string())));
-    }
+/// A field's input, sent to the draft as the message `make` makes of its value.
+fn send(editing: &UseReducerHandle<Editing>, make: fn(String) -> Msg) -> Callback<InputEvent> {
+    let editing = editing.clone();
+    Callback::from(move |ev: InputEvent| editing.dispatch(make(ev.target_unchecked_into::<web_sys::HtmlInputElement>().value())))
+}
 
-    let e = &*editing;
-    let d = &e.draft;
-    let follows = e.follows();
-    // A fault added to the run on screen strikes at the cursor; to a draft of one's own, at 1 s.
-    let add_at = p.cursor_ms.filter(|_| follows).unwrap_or(1000);
-    let error = e.checked.as_ref().and_then(|(_, err)| err.as_ref());
-    // Only a check of this very draft can stop it from running; a stale one just shows.
-    let blocked = matches!(&e.checked, Some((r, Some(_))) if *r == e.revision);
-    let send = |make: fn(String) -> Msg| {
-        let editing = editing.clone();
-        Callback::from(move |ev: InputEvent| editing.dispatch(make(ev.target_unchecked_into::<web_sys::HtmlInputElement>().value())))
-    };
+/// Imports a scenario file into the draft (and runs it when it is valid); one too large or
+/// unreadable leaves the draft as it was, and says so.
+fn import(editing: &UseReducerHandle<Editing>, act: &Act) -> Callback<Event> {
+    let (editing, act) = (editing.clone(), act.clone());
+    Callback::from(move |ev: Event| {
+        let input: web_sys::HtmlInputElement = ev.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let name = file.name();
+        if file.size() > MAX_SCENARIO_BYTES as f64 {
+            let said =
+                format!("Not imported: {name} is larger than a scenario can be ({MAX_SCENARIO_BYTES} bytes). The draft is unchanged.");
+            return editing.dispatch(Msg::Status(said));
+        }
+        let (editing, act) = (editing.clone(), act.clone());
+        let read = wasm_bindgen_futures::JsFuture::from(file.text());
+        wasm_bindgen_futures::spawn_local(async move {
+            match read.await.ok().and_then(|t| t.as_string()) {
+                Some(text) => replace_and_run(&editing, &act, text, &name),
+                None => editing.dispatch(Msg::Status(format!("Not imported: {name} could not be read as text. The draft is unchanged."))),
+            }
+        });
+    })
+}
+
+/// The draft's buttons: run it, export and import it as a file, start from the screen's
+/// scenario, bring back the previous draft. `blocked`: a check of this very draft failed.
+fn actions(editing: &UseReducerHandle<Editing>, p: &EditorProps, blocked: bool) -> Html {
+    let d = &editing.draft;
     let run = {
         let (editing, act) = (editing.clone(), p.act.clone());
         Callback::from(move |_| {
@@ -258,30 +274,6 @@ pub fn editor(p: &EditorProps) -> Html {
         let editing = editing.clone();
         Callback::from(move |_| editing.dispatch(Msg::Restore))
     };
-    let import = {
-        let (editing, act) = (editing.clone(), p.act.clone());
-        Callback::from(move |ev: Event| {
-            let input: web_sys::HtmlInputElement = ev.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            input.set_value("");
-            let name = file.name();
-            if file.size() > MAX_SCENARIO_BYTES as f64 {
-                let said =
-                    format!("Not imported: {name} is larger than a scenario can be ({MAX_SCENARIO_BYTES} bytes). The draft is unchanged.");
-                return editing.dispatch(Msg::Status(said));
-            }
-            let (editing, act) = (editing.clone(), act.clone());
-            let read = wasm_bindgen_futures::JsFuture::from(file.text());
-            wasm_bindgen_futures::spawn_local(async move {
-                match read.await.ok().and_then(|t| t.as_string()) {
-                    Some(text) => replace_and_run(&editing, &act, text, &name),
-                    None => {
-                        editing.dispatch(Msg::Status(format!("Not imported: {name} could not be read as text. The draft is unchanged.")))
-                    }
-                }
-            });
-        })
-    };
     // The draft as a file: a data: link made at the click (before the browser follows it), so
     // no Blob, no object URL, and no encoding on every keystroke.
     let export = {
@@ -293,6 +285,35 @@ pub fn editor(p: &EditorProps) -> Html {
         })
     };
     let export_name = format!("{}.json", crate::scenario::validate::slug(d.form.as_ref().map_or("", |s| &s.title)));
+    html! {
+        <div class="scenario-json-actions">
+            <button type="button" data-testid="scenario-json-run" onclick={run} disabled={blocked}>{"Run this scenario"}</button>
+            <a class="button small" data-testid="export-scenario" href="#" download={export_name} onclick={export}>{"Export .json"}</a>
+            <label class="import button small">{"Import .json"}<input type="file" accept=".json,application/json" data-testid="scenario-import" onchange={import(editing, &p.act)} /></label>
+            <button type="button" class="small" onclick={take_current}>{"Start from the scenario on screen"}</button>
+            if d.previous.is_some() {
+                <button type="button" class="small" data-testid="restore-draft" onclick={restore}>{"Bring back the previous draft"}</button>
+            }
+        </div>
+    }
+}
+
+#[function_component(Editor)]
+pub fn editor(p: &EditorProps) -> Html {
+    let editing = use_reducer({
+        let current = p.current.clone();
+        move || Editing::new(&current)
+    });
+    use_kept_draft(&editing, &p.current);
+
+    let e = &*editing;
+    let d = &e.draft;
+    let follows = e.follows();
+    // A fault added to the run on screen strikes at the cursor; to a draft of one's own, at 1 s.
+    let add_at = p.cursor_ms.filter(|_| follows).unwrap_or(1000);
+    let error = e.checked.as_ref().and_then(|(_, err)| err.as_ref());
+    // Only a check of this very draft can stop it from running; a stale one just shows.
+    let blocked = matches!(&e.checked, Some((r, Some(_))) if *r == e.revision);
     let on_edit = {
         let editing = editing.clone();
         Callback::from(move |edit: Edit| editing.dispatch(Msg::Edit(edit)))
@@ -324,25 +345,17 @@ pub fn editor(p: &EditorProps) -> Html {
                 }
                 <label class="json">
                     <span>{"JSON (every field; the format is in the README)"}</span>
-                    <textarea data-testid="scenario-json-input" spellcheck="false" rows="18" value={d.text.clone()} oninput={send(Msg::Type)} />
+                    <textarea data-testid="scenario-json-input" spellcheck="false" rows="18" value={d.text.clone()} oninput={send(&editing, Msg::Type)} />
                 </label>
             </div>
             if !d.form_current {
                 <p class="hint">{if d.form.is_some() { "The form shows the last readable version, greyed out: fix the JSON to use it again." } else { "The form appears once the JSON can be read." }}</p>
             }
-            <div class="scenario-json-actions">
-                <button type="button" data-testid="scenario-json-run" onclick={run} disabled={blocked}>{"Run this scenario"}</button>
-                <a class="button small" data-testid="export-scenario" href="#" download={export_name} onclick={export}>{"Export .json"}</a>
-                <label class="import button small">{"Import .json"}<input type="file" accept=".json,application/json" data-testid="scenario-import" onchange={import} /></label>
-                <button type="button" class="small" onclick={take_current}>{"Start from the scenario on screen"}</button>
-                if d.previous.is_some() {
-                    <button type="button" class="small" data-testid="restore-draft" onclick={restore}>{"Bring back the previous draft"}</button>
-                }
-            </div>
+            {actions(&editing, p, blocked)}
             if let Some(s) = &e.status {
                 <p class="status" role="status" data-testid="editor-status">{s.clone()}</p>
             }
-            {saved::view(&editing, send(Msg::SaveName), &p.act)}
+            {saved::view(&editing, send(&editing, Msg::SaveName), &p.act)}
             }
         </details>
     }
