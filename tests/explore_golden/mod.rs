@@ -4,13 +4,13 @@
 //! same counterexamples, same shrunk faults.
 #![allow(dead_code)] // each test file uses its own part of it
 
-use locklab::explore::page::{Fencing, Lines, Search, Settings, Sweep, SweepSettings};
 use locklab::explore::shrink::shrink;
 use locklab::explore::sweep::Param;
 use locklab::explore::table;
 use locklab::explore::{explore, Mix};
 use locklab::lab;
 use locklab::scenario::{fault, FaultKind};
+use locklab::session::explore::{Fencing, Lines, Search, Settings, Sweep, SweepSettings};
 
 /// tests/golden/explore.txt: every table row × fencing, the full mix, 300 schedules, seed 1.
 pub const CELLS: &str = "tests/golden/explore.txt";
