@@ -14,8 +14,9 @@ fn narrow() -> bool {
     web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 640.0)
 }
 
-fn n(v: f64) -> String {
-    N(v).to_string()
+/// A number as an attribute's value (made here once rather than at each attribute).
+fn n(v: f64) -> AttrValue {
+    N(v).to_string().into()
 }
 
 pub fn sweep(sw: &Sweep, send: &Send) -> Html {
@@ -35,7 +36,7 @@ pub fn sweep(sw: &Sweep, send: &Send) -> Html {
                 <svg class={if narrow { "narrow" } else { "wide" }} viewBox={format!("0 0 {} {}", n(c.width), n(c.height))} role="img"
                     aria-label={format!("Share of runs with a lost update against {what}")}>
                     {axes(&c, what)}
-                    {for c.lines.iter().enumerate().map(|(i, line)| series(sw, i, line, send))}
+                    {c.lines.iter().enumerate().map(|(i, line)| series(sw, i, line, send)).collect::<Html>()}
                 </svg>
                 <figcaption>
                     <ul class="explore-legend">
@@ -48,59 +49,58 @@ pub fn sweep(sw: &Sweep, send: &Send) -> Html {
     }
 }
 
+// The chart's parts are drawn by these few functions, each called for many parts: an `html!`
+// at each part was 5 KB of the gzipped wasm, which has no room to grow.
+
+/// A group: its class, its parts.
+fn g(class: String, parts: Vec<Html>) -> Html {
+    html! { <g {class}>{parts}</g> }
+}
+
+/// A label at (x, y), anchored at `anchor` (none: its start).
+fn text(class: &'static str, (x, y): (f64, f64), anchor: Option<&'static str>, words: String) -> Html {
+    html! { <text {class} x={n(x)} y={n(y)} text-anchor={anchor}>{words}</text> }
+}
+
+fn line(class: &'static str, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Html {
+    html! { <line {class} x1={n(x1)} x2={n(x2)} y1={n(y1)} y2={n(y2)} /> }
+}
+
 /// The ticks and their labels, the axes, and where a pause is as long as the TTL.
-fn axes(c: &Chart, what: &'static str) -> Html {
+fn axes(c: &Chart, what: &'static str) -> Vec<Html> {
     let (l, t, r, b) = c.area;
-    let y_tick = |(y, label): &(f64, String)| {
-        html! {
-            <g class="tick">
-                <line x1={n(l)} x2={n(r)} y1={n(*y)} y2={n(*y)} />
-                <text x={n(l - 6.0)} y={n(y + 4.0)} text-anchor="end">{label.clone()}</text>
-            </g>
-        }
-    };
-    let x_tick =
-        |(x, label): &(f64, String)| html! { <text class="tick" x={n(*x)} y={n(b + 18.0)} text-anchor="middle">{label.clone()}</text> };
-    let ttl = c.ttl_x.map(|x| {
-        html! {
-            <g class="ttl">
-                <line x1={n(x)} x2={n(x)} y1={n(t)} y2={n(b)} />
-                <text x={n(x + 4.0)} y={n(t + 12.0)}>{"pause = TTL"}</text>
-            </g>
-        }
-    });
-    html! {
-        <>
-            {for c.y_ticks.iter().map(y_tick)}
-            {for c.x_ticks.iter().map(x_tick)}
-            <line class="axis" x1={n(l)} x2={n(r)} y1={n(b)} y2={n(b)} />
-            <line class="axis" x1={n(l)} x2={n(l)} y1={n(t)} y2={n(b)} />
-            <text class="axis-label" x={n((l + r) / 2.0)} y={n(c.height - 4.0)} text-anchor="middle">{what}</text>
-            {ttl}
-        </>
+    let mut out = Vec::new();
+    for (y, label) in &c.y_ticks {
+        out.push(g("tick".into(), vec![line("", (l, *y), (r, *y)), text("", (l - 6.0, y + 4.0), Some("end"), label.clone())]));
     }
+    for (x, label) in &c.x_ticks {
+        out.push(text("tick", (*x, b + 18.0), Some("middle"), label.clone()));
+    }
+    out.push(line("axis", (l, b), (r, b)));
+    out.push(line("axis", (l, t), (l, b)));
+    out.push(text("axis-label", ((l + r) / 2.0, c.height - 4.0), Some("middle"), what.to_string()));
+    if let Some(x) = c.ttl_x {
+        out.push(g("ttl".into(), vec![line("", (x, t), (x, b)), text("", (x + 4.0, t + 12.0), None, "pause = TTL".into())]));
+    }
+    out
 }
 
 /// Line `i` and its points, each a click away from a run at its value.
 fn series(sw: &Sweep, i: usize, (label, pts): &(String, Vec<(f64, f64, f64, u64)>), send: &Send) -> Html {
     let points: String = pts.iter().map(|(x, y, _, _)| format!("{},{} ", N(*x), N(*y))).collect();
-    let dot = |(k, (x, y, share, runs)): (usize, &(f64, f64, f64, u64))| {
+    let mut parts = vec![html! { <polyline {points} /> }];
+    for (k, (x, y, share, runs)) in pts.iter().enumerate() {
         let title = format!(
             "{label} at {}: {} of {} runs lost an update. Click to open a run at this value.",
             sw.x_words(sw.xs[k]),
             percent(*share),
             thousands(*runs as usize)
         );
-        html! {
+        parts.push(html! {
             <circle class="dot" cx={n(*x)} cy={n(*y)} r="5" data-testid="sweep-point" onclick={on(send, Action::OpenPoint(i, k))}>
                 <title>{title}</title>
             </circle>
-        }
-    };
-    html! {
-        <g class={format!("s{}", i % 6)}>
-            <polyline {points} />
-            {for pts.iter().enumerate().map(dot)}
-        </g>
+        });
     }
+    g(format!("s{}", i % 6), parts)
 }
