@@ -56,7 +56,7 @@ const PROBE = () => {
   requestAnimationFrame(tick);
   // Bubbling on window: after the panel's own handler (on its <details>) has run.
   window.addEventListener('click', (e) => {
-    if (!e.target.closest?.('[data-do="kind"]')) return;
+    if (!e.target.closest?.('[name="explore-kind"]')) return;
     const at = e.timeStamp;
     requestAnimationFrame(() => window.__inputs.push(performance.now() - at));
   });

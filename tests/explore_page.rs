@@ -1,4 +1,5 @@
-//! The Explore panel's results, computed natively: written to tests/golden/explore-page.txt
+//! The Explore panel's results, set up and run through its typed actions (`session::explore`)
+//! natively: written to tests/golden/explore-page.txt
 //! for tests/web_explore.rs to compute again under wasm and compare. After an intended model
 //! change: `UPDATE_GOLDEN=1 cargo test --test explore_page`.
 

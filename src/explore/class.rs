@@ -63,6 +63,17 @@ impl Class {
         }
     }
 
+    /// The class as a counter's label ("lost update").
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::LostUpdate => "lost update",
+            Class::TokenRepeated => "token handed out again",
+            Class::TwoBelievers => "two believers at once",
+            Class::NeverGranted => "never granted",
+            Class::Safe => "safe",
+        }
+    }
+
     /// What a run of this class shows, as a noun phrase ("a lost update").
     pub fn words(self) -> &'static str {
         match self {

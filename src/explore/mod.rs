@@ -15,12 +15,10 @@
 //! dropped (it was the author's claim about the author's faults).
 
 pub mod class;
-pub mod page;
 pub mod search;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
-pub mod view;
 
 use crate::lab;
 use crate::scenario::fault::{self, FaultKind, Space};

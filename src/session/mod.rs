@@ -6,6 +6,7 @@
 //! directly, frame by frame, with no browser and no sleeps.
 
 mod comparison;
+pub mod explore;
 mod faults;
 mod playback;
 mod shared;

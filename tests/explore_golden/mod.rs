@@ -4,18 +4,18 @@
 //! same counterexamples, same shrunk faults.
 #![allow(dead_code)] // each test file uses its own part of it
 
-use locklab::explore::page::{Fencing, Lines, Search, Settings, Sweep, SweepSettings};
 use locklab::explore::shrink::shrink;
 use locklab::explore::sweep::Param;
 use locklab::explore::table;
 use locklab::explore::{explore, Mix};
 use locklab::lab;
 use locklab::scenario::{fault, FaultKind};
+use locklab::session::explore::{Action, Fencing, Field, Lines, Page, Settings, SweepSettings, Tab};
 
 /// tests/golden/explore.txt: every table row × fencing, the full mix, 300 schedules, seed 1.
 pub const CELLS: &str = "tests/golden/explore.txt";
 /// tests/golden/explore-page.txt: the page's search (up to 8 faults, every found one shrunk)
-/// and a sweep.
+/// and a sweep, each set up and run through the page's actions.
 pub const PAGE: &str = "tests/golden/explore-page.txt";
 
 /// One line of `CELLS`: a row's counts and kept counterexamples under the full mix.
@@ -47,13 +47,24 @@ fn ticking() -> impl FnMut() -> f64 {
 /// The lines of `PAGE`.
 pub fn page_lines() -> String {
     let mut out = String::new();
-    let kinds = ["pause", "crash", "clock_jump"].iter().filter_map(|k| FaultKind::by_id(k)).collect();
+    // The page's search. Its kinds in this order (the form keeps them in `FaultKind::ALL`'s):
+    // the order the mix draws a kind from.
+    let mut page = Page::default();
+    page.apply(Action::ToggleRow("zookeeper".into()));
+    page.apply(Action::Fencing(Fencing::Both));
+    for (field, v) in [(Field::MaxFaults, "8"), (Field::Runs, "150"), (Field::Seed, "7")] {
+        page.apply(Action::Set(field, v.into()));
+    }
+    page.search_settings.kinds = ["pause", "crash", "clock_jump"].iter().filter_map(|k| FaultKind::by_id(k)).collect();
+    let kinds = page.search_settings.kinds.clone();
     let settings =
         Settings { rows: vec!["redis".into(), "zookeeper".into()], fencing: Fencing::Both, kinds, max_faults: 8, runs: 150, seed: 7 };
-    let mut search = Search::new(&settings, false).unwrap();
-    while search.busy() {
-        search.step(&mut ticking(), 8.0);
+    assert_eq!(page.search_settings, settings);
+    page.apply(Action::Start);
+    while page.busy() {
+        page.step(&mut ticking(), 8.0);
     }
+    let search = page.search.as_ref().unwrap();
     let c = search.counts();
     out += &format!(
         "search runs={} lost_update={} token_repeated={} two_believers={} never_granted={} safe={}\n",
@@ -78,12 +89,18 @@ pub fn page_lines() -> String {
             faults.join("; ")
         );
     }
-    let sweep_settings =
-        SweepSettings { steps: 5, runs: 40, lines: Lines::Fencing { row: "redis".into() }, ..SweepSettings::new(Param::default()) };
-    let mut sweep = Sweep::new(&sweep_settings).unwrap();
-    while sweep.running() {
-        sweep.step(&mut ticking(), 8.0);
+    page.apply(Action::Tab(Tab::Sweep));
+    page.apply(Action::Set(Field::Steps, "5".into()));
+    page.apply(Action::Set(Field::PointRuns, "40".into()));
+    assert_eq!(
+        page.sweep_settings,
+        SweepSettings { steps: 5, runs: 40, lines: Lines::Fencing { row: "redis".into() }, ..SweepSettings::new(Param::default()) }
+    );
+    page.apply(Action::Start);
+    while page.busy() {
+        page.step(&mut ticking(), 8.0);
     }
+    let sweep = page.sweep.as_ref().unwrap();
     for s in sweep.series() {
         let lost: Vec<String> = s.points.iter().map(|p| format!("{}/{}", p.counts.lost_update, p.runs)).collect();
         out += &format!("sweep pause_ttl 0..2 {}: {}\n", s.label, lost.join(" "));

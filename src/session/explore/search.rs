@@ -1,0 +1,532 @@
+//! A search over the approaches chosen, and the seed's table (one over all of them): each a
+//! set of explorer searches ("lanes", one per approach and fencing setting) advanced in turn,
+//! one schedule each, so they fill together. `Search::step(now, budget_ms)` runs schedules
+//! (and shrinks the counterexamples it shows) until the page's clock says the budget is spent,
+//! then returns so the frame can be drawn. No clock of its own; tests hand it a counter.
+//!
+//! A slice runs whole schedules, so it ends up to one schedule past its budget.
+
+use crate::decimal::Fixed;
+use crate::explore::shrink::{Job, Shrunk};
+use crate::explore::table::{self, CellSearch};
+use crate::explore::{as_found, Class, Counts, Explorer, Found, Mix, MixError};
+use crate::lab;
+use crate::scenario::{FaultKind, Scenario};
+use crate::timeline::draw::words::{and_list, thousands};
+
+/// The page's clock and how far this slice may go.
+pub(super) struct Slice<'a> {
+    pub(super) now: &'a mut dyn FnMut() -> f64,
+    pub(super) end: f64,
+}
+
+impl Slice<'_> {
+    fn left(&mut self) -> bool {
+        (self.now)() < self.end
+    }
+}
+
+/// Which fencing settings a search covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fencing {
+    Off,
+    On,
+    Both,
+}
+
+impl Fencing {
+    pub const ALL: [Fencing; 3] = [Fencing::Off, Fencing::On, Fencing::Both];
+
+    pub fn settings(self) -> &'static [bool] {
+        match self {
+            Fencing::Off => &[false],
+            Fencing::On => &[true],
+            Fencing::Both => &[false, true],
+        }
+    }
+
+    /// Its name in the form.
+    pub fn id(self) -> &'static str {
+        match self {
+            Fencing::Off => "off",
+            Fencing::On => "on",
+            Fencing::Both => "both",
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Fencing::Off => "off",
+            Fencing::On => "on",
+            Fencing::Both => "off and on",
+        }
+    }
+}
+
+/// What a search or the table is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// `table::rows()` ids, in that order.
+    pub rows: Vec<String>,
+    pub fencing: Fencing,
+    /// In `FaultKind::ALL` order.
+    pub kinds: Vec<FaultKind>,
+    pub max_faults: usize,
+    /// Schedules per approach and fencing setting (per table cell).
+    pub runs: u64,
+    /// The explorer's seed.
+    pub seed: u64,
+}
+
+/// The most faults a schedule may have in the page (the shrinking budget is set for 8).
+pub const MAX_FAULTS: usize = 8;
+
+impl Settings {
+    /// The search tab's start: Redis without fencing, every fault kind.
+    pub fn search() -> Settings {
+        Settings { rows: vec!["redis".into()], fencing: Fencing::Off, kinds: FaultKind::ALL.to_vec(), max_faults: 3, runs: 5_000, seed: 1 }
+    }
+
+    /// The table's start: every row, fencing off and on, pauses and crashes (what the seed's
+    /// claims are about: a holder that pauses, a server that restarts or fails over).
+    pub fn table() -> Settings {
+        let kinds = ["pause", "crash"].iter().filter_map(|id| FaultKind::by_id(id)).collect();
+        Settings {
+            rows: table::rows().into_iter().map(|r| r.id).collect(),
+            fencing: Fencing::Both,
+            kinds,
+            max_faults: 3,
+            runs: 1_000,
+            seed: 1,
+        }
+    }
+
+    pub fn mix(&self) -> Mix {
+        let mut mix = Mix::of(&self.kinds);
+        mix.max_faults = self.max_faults;
+        mix
+    }
+
+    pub fn toggle_row(&mut self, id: &str) {
+        let mut chosen: Vec<String> = table::rows().into_iter().map(|r| r.id).filter(|r| self.rows.contains(r) != (r == id)).collect();
+        std::mem::swap(&mut self.rows, &mut chosen);
+    }
+
+    pub fn toggle_kind(&mut self, kind: FaultKind) {
+        self.kinds = FaultKind::ALL.into_iter().filter(|&k| self.kinds.contains(&k) != (k == kind)).collect();
+    }
+
+    /// The mix in words: "up to 3 faults of pause, clock jump and crash, on any node".
+    pub fn mix_words(&self) -> String {
+        let nouns: Vec<&str> = self.kinds.iter().map(|&k| k.noun()).collect();
+        format!("up to {} fault{} of {}, on any node", self.max_faults, if self.max_faults == 1 { "" } else { "s" }, and_list(&nouns))
+    }
+
+    /// One search per chosen row and fencing setting.
+    fn cells(&self) -> Result<Vec<CellSearch>, MixError> {
+        let rows: Vec<table::Row> = table::rows().into_iter().filter(|r| self.rows.contains(&r.id)).collect();
+        if rows.is_empty() {
+            return Err(MixError { field: "approaches", message: "choose at least one approach".into() });
+        }
+        let mut out = Vec::new();
+        for row in rows {
+            for &fencing in self.fencing.settings() {
+                let explorer = Explorer::new(&lab::with_fencing(&row.base, fencing), self.mix(), self.seed, self.runs)?;
+                out.push(CellSearch { row: row.id.clone(), fencing, explorer });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The label of a table row ("Redis SET NX PX with a replica").
+pub fn row_label(id: &str) -> String {
+    table::row(id).map_or_else(|| id.to_string(), |r| r.label)
+}
+
+/// "4.2%": a share of runs, one decimal.
+pub fn percent(share: f64) -> String {
+    format!("{}%", Fixed(100.0 * share, 1))
+}
+
+/// Runs the lanes in turn, one schedule each, while the slice lasts; how many it ran.
+pub(super) fn turns<T>(lanes: &mut [T], turn: &mut usize, explorer: fn(&mut T) -> &mut Explorer, slice: &mut Slice) -> u64 {
+    let n = lanes.len();
+    let (mut ran, mut idle) = (0, 0);
+    while n > 0 && idle < n && slice.left() {
+        let e = explorer(&mut lanes[*turn % n]);
+        *turn = (*turn + 1) % n;
+        if e.progress().done() {
+            idle += 1;
+            continue;
+        }
+        idle = 0;
+        e.run_batch(1);
+        ran += 1;
+    }
+    ran
+}
+
+/// Real time a run of slices took, from the page's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timing {
+    started: Option<f64>,
+    /// From the first slice's start to the last one's end.
+    pub wall_ms: f64,
+    /// Of which running schedules.
+    pub search_ms: f64,
+    /// Of which shrinking.
+    pub shrink_ms: f64,
+}
+
+impl Timing {
+    pub(super) fn begin(&mut self, t: f64) {
+        self.started.get_or_insert(t);
+    }
+
+    pub(super) fn end(&mut self, t: f64) {
+        self.wall_ms = t - self.started.unwrap_or(t);
+    }
+
+    /// Schedules per second of `runs`: as the page saw them (wall) and while computing.
+    pub fn rates(&self, runs: u64) -> (u64, u64) {
+        let per_s = |ms: f64| if ms > 0.0 { (runs as f64 * 1000.0 / ms) as u64 } else { 0 };
+        (per_s(self.wall_ms), per_s(self.search_ms))
+    }
+}
+
+/// A shrink of one kept counterexample: of cell `cell`, schedule `index`.
+struct Shrinking {
+    cell: usize,
+    index: u64,
+    job: Job,
+}
+
+/// A search over several (approach, fencing) cells; the table is one over all of them.
+pub struct Search {
+    pub settings: Settings,
+    pub cells: Vec<CellSearch>,
+    turn: usize,
+    running: bool,
+    /// Shrink every lost update found (the table's smallest per cell), not only the one shown.
+    shrink_all: bool,
+    shrinks: Vec<Shrinking>,
+    shown: usize,
+    pub timing: Timing,
+}
+
+impl Search {
+    pub fn new(settings: &Settings, shrink_all: bool) -> Result<Search, MixError> {
+        let cells = settings.cells()?;
+        Ok(Search {
+            settings: settings.clone(),
+            cells,
+            turn: 0,
+            running: true,
+            shrink_all,
+            shrinks: Vec::new(),
+            shown: 0,
+            timing: Timing::default(),
+        })
+    }
+
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
+    pub fn stop(&mut self) {
+        self.running = false;
+    }
+
+    /// Whether a slice would do anything: schedules to run or a counterexample to shrink.
+    pub fn busy(&self) -> bool {
+        self.running || self.wanted().iter().any(|&(c, i)| self.shrunk(c, i).is_none())
+    }
+
+    pub fn runs(&self) -> u64 {
+        self.cells.iter().map(|c| c.explorer.progress().runs).sum()
+    }
+
+    pub fn total(&self) -> u64 {
+        self.cells.iter().map(|c| c.explorer.progress().total).sum()
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut sum = Counts::default();
+        for c in &self.cells {
+            sum.merge(&c.explorer.progress().counts);
+        }
+        sum
+    }
+
+    /// Every kept counterexample with its cell: by class (most harmful first), then schedule,
+    /// then cell.
+    pub fn found(&self) -> Vec<(usize, &Found)> {
+        let mut all: Vec<(usize, &Found)> =
+            self.cells.iter().enumerate().flat_map(|(i, c)| c.explorer.found().iter().map(move |f| (i, f))).collect();
+        crate::sort::by_key(&mut all, |(i, f)| (f.class, f.index, *i));
+        all
+    }
+
+    /// The counterexample on show ("next" moves on), and which of how many it is.
+    pub fn shown(&self) -> Option<(usize, &Found, usize, usize)> {
+        let all = self.found();
+        let k = self.shown.min(all.len().saturating_sub(1));
+        all.get(k).map(|&(c, f)| (c, f, k, all.len()))
+    }
+
+    pub fn next(&mut self) {
+        let n = self.found().len();
+        if n > 0 {
+            self.shown = (self.shown.min(n - 1) + 1) % n;
+        }
+    }
+
+    pub fn shrunk(&self, cell: usize, index: u64) -> Option<&Shrunk> {
+        self.shrinks.iter().find(|s| s.cell == cell && s.index == index).and_then(|s| s.job.result())
+    }
+
+    /// The counterexamples to shrink: the one shown; in the table every lost update.
+    fn wanted(&self) -> Vec<(usize, u64)> {
+        if self.shrink_all {
+            self.found().into_iter().filter(|(_, f)| f.class == Class::LostUpdate).map(|(c, f)| (c, f.index)).collect()
+        } else {
+            self.shown().map(|(c, f, _, _)| vec![(c, f.index)]).unwrap_or_default()
+        }
+    }
+
+    /// Cell `cell`'s smallest lost update as shrunk so far (`table::smallest` of those done).
+    pub fn smallest(&self, cell: usize) -> Option<&Shrunk> {
+        let done =
+            self.cells[cell].explorer.found().iter().filter(|f| f.class == Class::LostUpdate).filter_map(|f| self.shrunk(cell, f.index));
+        table::smallest(done)
+    }
+
+    /// Whether cell `cell` has lost updates still being shrunk.
+    pub fn shrinking(&self, cell: usize) -> bool {
+        self.cells[cell].explorer.found().iter().any(|f| f.class == Class::LostUpdate && self.shrunk(cell, f.index).is_none())
+    }
+
+    /// One slice: shrinks first (up to half of it while the search runs), then schedules.
+    pub fn step(&mut self, now: &mut dyn FnMut() -> f64, budget_ms: f64) {
+        let t0 = now();
+        self.timing.begin(t0);
+        let shrink_end = if self.running { t0 + budget_ms / 2.0 } else { t0 + budget_ms };
+        for (cell, index) in self.wanted() {
+            if now() >= shrink_end {
+                break;
+            }
+            let at = match self.shrinks.iter().position(|s| s.cell == cell && s.index == index) {
+                Some(at) => at,
+                None => {
+                    let f = self.cells[cell].explorer.found().iter().find(|f| f.index == index).unwrap_or_else(|| unreachable!("kept"));
+                    self.shrinks.push(Shrinking { cell, index, job: Job::new(&f.scenario, f.class) });
+                    self.shrinks.len() - 1
+                }
+            };
+            self.shrinks[at].job.step(&mut || now() < shrink_end);
+        }
+        let t1 = now();
+        self.timing.shrink_ms += t1 - t0;
+        if self.running {
+            let mut slice = Slice { now: &mut *now, end: t0 + budget_ms };
+            turns(&mut self.cells, &mut self.turn, |c| &mut c.explorer, &mut slice);
+            self.running = self.runs() < self.total();
+        }
+        let t2 = now();
+        self.timing.search_ms += t2 - t1;
+        self.timing.end(t2);
+    }
+
+    /// "Redis SET NX PX, fencing off".
+    pub fn cell_words(&self, cell: usize) -> String {
+        let c = &self.cells[cell];
+        format!("{}, fencing {}", row_label(&c.row), if c.fencing { "on" } else { "off" })
+    }
+
+    /// Cell `cell`'s counterexample `f` (shrunk, once it is) as a scenario file in JSON.
+    pub fn open(&self, cell: usize, f: &Found) -> String {
+        let shrunk = self.shrunk(cell, f.index);
+        let how = format!(
+            "Explorer seed {}, schedule {} of {} on {} ({}){}",
+            self.settings.seed,
+            f.index,
+            thousands(self.settings.runs as usize),
+            self.cell_words(cell),
+            self.settings.mix_words(),
+            shrunk.map_or_else(|| ", not shrunk".to_string(), |s| format!(", shrunk in {} runs", s.runs))
+        );
+        json(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), f.class, &how))
+    }
+
+    /// Cell `cell`'s smallest lost update as a scenario file in JSON.
+    pub fn open_smallest(&self, cell: usize) -> Option<String> {
+        let s = self.smallest(cell)?;
+        let how = format!(
+            "The smallest lost update of the seed's table for {}: explorer seed {}, {} schedules of {}, shrunk in {} runs",
+            self.cell_words(cell),
+            self.settings.seed,
+            thousands(self.settings.runs as usize),
+            self.settings.mix_words(),
+            s.runs
+        );
+        Some(json(&as_found(&s.after, Class::LostUpdate, &how)))
+    }
+
+    /// What a search that found nothing says: how many schedules, of which mix, on what.
+    pub fn nothing_found(&self) -> String {
+        let cells: Vec<String> = (0..self.cells.len()).map(|c| self.cell_words(c)).collect();
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        format!(
+            "Nothing found: all {} schedules ({}; {}) were safe — no lost update, no token handed out again, never two believers at once.",
+            thousands(self.runs() as usize),
+            self.settings.mix_words(),
+            and_list(&cells)
+        )
+    }
+}
+
+pub(super) fn json(s: &Scenario) -> String {
+    serde_json::to_string_pretty(s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::explore::tests::ticking;
+
+    fn pause_only() -> Settings {
+        let mut s = Settings::search();
+        s.kinds = vec![FaultKind::by_id("pause").unwrap()];
+        s.runs = 400;
+        s
+    }
+
+    #[test]
+    fn a_search_in_slices_counts_and_keeps_what_one_batch_does() {
+        let settings = pause_only();
+        let mut search = Search::new(&settings, false).unwrap();
+        let mut clock = ticking(1.0);
+        let mut slices = 0;
+        while search.busy() {
+            search.step(&mut clock, 8.0);
+            slices += 1;
+            assert!(slices < 10_000);
+        }
+        let whole =
+            crate::explore::explore(&lab::with_fencing(&table::base(crate::scenario::Approach::Redis), false), &settings.mix(), 1, 400)
+                .unwrap();
+        assert_eq!(search.runs(), 400);
+        assert_eq!(search.counts(), whole.counts);
+        let found: Vec<&Found> = search.found().into_iter().map(|(_, f)| f).collect();
+        assert_eq!(found, whole.found.iter().collect::<Vec<_>>());
+        // About 8 looks at the clock per slice: a few schedules each, never the whole search.
+        assert!(slices > 20, "{slices} slices");
+        // The shown counterexample was shrunk in the slices too, to what shrink gives.
+        let (cell, f, k, n) = search.shown().unwrap();
+        assert_eq!((cell, k), (0, 0));
+        assert!(n >= 1);
+        assert_eq!(search.shrunk(cell, f.index), Some(&crate::explore::shrink::shrink(&f.scenario, f.class)));
+        assert!(search.timing.wall_ms > 0.0 && search.timing.search_ms > 0.0);
+    }
+
+    #[test]
+    fn next_walks_through_the_distinct_counterexamples_and_open_gives_a_found_scenario() {
+        let mut settings = Settings::search();
+        settings.runs = 600;
+        settings.fencing = Fencing::Both;
+        let mut search = Search::new(&settings, false).unwrap();
+        search.step(&mut ticking(0.0001), 1.0e9);
+        assert!(!search.running());
+        let n = search.found().len();
+        assert!(n >= 2, "{:?}", search.counts());
+        let mut seen = Vec::new();
+        for _ in 0..n {
+            let (c, f, _, _) = search.shown().unwrap();
+            seen.push((c, f.index, f.class));
+            search.next();
+        }
+        seen.dedup();
+        assert_eq!(seen.len(), n);
+        assert_eq!(search.shown().map(|(_, _, k, _)| k), Some(0), "it wraps around");
+        while search.busy() {
+            search.step(&mut ticking(0.0001), 1.0e9);
+        }
+        let (c, f, _, _) = search.shown().unwrap();
+        let text = search.open(c, f);
+        let s = crate::scenario::parse(&text).unwrap();
+        assert!(s.title.starts_with("Found by the explorer: "), "{}", s.title);
+        assert!(s.intro.contains("shrunk in"), "{}", s.intro);
+        assert_eq!(Class::of(&lab::run(&s).verdict), f.class);
+    }
+
+    #[test]
+    fn a_stopped_search_keeps_its_counts_and_nothing_found_says_of_what() {
+        let mut settings = pause_only();
+        settings.rows = vec!["etcd".into()];
+        settings.fencing = Fencing::On;
+        settings.runs = 50;
+        let mut search = Search::new(&settings, false).unwrap();
+        search.step(&mut ticking(1.0), 10.0);
+        let runs = search.runs();
+        assert!(runs > 0 && runs < 50);
+        search.stop();
+        search.step(&mut ticking(1.0), 10.0);
+        assert_eq!(search.runs(), runs);
+        assert!(!search.busy());
+        // A drifting clock does not shorten an etcd lease: the server times it.
+        settings.kinds = vec![FaultKind::by_id("clock_drift").unwrap()];
+        let mut done = Search::new(&settings, false).unwrap();
+        done.step(&mut ticking(0.0), 1.0);
+        assert!(done.step_until_done());
+        assert!(done.found().is_empty(), "{:?}", done.counts());
+        assert_eq!(
+            done.nothing_found(),
+            "Nothing found: all 50 schedules (up to 3 faults of clock drift, on any node; etcd mutex, fencing on) were safe — no lost update, no token handed out again, never two believers at once."
+        );
+    }
+
+    impl Search {
+        fn step_until_done(&mut self) -> bool {
+            while self.busy() {
+                self.step(&mut ticking(0.001), 100.0);
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn the_table_fills_every_cell_and_its_smallest_is_the_table_modules() {
+        let mut settings = Settings::table();
+        settings.runs = 60;
+        let mut t = Search::new(&settings, true).unwrap();
+        assert_eq!(t.cells.len(), 12);
+        // The first slices reach every cell: they fill together.
+        t.step(&mut ticking(1.0), 30.0);
+        assert!(t.cells.iter().all(|c| c.explorer.progress().runs > 0));
+        t.step_until_done();
+        for (i, c) in t.cells.iter().enumerate() {
+            let cell = c.cell();
+            assert_eq!(cell.counts, c.explorer.progress().counts);
+            assert_eq!(t.smallest(i), cell.smallest.as_ref(), "{}", t.cell_words(i));
+        }
+        assert!(t.cells.iter().enumerate().any(|(i, _)| t.open_smallest(i).is_some()), "some cell lost an update");
+    }
+
+    #[test]
+    fn settings_toggle_in_their_lists_order_and_an_empty_choice_is_refused() {
+        let mut s = Settings::search();
+        s.toggle_row("etcd");
+        s.toggle_row("db-lease");
+        assert_eq!(s.rows, ["db-lease", "redis", "etcd"]);
+        s.toggle_row("redis");
+        assert_eq!(s.rows, ["db-lease", "etcd"]);
+        s.toggle_kind(FaultKind::by_id("pause").unwrap());
+        assert_eq!(s.kinds.len(), FaultKind::ALL.len() - 1);
+        s.rows.clear();
+        assert_eq!(Search::new(&s, false).err().unwrap().field, "approaches");
+        s.rows = vec!["redis".into()];
+        s.kinds.clear();
+        assert_eq!(Search::new(&s, false).err().unwrap().field, "kinds");
+    }
+}

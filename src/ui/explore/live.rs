@@ -1,0 +1,160 @@
+//! What a search shows as it runs: Start and Stop, the counter, the counterexample on show,
+//! the seed's table; drawn again every frame while a search has work.
+
+use yew::prelude::*;
+
+use super::{chart, on, Send};
+use crate::explore::Class;
+use crate::scenario::{fault, Scenario};
+use crate::session::explore::{percent, row_label, Action, Page, Search, Tab};
+use crate::timeline::draw::svg::N;
+use crate::timeline::draw::words::thousands;
+
+/// Start and Stop, and why the last Start was refused.
+pub fn controls(page: &Page, send: &Send) -> Html {
+    let running = page.running();
+    html! {
+        <div class="explore-controls">
+            <button type="button" class="explore-go" data-testid="explore-start" disabled={running} onclick={on(send, Action::Start)}>{"Start"}</button>
+            <button type="button" class="small" data-testid="explore-stop" disabled={!running} onclick={on(send, Action::Stop)}>{"Stop"}</button>
+            if let Some(e) = &page.error {
+                <span class="explore-error" role="alert">{e.clone()}</span>
+            }
+        </div>
+    }
+}
+
+/// The live part of the tab on show.
+pub fn live(page: &Page, send: &Send) -> Html {
+    match page.tab {
+        Tab::Search => page.search.as_ref().map_or_else(Html::default, |s| html! { <>{counter(s)}{found(s, send)}</> }),
+        Tab::Table => page.table.as_ref().map_or_else(Html::default, |t| html! { <>{counter(t)}{table(t, send)}</> }),
+        Tab::Sweep => page.sweep.as_ref().map_or_else(Html::default, |sw| chart::sweep(sw, send)),
+    }
+}
+
+pub fn progress(runs: u64, total: u64) -> Html {
+    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
+}
+
+/// The live counter: a progress bar, schedules run and per second, the count of each class.
+fn counter(s: &Search) -> Html {
+    let (runs, total, counts) = (s.runs(), s.total(), s.counts());
+    let (wall, compute) = s.timing.rates(runs);
+    let state = if s.running() {
+        ""
+    } else if runs < total {
+        " · stopped"
+    } else {
+        " · done"
+    };
+    let class = |c: Class| {
+        let n = counts.get(c);
+        html! {
+            <li class={format!("{}{}", c.id(), if n > 0 { " some" } else { "" })} data-class={c.id()} data-count={n.to_string()}>
+                <b>{thousands(n as usize)}</b>{" "}{c.label()}
+            </li>
+        }
+    };
+    html! {
+        <div class="explore-counter">
+            {progress(runs, total)}
+            <p data-testid="explore-runs" data-runs={runs.to_string()} data-rate={wall.to_string()} data-compute-rate={compute.to_string()}
+                data-search-ms={N(s.timing.search_ms).to_string()} data-shrink-ms={N(s.timing.shrink_ms).to_string()}>
+                <b>{thousands(runs as usize)}</b>{format!(" of {} schedules run · {} schedules/s{state}", thousands(total as usize), thousands(wall as usize))}
+            </p>
+            <ul class="explore-classes" aria-label="Runs per class">{for Class::ALL.into_iter().map(class)}</ul>
+        </div>
+    }
+}
+
+/// A schedule's faults in words, in order.
+fn faults(s: &Scenario) -> Html {
+    if s.faults.is_empty() {
+        return html! { <p class="explore-none">{"no faults"}</p> };
+    }
+    html! { <ol class="explore-faults">{for s.faults.iter().map(|f| html! { <li>{fault::words(f)}</li> })}</ol> }
+}
+
+/// "3 faults, clients A, B".
+fn size(s: &Scenario) -> String {
+    let names: Vec<&str> = s.clients.iter().map(|c| c.name.as_str()).collect();
+    let n = s.faults.len();
+    format!("{n} fault{}, clients {}", if n == 1 { "" } else { "s" }, names.join(", "))
+}
+
+/// The counterexample on show: its faults before and after shrinking, Open and Next; or, with
+/// none, what the search has covered.
+fn found(s: &Search, send: &Send) -> Html {
+    let Some((cell, f, k, n)) = s.shown() else {
+        let text = if s.running() { "No counterexample yet.".to_string() } else { s.nothing_found() };
+        return html! { <div class="explore-found" data-testid="explore-found" data-count="0"><p>{text}</p></div> };
+    };
+    let shrunk = s.shrunk(cell, f.index);
+    let after = match shrunk {
+        Some(sh) => html! { <><h4>{format!("After shrinking: {} (in {} runs)", size(&sh.after), sh.runs)}</h4>{faults(&sh.after)}</> },
+        None => html! { <h4>{"Shrinking…"}</h4> },
+    };
+    html! {
+        <div class="explore-found" data-testid="explore-found" data-count={n.to_string()} data-class={f.class.id()}>
+            <h3>
+                {format!("Counterexample {} of {n}: {}", k + 1, f.class.words())}
+                <span class="explore-where">{format!(" — {}, schedule {}", s.cell_words(cell), f.index)}</span>
+            </h3>
+            <div class="explore-before-after">
+                <div class="explore-before"><h4>{format!("Before shrinking: {}", size(&f.scenario))}</h4>{faults(&f.scenario)}</div>
+                <div class="explore-after">{after}</div>
+            </div>
+            <div class="explore-controls">
+                <button type="button" class="explore-go" data-testid="explore-open" disabled={shrunk.is_none()} onclick={on(send, Action::Open)}>{"Open in the diagram"}</button>
+                <button type="button" class="small" data-testid="explore-next" disabled={n < 2} onclick={on(send, Action::Next)}>{"Next counterexample"}</button>
+            </div>
+        </div>
+    }
+}
+
+/// The seed's table: every row × fencing off and on, filled as the cells' searches run.
+fn table(t: &Search, send: &Send) -> Html {
+    let caption = format!(
+        "Share of schedules with a lost update ({}; {} per cell, explorer seed {}), and the smallest one found: click it to open it.",
+        t.settings.mix_words(),
+        thousands(t.settings.runs as usize),
+        t.settings.seed
+    );
+    let row = |(r, pair): (usize, &[crate::explore::table::CellSearch])| {
+        html! { <tr><th scope="row">{row_label(&pair[0].row)}</th>{for (0..pair.len()).map(|k| cell(t, 2 * r + k, send))}</tr> }
+    };
+    html! {
+        <table class="explore-table" data-testid="explore-table">
+            <caption>{caption}</caption>
+            <thead><tr><th scope="col">{"approach"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
+            <tbody>{for t.cells.chunks(2).enumerate().map(row)}</tbody>
+        </table>
+    }
+}
+
+/// Table cell `i`: its share of lost updates, and its smallest one, once shrunk.
+fn cell(t: &Search, i: usize, send: &Send) -> Html {
+    let c = &t.cells[i];
+    let p = c.explorer.progress();
+    let lost = p.counts.lost_update;
+    let smallest = match t.smallest(i) {
+        Some(sh) => {
+            let words: Vec<String> = sh.after.faults.iter().map(fault::words).collect();
+            html! {
+                <button type="button" class="link explore-smallest" data-testid="explore-cell-open" title="Open the smallest lost update in the diagram"
+                    onclick={on(send, Action::OpenCell(i))}>{words.join("; ")}</button>
+            }
+        }
+        None if t.shrinking(i) => html! { <span class="explore-none">{" shrinking…"}</span> },
+        None => Html::default(),
+    };
+    html! {
+        <td class={if lost > 0 { "explore-cell lost" } else { "explore-cell" }} data-testid="explore-cell" data-approach={c.row.clone()}
+            data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-lost={lost.to_string()}>
+            <span class="explore-share">{percent(p.counts.share(Class::LostUpdate))}</span>
+            <span class="explore-of">{format!(" {} of {}", thousands(lost as usize), thousands(p.runs as usize))}</span>
+            {smallest}
+        </td>
+    }
+}
