@@ -407,3 +407,64 @@ fn a_missing_command_or_argument_names_it_with_the_usage() {
     let (_, _, err) = locklab(&["run", "--frobnicate"]);
     assert!(err.contains("Usage: locklab run [OPTIONS] [FILE]"), "{err}");
 }
+
+#[test]
+fn explore_lists_the_named_properties_one_a_line() {
+    let (code, out, err) = locklab(&["explore", "--properties"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let all = locklab::check::properties::all();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), all.len(), "{out}");
+    for (line, p) in lines.iter().zip(all) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!((words[0], words[1]), (p.id, p.kind.id()), "{line}");
+        assert!(line.ends_with(p.statement), "{line}");
+    }
+    let v = json(&["explore", "--properties", "--json"]);
+    assert_eq!(v.as_array().unwrap().len(), all.len());
+    let (code, _, err) = locklab(&["explore", "--properties", "--builtin", "redis-gc-pause"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--properties: lists the named properties; give it alone"), "{err}");
+}
+
+#[test]
+fn explore_searches_for_any_named_property_and_shrinks_what_shows_it() {
+    let v = json(&["explore", "--approach", "redis", "--faults", "pause", "--runs", "1000", "--property", "one-believer", "--json"]);
+    assert_eq!((v["property"]["id"].as_str(), v["property"]["kind"].as_str()), (Some("one-believer"), Some("always")));
+    assert!(v["shown"].as_u64().unwrap() > 0, "{v}");
+    // The shrunk file still breaks the property, at the place the evidence names.
+    let found = locklab::scenario::parse(&v["found"].to_string()).unwrap();
+    let run = locklab::lab::run(&found);
+    let p = locklab::check::properties::by_id("one-believer").unwrap();
+    let e = p.discovery(&run.scenario, &run.trace, &run.verdict).expect("the shrunk run still shows it");
+    assert_eq!(v["evidence"]["at_ms"].as_i64(), e.at_ms);
+    assert!(found.title.contains("at most one client believes it holds the lock"), "{}", found.title);
+    // A sometimes-property with fencing on, as text.
+    let (code, out, _) = locklab(&[
+        "explore",
+        "--approach",
+        "redis",
+        "--fencing",
+        "on",
+        "--faults",
+        "pause",
+        "--runs",
+        "500",
+        "--property",
+        "stale-write-rejected",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("property stale-write-rejected (sometimes): fencing rejects a stale write\n  seen in "), "{out}");
+    assert!(out.contains("found a run where fencing rejects a stale write in schedule "), "{out}");
+    // Nothing to find is said as such.
+    let (_, out, _) = locklab(&["explore", "--approach", "redis", "--faults", "crash", "--runs", "200", "--property", "lock-granted"]);
+    assert!(out.contains("nothing found: it came true in every one of the 200 schedules"), "{out}");
+    for (args, want) in [
+        (vec!["explore", "--approach", "redis", "--property", "nope"], "--property: unknown property \"nope\" (one of no-lost-update,"),
+        (vec!["explore", "--table", "--property", "one-believer"], "--property: a property is searched for in one scenario"),
+    ] {
+        let (code, _, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

@@ -116,6 +116,16 @@ impl Property {
         }
     }
 
+    /// What a run with this property's discovery shows, as a noun phrase (a counterexample's
+    /// title, a search's result): "a run breaking “at most one client believes …”".
+    pub fn found_words(&self) -> String {
+        match self.kind {
+            PropertyKind::Always => format!("a run breaking “{}”", self.statement),
+            PropertyKind::Eventually => format!("a run where “{}” never came true", self.statement),
+            PropertyKind::Sometimes => format!("a run where {}", self.statement),
+        }
+    }
+
     /// Whether the check needs the whole trace (a judged run's verdict is not enough).
     pub fn reads_trace(&self) -> bool {
         matches!(self.check, Check::Trace(_))

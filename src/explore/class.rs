@@ -107,6 +107,14 @@ impl From<&'static Property> for Target {
 }
 
 impl Target {
+    /// What a run that shows it is, as a noun phrase ("a lost update").
+    pub fn words(self) -> String {
+        match self {
+            Target::Class(c) => c.words().to_string(),
+            Target::Property(p) => p.found_words(),
+        }
+    }
+
     /// Runs `s` (judged only, unless the property reads the whole trace) and says whether it
     /// shows the target.
     pub fn shown_by(self, s: &Scenario) -> bool {

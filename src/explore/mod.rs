@@ -305,13 +305,13 @@ pub fn explore(base: &Scenario, mix: &Mix, seed: u64, n: u64) -> Result<Report, 
     Ok(explorer.report())
 }
 
-/// `s` (a counterexample of `class`) as a scenario file of its own: titled "Found by the
+/// `s` (a run that shows `shows`: a class or a property) as a scenario file of its own: titled "Found by the
 /// explorer: …", its faults in words as the intro, and as its `expect` what the run showed
 /// for its fencing setting, so the app can say whether a replay agrees.
-pub fn as_found(s: &Scenario, class: Class, how: &str) -> Scenario {
+pub fn as_found(s: &Scenario, shows: impl Into<Target>, how: &str) -> Scenario {
     let mut out = s.clone();
     let v = lab::run(s).verdict;
-    out.title = format!("Found by the explorer: {} with {}", class.words(), s.approach.label());
+    out.title = format!("Found by the explorer: {} with {}", shows.into().words(), s.approach.label());
     out.id = crate::scenario::validate::slug(&out.title);
     let faults: Vec<String> = s.faults.iter().map(fault::words).collect();
     let faults = if faults.is_empty() { "no faults".to_string() } else { faults.join("; ") };

@@ -5,6 +5,7 @@
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use locklab::check::properties::{self, Property};
 use locklab::explore::sweep::Param;
 use locklab::explore::table;
 use locklab::lesson::{builtin as lessons, Lesson};
@@ -53,14 +54,17 @@ pub enum Command {
         json: bool,
     },
     /// Search a scenario's fault space for counterexamples (or measure the seed's table, or sweep one number)
-    #[command(after_help = "Three forms:
-  locklab explore (FILE | --builtin ID | --approach NAME) [--fencing on|off] [--faults KIND,…] [--max-faults K] [-o FOUND.json]
+    #[command(after_help = "Four forms:
+  locklab explore (FILE | --builtin ID | --approach NAME) [--fencing on|off] [--faults KIND,…] [--max-faults K] [--property ID] [-o FOUND.json]
       search the scenario's fault space and shrink the worst counterexample found
+      (with --property: the first run that shows that property; --properties lists them)
   locklab explore --table [--faults KIND,…] [--max-faults K]
       the seed's table: the share of lost updates for every approach, fencing off and on
   locklab explore --sweep PARAM=FROM..TO [--steps K] [FILE | --builtin ID | --approach NAME] [--fencing on|off]
       the share of lost updates as one number of the fault mix changes
-Each takes --runs N, --seed S, --threads T and --json.")]
+  locklab explore --properties
+      the named properties, one a line: id, kind (always, sometimes, eventually), statement
+The first three take --runs N, --seed S, --threads T and --json.")]
     Explore(ExploreArgs),
     /// Check a lesson file
     #[command(subcommand_required = true, arg_required_else_help = false)]
@@ -157,9 +161,12 @@ pub struct ExploreArgs {
     /// Points of the sweep, from 2 to 101
     #[arg(long, value_name = "K", default_value_t = 11, value_parser = steps)]
     pub steps: usize,
-    // The named properties (issue 21, item 4) come in here: `--properties` (list them, one a
-    // line) and `--property ID` (search for one), dispatched in explore::explore beside
-    // --table and --sweep.
+    /// List the named properties a search can look for, one a line: id, kind, statement
+    #[arg(long)]
+    pub properties: bool,
+    /// Search for runs that show one named property (see --properties) instead of counting classes
+    #[arg(long, value_name = "ID", value_parser = property)]
+    pub property: Option<&'static Property>,
 }
 
 /// `--sweep PARAM=FROM..TO`.
@@ -286,6 +293,13 @@ fn approach_base(id: &str) -> Result<Scenario, String> {
     table::row(id).map(|r| r.base).ok_or_else(|| {
         let ids: Vec<String> = table::rows().into_iter().map(|r| r.id).collect();
         format!("unknown approach \"{id}\" (one of {})", ids.join(", "))
+    })
+}
+
+fn property(id: &str) -> Result<&'static Property, String> {
+    properties::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = properties::all().iter().map(|p| p.id).collect();
+        format!("unknown property \"{id}\" (one of {}; --properties lists them)", ids.join(", "))
     })
 }
 

@@ -5,10 +5,12 @@
 
 use std::time::Instant;
 
+use locklab::check::properties::{self, Property, PropertyKind};
+use locklab::explore::class::discovery;
 use locklab::explore::shrink::{shrink, Shrunk};
 use locklab::explore::sweep;
 use locklab::explore::table::{self, Cell};
-use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError, Report};
+use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError, Search, Sighting};
 use locklab::lab;
 use locklab::scenario::fault;
 use locklab::scenario::{FaultKind, Scenario};
@@ -35,6 +37,7 @@ struct Args {
     table: bool,
     sweep: Option<Sweep>,
     steps: usize,
+    property: Option<&'static Property>,
 }
 
 fn kinds(v: &str) -> Result<Vec<FaultKind>, String> {
@@ -56,6 +59,9 @@ fn checked(e: ExploreArgs) -> Result<Args, String> {
     let sources = [file.is_some(), builtin.is_some(), e.approach.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
         return Err(format!("explore: give one scenario (a FILE, --builtin ID or --approach NAME), not two\n{}", usage("explore")));
+    }
+    if e.property.is_some() && (e.table || e.sweep.is_some()) {
+        return Err("--property: a property is searched for in one scenario; give no --table or --sweep".into());
     }
     if e.table && e.sweep.is_some() {
         return Err("--table: give either --table or --sweep, not both".into());
@@ -82,6 +88,7 @@ fn checked(e: ExploreArgs) -> Result<Args, String> {
         table: e.table,
         sweep: e.sweep,
         steps: e.steps,
+        property: e.property,
     })
 }
 
@@ -123,6 +130,9 @@ fn pretty(v: &impl serde::Serialize) -> String {
 }
 
 pub fn explore(args: ExploreArgs) -> Result<String, String> {
+    if args.properties {
+        return property_list(&args);
+    }
     let a = checked(args)?;
     if a.table {
         return run_table(&a);
@@ -130,7 +140,116 @@ pub fn explore(args: ExploreArgs) -> Result<String, String> {
     if a.sweep.is_some() {
         return run_sweep(a);
     }
-    search(a)
+    match a.property {
+        Some(p) => search_property(a, p),
+        None => search(a),
+    }
+}
+
+/// `locklab explore --properties`: a listing, so it takes nothing else.
+fn property_list(e: &ExploreArgs) -> Result<String, String> {
+    let ScenarioArgs { file, builtin, fencing } = &e.scenario;
+    let given = file.is_some() || builtin.is_some() || fencing.is_some() || e.approach.is_some();
+    if given || e.table || e.sweep.is_some() || e.property.is_some() || e.out.is_some() || e.faults.is_some() {
+        return Err("--properties: lists the named properties; give it alone (or with --json)".into());
+    }
+    if e.json {
+        let list: Vec<Value> =
+            properties::all().iter().map(|p| json!({ "id": p.id, "kind": p.kind.id(), "statement": p.statement })).collect();
+        return Ok(pretty(&list));
+    }
+    Ok(properties::all().iter().map(|p| properties::describe_line(p) + "\n").collect())
+}
+
+/// The base a search runs on, fencing applied.
+fn search_base(a: &Args) -> Result<Scenario, String> {
+    let mut base =
+        a.base.clone().ok_or_else(|| format!("explore: give a scenario FILE, --builtin ID or --approach NAME\n{}", usage("explore")))?;
+    if let Some(f) = a.fencing {
+        base.storage.fencing = f;
+    }
+    Ok(base)
+}
+
+/// The first line of a search's text: what ran.
+fn search_heading(base: &Scenario, runs: u64, a: &Args) -> String {
+    let fencing = if base.storage.fencing { "on" } else { "off" };
+    format!(
+        "{} (fencing {fencing}): {} schedules of {}, explorer seed {}\n",
+        base.approach.id(),
+        thousands(runs as usize),
+        a.mix.words(),
+        a.seed
+    )
+}
+
+fn speed_line(per_s: f64, threads: usize) -> String {
+    format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" })
+}
+
+/// `locklab explore … --property ID`: the runs that show one property, the first shrunk.
+fn search_property(a: Args, property: &'static Property) -> Result<String, String> {
+    let base = search_base(&a)?;
+    let runs = a.runs.unwrap_or(RUNS);
+    let mut search = Search::new(&base, a.mix.clone(), a.seed, runs, property).map_err(mix_error)?;
+    let (report, secs, threads) = on_threads(a.threads, || search.run_batch_parallel(runs))?;
+    let per_s = rate(report.runs, secs);
+    let first = report.found.first();
+    let shrunk = first.map(|f| search.shrink(f));
+    let how = |f: &Sighting, what: &str| {
+        format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words())
+    };
+    let files = first.zip(shrunk.as_ref()).map(|(f, s)| {
+        let after = as_found(&s.after, property, &how(f, &format!(", shrunk in {} runs", s.runs)));
+        let before = as_found(&s.before, property, &how(f, ", before shrinking"));
+        (after, before)
+    });
+    let evidence = shrunk.as_ref().and_then(|s| discovery(property, &s.after));
+    if let (Some(path), Some((after, _))) = (&a.out, &files) {
+        std::fs::write(path, pretty(after)).map_err(|e| format!("-o: cannot write {path}: {e}"))?;
+    }
+    if a.json {
+        let v = json!({
+            "approach": base.approach,
+            "fencing": base.storage.fencing,
+            "seed": a.seed,
+            "mix": a.mix.words(),
+            "runs": report.runs,
+            "property": { "id": property.id, "kind": property.kind.id(), "statement": property.statement },
+            "shown": report.shown,
+            "schedules_per_s": per_s,
+            "threads": threads,
+            "found_index": first.map(|f| f.index),
+            "shrink_runs": shrunk.as_ref().map(|s| s.runs),
+            "evidence": evidence.as_ref().map(|e| json!({ "at_ms": e.at_ms, "text": e.text })),
+            "found": files.as_ref().map(|(after, _)| after),
+            "found_before_shrink": files.as_ref().map(|(_, before)| before),
+        });
+        return Ok(pretty(&v));
+    }
+    let mut out = search_heading(&base, report.runs, &a);
+    out += &format!("property {} ({}): {}\n", property.id, property.kind.id(), property.statement);
+    let share = 100.0 * report.shown as f64 / report.runs.max(1) as f64;
+    let (how_shown, nothing) = match property.kind {
+        PropertyKind::Always => ("broken in", "it held in every one"),
+        PropertyKind::Eventually => ("never came true in", "it came true in every one"),
+        PropertyKind::Sometimes => ("seen in", "it was seen in none"),
+    };
+    let runs_words = thousands(report.runs as usize);
+    out += &format!("  {how_shown} {} of {runs_words} schedules ({share:.1}%)\n", thousands(report.shown as usize));
+    out += &speed_line(per_s, threads);
+    let found = first.zip(shrunk.as_ref()).map(|(f, s)| (property.found_words(), f.index, s));
+    let nothing = format!("nothing found: {nothing} of the {runs_words} schedules\n");
+    // The evidence goes between the shrink's line and the file, so the file is printed here.
+    out += &found_text(found, nothing, None, a.out.as_deref());
+    if let Some(e) = evidence {
+        let at = e.at_ms.map_or_else(|| "by the end".to_string(), |t| format!("at {} ms", thousands(t.max(0) as usize)));
+        out += &format!("  {at}: {}\n", e.text);
+    }
+    if let (None, Some((after, _))) = (&a.out, &files) {
+        out += &pretty(after);
+    }
+    Ok(out)
 }
 
 fn faults_in_words(s: &Scenario) -> String {
@@ -153,10 +272,7 @@ fn class_lines(counts: &Counts) -> String {
 
 /// `locklab explore FILE…`: one search, its worst counterexample shrunk.
 fn search(a: Args) -> Result<String, String> {
-    let mut base = a.base.ok_or_else(|| format!("explore: give a scenario FILE, --builtin ID or --approach NAME\n{}", usage("explore")))?;
-    if let Some(f) = a.fencing {
-        base.storage.fencing = f;
-    }
+    let base = search_base(&a)?;
     let runs = a.runs.unwrap_or(RUNS);
     let mut explorer = Explorer::new(&base, a.mix.clone(), a.seed, runs).map_err(mix_error)?;
     let (report, secs, threads) = on_threads(a.threads, || {
@@ -194,26 +310,21 @@ fn search(a: Args) -> Result<String, String> {
         });
         return Ok(pretty(&v));
     }
-    let fencing = if base.storage.fencing { "on" } else { "off" };
-    let mut out = format!(
-        "{} (fencing {fencing}): {} schedules of {}, explorer seed {}\n",
-        base.approach.id(),
-        thousands(report.runs as usize),
-        a.mix.words(),
-        a.seed
-    );
+    let mut out = search_heading(&base, report.runs, &a);
     out += &class_lines(&report.counts);
-    out += &format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" });
-    out +=
-        &found_text(&report, shrunk.as_ref().map(|(f, s)| (f.class, f.index, s)), files.as_ref().map(|(after, _)| after), a.out.as_deref());
+    out += &speed_line(per_s, threads);
+    let found = shrunk.as_ref().map(|(f, s)| (f.class.words().to_string(), f.index, s));
+    let nothing = format!("nothing found: every one of the {} schedules was safe\n", thousands(report.runs as usize));
+    out += &found_text(found, nothing, files.as_ref().map(|(after, _)| after), a.out.as_deref());
     Ok(out)
 }
 
-fn found_text(report: &Report, found: Option<(Class, u64, &Shrunk)>, file: Option<&Scenario>, out: Option<&str>) -> String {
-    let Some((class, index, s)) = found else {
-        return format!("nothing found: every one of the {} schedules was safe\n", thousands(report.runs as usize));
+/// What a search found (its words, schedule and shrink), or `nothing` when it found nothing.
+fn found_text(found: Option<(String, u64, &Shrunk)>, nothing: String, file: Option<&Scenario>, out: Option<&str>) -> String {
+    let Some((words, index, s)) = found else {
+        return nothing;
     };
-    let mut text = format!("found {} in schedule {index}: {}\n", class.words(), faults_in_words(&s.before));
+    let mut text = format!("found {words} in schedule {index}: {}\n", faults_in_words(&s.before));
     text += &format!(
         "shrunk in {} runs to {} fault{} and {} client{}: {}\n",
         s.runs,
