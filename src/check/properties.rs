@@ -2,7 +2,7 @@
 //! `eventually`): each has a stable id (the CLI's `--property`, a URL's), a kind, a sentence a
 //! student can read, and a check over one run. The verdict's `safe`, the explorer's classes
 //! (`explore::class`) and the property tests are read off them; the explorer can search any
-//! of them (`explore::search`).
+//! of them (`Explorer::searching`).
 //!
 //! A check gives the run's *discovery* for its property, with the evidence where it is: for
 //! an `always` property the first place it is broken, for an `eventually` one the fact that it
@@ -31,6 +31,24 @@ impl PropertyKind {
             PropertyKind::Always => "always",
             PropertyKind::Sometimes => "sometimes",
             PropertyKind::Eventually => "eventually",
+        }
+    }
+
+    /// How a count of runs that show a property of this kind reads: "broken in" 3 of 500.
+    pub fn shown_in(self) -> &'static str {
+        match self {
+            PropertyKind::Always => "broken in",
+            PropertyKind::Eventually => "never came true in",
+            PropertyKind::Sometimes => "seen in",
+        }
+    }
+
+    /// What a search that found no such run says of the runs: "it held in every one" of 500.
+    pub fn none_shown(self) -> &'static str {
+        match self {
+            PropertyKind::Always => "it held in every one",
+            PropertyKind::Eventually => "it came true in every one",
+            PropertyKind::Sometimes => "it was seen in none",
         }
     }
 }

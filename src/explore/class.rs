@@ -87,7 +87,7 @@ impl Class {
 }
 
 /// What a counterexample shows and a shrink keeps showing: a class (the explorer's default
-/// search), or any property's discovery (`explore::search`).
+/// search), or any property's discovery (`Explorer::searching`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
     Class(Class),
@@ -122,6 +122,22 @@ impl Target {
             Target::Class(c) => Class::of(&lab::judge(s)) == c,
             Target::Property(p) => discovery(p, s).is_some(),
         }
+    }
+}
+
+/// The class of the run of `s`, and whether it shows `property` (if one is asked about), from
+/// as little of a run as they need: a judged run, or the whole run for a property of the trace.
+pub fn judged(s: &Scenario, property: Option<&Property>) -> (Class, bool) {
+    match property.map(|p| (p, p.check)) {
+        Some((p, Check::Trace(_))) => {
+            let run = lab::run(s);
+            (Class::of(&run.verdict), p.discovery(&run.scenario, &run.trace, &run.verdict).is_some())
+        }
+        Some((_, Check::Verdict(f))) => {
+            let v = lab::judge(s);
+            (Class::of(&v), f(&v).is_some())
+        }
+        None => (Class::of(&lab::judge(s)), false),
     }
 }
 

@@ -15,11 +15,11 @@
 //! dropped (it was the author's claim about the author's faults).
 
 pub mod class;
-pub mod search;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
 
+use crate::check::properties::Property;
 use crate::lab;
 use crate::scenario::fault::{self, FaultKind, Space};
 use crate::scenario::limits::MAX_FAULTS;
@@ -28,7 +28,6 @@ use crate::scenario::{Expect, Outcome, Scenario};
 use crate::sim::rng::Stream;
 
 pub use class::{Class, Counts, Target};
-pub use search::{Search, SearchReport, Sighting};
 
 /// Which faults the explorer draws, and from where.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +101,8 @@ pub struct Progress {
     pub runs: u64,
     pub total: u64,
     pub counts: Counts,
+    /// Of the runs, how many showed the property searched for (0 in a search of classes).
+    pub shown: u64,
 }
 
 impl Progress {
@@ -115,7 +116,10 @@ impl Progress {
 pub struct Report {
     pub runs: u64,
     pub counts: Counts,
-    /// The first `keep` distinct counterexamples of each class, by class then schedule index.
+    /// As `Progress::shown`.
+    pub shown: u64,
+    /// The first `KEEP` distinct counterexamples of each class, by class then schedule index;
+    /// in a search for a property, the first `KEEP` distinct runs that show it, by index.
     pub found: Vec<Found>,
 }
 
@@ -134,7 +138,9 @@ impl Report {
 /// How many distinct counterexamples of each class a search keeps.
 pub const KEEP: usize = 3;
 
-/// A search of `total` schedules, run in batches.
+/// A search of `total` schedules, run in batches: of the classes (every run counted by its
+/// class, a few of each unsafe class kept), or, made with `searching`, of one named property
+/// (every run still counted by class; the runs that show the property kept).
 pub struct Explorer {
     base: Scenario,
     names: Vec<String>,
@@ -146,6 +152,8 @@ pub struct Explorer {
     next: u64,
     counts: Counts,
     found: Vec<Found>,
+    property: Option<&'static Property>,
+    shown: u64,
 }
 
 /// Stream keys of the schedules (any fixed tag: the explorer's streams are its own).
@@ -195,7 +203,32 @@ impl Explorer {
         bare.expect = None;
         bare.intro.clear();
         let nodes = mix.nodes.clone().unwrap_or_else(|| names.clone());
-        Ok(Explorer { base: bare, names, nodes, window_ms, mix, seed, total, next: 0, counts: Counts::default(), found: Vec::new() })
+        let counts = Counts::default();
+        Ok(Explorer { base: bare, names, nodes, window_ms, mix, seed, total, next: 0, counts, found: Vec::new(), property: None, shown: 0 })
+    }
+
+    /// The same schedules, searched for the runs that show `property`:
+    ///
+    /// ```
+    /// use locklab::check::properties;
+    /// use locklab::explore::{Explorer, Mix};
+    /// let base = locklab::scenario::catalog::get("happy-path-redis").unwrap();
+    /// let property = properties::by_id("one-believer").unwrap();
+    /// let mut search = Explorer::new(&base, Mix::full(), 7, 40).unwrap().searching(property);
+    /// let report = { search.run_batch(40); search.report() };
+    /// if let Some(first) = report.found.first() {
+    ///     let smallest = locklab::explore::shrink::shrink(&first.scenario, property);
+    ///     assert!(smallest.after.faults.len() <= first.scenario.faults.len());
+    /// }
+    /// ```
+    pub fn searching(mut self, property: &'static Property) -> Explorer {
+        self.property = Some(property);
+        self
+    }
+
+    /// What its counterexamples show: the property searched for, else each one's class.
+    pub fn target(&self, f: &Found) -> Target {
+        self.property.map_or(Target::Class(f.class), Target::Property)
     }
 
     pub fn mix(&self) -> &Mix {
@@ -225,22 +258,31 @@ impl Explorer {
         s
     }
 
-    /// Runs schedule `i` (judged only) and gives its class.
-    pub fn outcome(&self, i: u64) -> Class {
-        Class::of(&lab::judge(&self.schedule(i)))
+    /// Runs schedule `i` (judged only, unless the property reads the whole trace): its class,
+    /// and whether it shows the property searched for.
+    pub fn outcome(&self, i: u64) -> (Class, bool) {
+        class::judged(&self.schedule(i), self.property)
     }
 
     /// Counts schedule `i` (the next in order) and keeps it if it is a new counterexample.
-    fn fold(&mut self, i: u64, class: Class) {
+    fn fold(&mut self, i: u64, (class, shown): (Class, bool)) {
         debug_assert_eq!(i, self.next);
         self.next += 1;
         self.counts.add(class);
-        if class == Class::Safe || self.found.iter().filter(|f| f.class == class).count() >= KEEP {
+        self.shown += shown as u64;
+        let kept = match self.property {
+            Some(_) if !shown => return,
+            Some(_) => self.found.len(),
+            None if class == Class::Safe => return,
+            None => self.found.iter().filter(|f| f.class == class).count(),
+        };
+        if kept >= KEEP {
             return;
         }
         let scenario = self.schedule(i);
         let signature = signature(&scenario);
-        if !self.found.iter().any(|f| f.class == class && f.signature == signature) {
+        let same = |f: &Found| f.signature == signature && (self.property.is_some() || f.class == class);
+        if !self.found.iter().any(same) {
             self.found.push(Found { index: i, class, scenario, signature });
         }
     }
@@ -271,13 +313,15 @@ impl Explorer {
     }
 
     pub fn progress(&self) -> Progress {
-        Progress { runs: self.next, total: self.total, counts: self.counts }
+        Progress { runs: self.next, total: self.total, counts: self.counts, shown: self.shown }
     }
 
     pub fn report(&self) -> Report {
         let mut found = self.found.clone();
-        crate::sort::by_key(&mut found, |f| (f.class, f.index));
-        Report { runs: self.next, counts: self.counts, found }
+        if self.property.is_none() {
+            crate::sort::by_key(&mut found, |f| (f.class, f.index));
+        }
+        Report { runs: self.next, counts: self.counts, shown: self.shown, found }
     }
 }
 

@@ -5,12 +5,12 @@
 
 use std::time::Instant;
 
-use locklab::check::properties::{self, Property, PropertyKind};
+use locklab::check::properties::{self, Property};
 use locklab::explore::class::discovery;
 use locklab::explore::shrink::{shrink, Shrunk};
 use locklab::explore::sweep;
 use locklab::explore::table::{self, Cell};
-use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError, Search, Sighting};
+use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError};
 use locklab::lab;
 use locklab::scenario::fault;
 use locklab::scenario::{FaultKind, Scenario};
@@ -191,12 +191,15 @@ fn speed_line(per_s: f64, threads: usize) -> String {
 fn search_property(a: Args, property: &'static Property) -> Result<String, String> {
     let base = search_base(&a)?;
     let runs = a.runs.unwrap_or(RUNS);
-    let mut search = Search::new(&base, a.mix.clone(), a.seed, runs, property).map_err(mix_error)?;
-    let (report, secs, threads) = on_threads(a.threads, || search.run_batch_parallel(runs))?;
+    let mut search = Explorer::new(&base, a.mix.clone(), a.seed, runs).map_err(mix_error)?.searching(property);
+    let (report, secs, threads) = on_threads(a.threads, || {
+        search.run_batch_parallel(runs);
+        search.report()
+    })?;
     let per_s = rate(report.runs, secs);
     let first = report.found.first();
-    let shrunk = first.map(|f| search.shrink(f));
-    let how = |f: &Sighting, what: &str| {
+    let shrunk = first.map(|f| shrink(&f.scenario, property));
+    let how = |f: &locklab::explore::Found, what: &str| {
         format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words())
     };
     let files = first.zip(shrunk.as_ref()).map(|(f, s)| {
@@ -230,16 +233,11 @@ fn search_property(a: Args, property: &'static Property) -> Result<String, Strin
     let mut out = search_heading(&base, report.runs, &a);
     out += &format!("property {} ({}): {}\n", property.id, property.kind.id(), property.statement);
     let share = 100.0 * report.shown as f64 / report.runs.max(1) as f64;
-    let (how_shown, nothing) = match property.kind {
-        PropertyKind::Always => ("broken in", "it held in every one"),
-        PropertyKind::Eventually => ("never came true in", "it came true in every one"),
-        PropertyKind::Sometimes => ("seen in", "it was seen in none"),
-    };
     let runs_words = thousands(report.runs as usize);
-    out += &format!("  {how_shown} {} of {runs_words} schedules ({share:.1}%)\n", thousands(report.shown as usize));
+    out += &format!("  {} {} of {runs_words} schedules ({share:.1}%)\n", property.kind.shown_in(), thousands(report.shown as usize));
     out += &speed_line(per_s, threads);
     let found = first.zip(shrunk.as_ref()).map(|(f, s)| (property.found_words(), f.index, s));
-    let nothing = format!("nothing found: {nothing} of the {runs_words} schedules\n");
+    let nothing = format!("nothing found: {} of the {runs_words} schedules\n", property.kind.none_shown());
     // The evidence goes between the shrink's line and the file, so the file is printed here.
     out += &found_text(found, nothing, None, a.out.as_deref());
     if let Some(e) = evidence {

@@ -11,6 +11,7 @@ mod sweep;
 pub use search::{percent, row_label, Fencing, Search, Settings, Timing, MAX_FAULTS};
 pub use sweep::{Chart, Lines, Sweep, SweepSettings};
 
+use crate::check::properties::Property;
 use crate::explore::sweep::Param;
 use crate::scenario::FaultKind;
 
@@ -93,6 +94,8 @@ pub enum Action {
     ToggleRow(String),
     ToggleKind(FaultKind),
     Fencing(Fencing),
+    /// The search looks for a named property (None: what goes wrong, by class).
+    Property(Option<&'static Property>),
     /// A number as typed: kept within the field's bounds; one that is no number leaves the
     /// value as it was (either way the form shows the value kept).
     Set(Field, String),
@@ -151,8 +154,6 @@ impl Page {
         self.error = started.err().map(|e| e.message);
     }
 
-    /// What a control of the panel asks for (view.rs: its `data-do`, `data-arg`, and a field's
-
     /// Applies `action`; the scenario file to open (JSON), if it asks to open one.
     pub fn apply(&mut self, action: Action) -> Option<String> {
         match action {
@@ -171,6 +172,7 @@ impl Page {
             Action::ToggleRow(id) => self.settings().toggle_row(&id),
             Action::ToggleKind(kind) => self.settings().toggle_kind(kind),
             Action::Fencing(f) => self.settings().fencing = f,
+            Action::Property(p) => self.search_settings.property = p,
             Action::Set(field, text) => self.set(field, &text),
             Action::Param(p) => {
                 let s = &self.sweep_settings;

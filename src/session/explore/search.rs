@@ -6,6 +6,7 @@
 //!
 //! A slice runs whole schedules, so it ends up to one schedule past its budget.
 
+use crate::check::properties::Property;
 use crate::decimal::Fixed;
 use crate::explore::shrink::{Job, Shrunk};
 use crate::explore::table::{self, CellSearch};
@@ -76,6 +77,8 @@ pub struct Settings {
     pub runs: u64,
     /// The explorer's seed.
     pub seed: u64,
+    /// The named property a search looks for; None: what goes wrong, by class.
+    pub property: Option<&'static Property>,
 }
 
 /// The most faults a schedule may have in the page (the shrinking budget is set for 8).
@@ -84,7 +87,8 @@ pub const MAX_FAULTS: usize = 8;
 impl Settings {
     /// The search tab's start: Redis without fencing, every fault kind.
     pub fn search() -> Settings {
-        Settings { rows: vec!["redis".into()], fencing: Fencing::Off, kinds: FaultKind::ALL.to_vec(), max_faults: 3, runs: 5_000, seed: 1 }
+        let kinds = FaultKind::ALL.to_vec();
+        Settings { rows: vec!["redis".into()], fencing: Fencing::Off, kinds, max_faults: 3, runs: 5_000, seed: 1, property: None }
     }
 
     /// The table's start: every row, fencing off and on, pauses and crashes (what the seed's
@@ -98,6 +102,7 @@ impl Settings {
             max_faults: 3,
             runs: 1_000,
             seed: 1,
+            property: None,
         }
     }
 
@@ -131,7 +136,10 @@ impl Settings {
         let mut out = Vec::new();
         for row in rows {
             for &fencing in self.fencing.settings() {
-                let explorer = Explorer::new(&lab::with_fencing(&row.base, fencing), self.mix(), self.seed, self.runs)?;
+                let mut explorer = Explorer::new(&lab::with_fencing(&row.base, fencing), self.mix(), self.seed, self.runs)?;
+                if let Some(p) = self.property {
+                    explorer = explorer.searching(p);
+                }
                 out.push(CellSearch { row: row.id.clone(), fencing, explorer });
             }
         }
@@ -320,7 +328,8 @@ impl Search {
                 Some(at) => at,
                 None => {
                     let f = self.cells[cell].explorer.found().iter().find(|f| f.index == index).unwrap_or_else(|| unreachable!("kept"));
-                    self.shrinks.push(Shrinking { cell, index, job: Job::new(&f.scenario, f.class) });
+                    let job = Job::new(&f.scenario, self.cells[cell].explorer.target(f));
+                    self.shrinks.push(Shrinking { cell, index, job });
                     self.shrinks.len() - 1
                 }
             };
@@ -336,6 +345,19 @@ impl Search {
         let t2 = now();
         self.timing.search_ms += t2 - t1;
         self.timing.end(t2);
+    }
+
+    /// What counterexample `f` of cell `cell` shows, as a noun phrase ("a lost update").
+    pub fn shows(&self, cell: usize, f: &Found) -> String {
+        self.cells[cell].explorer.target(f).words()
+    }
+
+    /// How many runs showed the property searched for, in words ("broken in 3 of 500
+    /// schedules"); None in a search of classes.
+    pub fn shown_words(&self) -> Option<String> {
+        let p = self.settings.property?;
+        let shown: u64 = self.cells.iter().map(|c| c.explorer.progress().shown).sum();
+        Some(format!("{} {} of {} schedules", p.kind.shown_in(), thousands(shown as usize), thousands(self.runs() as usize)))
     }
 
     /// "Redis SET NX PX, fencing off".
@@ -356,7 +378,7 @@ impl Search {
             self.settings.mix_words(),
             shrunk.map_or_else(|| ", not shrunk".to_string(), |s| format!(", shrunk in {} runs", s.runs))
         );
-        json(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), f.class, &how))
+        json(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), self.cells[cell].explorer.target(f), &how))
     }
 
     /// Cell `cell`'s smallest lost update as a scenario file in JSON.
@@ -377,6 +399,11 @@ impl Search {
     pub fn nothing_found(&self) -> String {
         let cells: Vec<String> = (0..self.cells.len()).map(|c| self.cell_words(c)).collect();
         let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        if let Some(p) = self.settings.property {
+            let runs = thousands(self.runs() as usize);
+            let on = format!("{}; {}", self.settings.mix_words(), and_list(&cells));
+            return format!("Nothing found: {} of the {runs} schedules ({on}): {}.", p.kind.none_shown(), p.statement);
+        }
         format!(
             "Nothing found: all {} schedules ({}; {}) were safe — no lost update, no token handed out again, never two believers at once.",
             thousands(self.runs() as usize),
@@ -484,6 +511,38 @@ mod tests {
             done.nothing_found(),
             "Nothing found: all 50 schedules (up to 3 faults of clock drift, on any node; etcd mutex, fencing on) were safe — no lost update, no token handed out again, never two believers at once."
         );
+    }
+
+    #[test]
+    fn a_search_for_a_named_property_keeps_the_runs_that_show_it_and_says_so() {
+        use crate::check::properties::by_id;
+        use crate::session::explore::{Action, Page};
+        let one_believer = by_id("one-believer").unwrap();
+        let mut page = Page::default();
+        page.apply(Action::Property(Some(one_believer)));
+        let mut settings = pause_only();
+        assert_eq!(page.search_settings.property, Some(one_believer));
+        settings.property = page.search_settings.property;
+        let mut search = Search::new(&settings, false).unwrap();
+        search.step_until_done();
+        let (cell, f, _, n) = search.shown().expect("a holder's pause on Redis makes two believers");
+        assert!(n >= 1 && crate::explore::class::discovery(one_believer, &f.scenario).is_some());
+        let words = search.shown_words().unwrap();
+        assert!(words.starts_with("broken in ") && words.ends_with(" of 400 schedules"), "{words}");
+        assert_eq!(search.shows(cell, f), one_believer.found_words());
+        // What opens is the shrunk run, titled by the property, and it still breaks it.
+        let opened = crate::scenario::parse(&search.open(cell, f)).unwrap();
+        assert!(opened.title.contains(one_believer.statement), "{}", opened.title);
+        assert!(crate::explore::class::discovery(one_believer, &opened).is_some());
+        // A property no run breaks here: nothing found, said in its own words.
+        settings.property = by_id("lock-granted");
+        settings.runs = 30;
+        let mut none = Search::new(&settings, false).unwrap();
+        none.step_until_done();
+        assert!(none.shown().is_none());
+        let text = none.nothing_found();
+        assert!(text.starts_with("Nothing found: it came true in every one of the 30 schedules ("), "{text}");
+        assert!(text.ends_with(": some client eventually gets the lock."), "{text}");
     }
 
     impl Search {

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use super::{on, on_choice, on_number, Send};
+use crate::check::properties;
 use crate::explore::sweep::Param;
 use crate::explore::table;
 use crate::scenario::FaultKind;
@@ -107,8 +108,20 @@ fn settings(s: &Settings, search: bool, send: &Send) -> Html {
         }
     });
     let counts = (1..=MAX_FAULTS).map(|k| (k.to_string(), k.to_string(), s.max_faults == k)).collect();
+    let looks_for = search.then(|| {
+        let classes = (String::new(), "anything that goes wrong (each class)".to_string(), s.property.is_none());
+        let named =
+            properties::all().iter().map(|p| (p.id.to_string(), format!("{}: {}", p.kind.id(), p.statement), s.property == Some(p)));
+        let options = std::iter::once(classes).chain(named).collect();
+        html! {
+            <fieldset class="explore-numbers"><legend>{"Look for"}</legend>
+                {select("property", "runs that show", options, on_choice(send, |v| Some(Action::Property(properties::by_id(v)))))}
+            </fieldset>
+        }
+    });
     html! {
         <>
+            {looks_for}
             {choice}
             <fieldset><legend>{"Fault kinds"}</legend>
                 {for FaultKind::ALL.into_iter().map(|k| {

@@ -63,6 +63,9 @@ fn counter(s: &Search) -> Html {
                 data-search-ms={N(s.timing.search_ms).to_string()} data-shrink-ms={N(s.timing.shrink_ms).to_string()}>
                 <b>{thousands(runs as usize)}</b>{format!(" of {} schedules run · {} schedules/s{state}", thousands(total as usize), thousands(wall as usize))}
             </p>
+            if let Some(words) = s.shown_words() {
+                <p class="explore-shown" data-testid="explore-shown">{words}</p>
+            }
             <ul class="explore-classes" aria-label="Runs per class">{for Class::ALL.into_iter().map(class)}</ul>
         </div>
     }
@@ -98,7 +101,7 @@ fn found(s: &Search, send: &Send) -> Html {
     html! {
         <div class="explore-found" data-testid="explore-found" data-count={n.to_string()} data-class={f.class.id()}>
             <h3>
-                {format!("Counterexample {} of {n}: {}", k + 1, f.class.words())}
+                {format!("Counterexample {} of {n}: {}", k + 1, s.shows(cell, f))}
                 <span class="explore-where">{format!(" — {}, schedule {}", s.cell_words(cell), f.index)}</span>
             </h3>
             <div class="explore-before-after">

@@ -65,6 +65,26 @@ test('search: the counter rises, a shrunk counterexample opens in the diagram wi
   await expect(page.getByTestId('explore-start')).toBeEnabled();
 });
 
+test('search for a named property: the student picks one, the counter says how often it broke, the run opens titled by it', async ({ page }) => {
+  await openApp(page);
+  await openPanel(page);
+  const look = page.getByTestId('explore-set-property');
+  // Every named property is on offer, after the default search by class.
+  expect(await look.locator('option').count()).toBeGreaterThan(10);
+  await look.selectOption('one-believer');
+  await page.getByTestId('explore-kind-clock_jump').uncheck();
+  await setNumber(page, 'explore-set-runs', 600);
+  await page.getByTestId('explore-start').click();
+  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 45_000 });
+  await expect(page.getByTestId('explore-shown')).toHaveText(/^broken in [1-9][\d,]* of 600 schedules$/);
+  const found = page.getByTestId('explore-found');
+  await expect(found.locator('h3')).toContainText('at most one client believes it holds the lock at any time');
+  await expect(page.getByTestId('explore-open')).toBeEnabled({ timeout: 30_000 });
+  await shot(page, 'explore-property.png', false);
+  await page.getByTestId('explore-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('at most one client believes');
+});
+
 test("the seed's table fills live, and a sweep is drawn whose points open runs", async ({ page }) => {
   await openApp(page);
   await openPanel(page);
