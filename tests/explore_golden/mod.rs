@@ -57,8 +57,15 @@ pub fn page_lines() -> String {
     }
     page.search_settings.kinds = ["pause", "crash", "clock_jump"].iter().filter_map(|k| FaultKind::by_id(k)).collect();
     let kinds = page.search_settings.kinds.clone();
-    let settings =
-        Settings { rows: vec!["redis".into(), "zookeeper".into()], fencing: Fencing::Both, kinds, max_faults: 8, runs: 150, seed: 7 };
+    let settings = Settings {
+        rows: vec!["redis".into(), "zookeeper".into()],
+        fencing: Fencing::Both,
+        kinds,
+        max_faults: 8,
+        runs: 150,
+        seed: 7,
+        property: None,
+    };
     assert_eq!(page.search_settings, settings);
     page.apply(Action::Start);
     while page.busy() {
