@@ -10,11 +10,12 @@ mod common;
 use common::{invariants, scale, scenario, shapes, with_long_client_pause, FaultMix};
 use locklab::check::properties::{self, Check, Outcome, Property, PropertyKind};
 use locklab::check::FindingKind;
-use locklab::explore::search::{search, Search};
-use locklab::explore::{Class, Mix};
+use locklab::explore::class::discovery;
+use locklab::explore::shrink::shrink;
+use locklab::explore::{Class, Explorer, Mix, Report};
 use locklab::lab::{self, Run};
 use locklab::protocols::{EventKind, Note};
-use locklab::scenario::{catalog, FaultKind, FaultSpec};
+use locklab::scenario::{catalog, FaultKind, FaultSpec, Scenario};
 use locklab::sim::rng::Stream;
 
 fn built_in_runs() -> Vec<Run> {
@@ -192,25 +193,36 @@ fn the_search_finds_and_shrinks_a_run_for_a_property_the_classes_do_not_count() 
     base.storage.fencing = true;
     let p = properties::by_id("stale-write-rejected").unwrap();
     let mix = Mix::of(&kinds(&["pause", "clock_jump"]));
-    let report = search(&base, &mix, 11, 60, p).unwrap();
-    assert!(report.done() && report.shown > 0, "{report:?}");
+    let report = search(&base, &mix, 11, 60, p);
+    assert!(report.runs == 60 && report.shown > 0, "{report:?}");
     assert!(report.found.len() <= 3 && !report.found.is_empty());
     let first = &report.found[0];
-    let full = lab::run(&first.scenario);
-    assert_eq!(p.discovery(&full.scenario, &full.trace, &full.verdict).as_ref(), Some(&first.evidence));
-    let shrunk = Search::new(&base, mix.clone(), 11, 60, p).unwrap().shrink(first);
+    assert!(discovery(p, &first.scenario).is_some(), "kept runs show it");
+    let shrunk = shrink(&first.scenario, p);
     assert!(shrunk.after.faults.len() <= first.scenario.faults.len());
     assert_eq!(shrunk.after.faults.len(), 1, "{:?}", shrunk.after.faults);
     let after = lab::run(&shrunk.after);
     assert!(discovered(p, &after), "the shrunk run no longer shows {}", p.id);
     // In batches, in parallel, in one go: the same report.
-    let mut batched = Search::new(&base, mix.clone(), 11, 60, p).unwrap();
-    while !batched.report().done() {
+    let mut batched = Explorer::new(&base, mix.clone(), 11, 60).unwrap().searching(p);
+    while !batched.progress().done() {
         batched.run_batch(7);
     }
     assert_eq!(batched.report(), report);
-    let mut parallel = Search::new(&base, mix, 11, 60, p).unwrap();
-    assert_eq!(parallel.run_batch_parallel(60), report);
+    let mut parallel = Explorer::new(&base, mix, 11, 60).unwrap().searching(p);
+    parallel.run_batch_parallel(60);
+    assert_eq!(parallel.report(), report);
+    // The classes are counted as in a search without a property.
+    let mut classes = Explorer::new(&base, Mix::of(&kinds(&["pause", "clock_jump"])), 11, 60).unwrap();
+    classes.run_batch(60);
+    assert_eq!(classes.report().counts, report.counts);
+}
+
+/// A search of `n` schedules for `p`, in one go.
+fn search(base: &Scenario, mix: &Mix, seed: u64, n: u64, p: &'static Property) -> Report {
+    let mut e = Explorer::new(base, mix.clone(), seed, n).unwrap().searching(p);
+    e.run_batch(n);
+    e.report()
 }
 
 #[test]
@@ -220,10 +232,11 @@ fn the_search_for_a_property_of_the_whole_trace_shrinks_to_the_fault_that_starve
     let base = catalog::get("happy-path-redis").unwrap();
     let p = &properties::EVERY_CLIENT_GETS_THE_LOCK;
     let mix = Mix::of(&kinds(&["crash", "delay"]));
-    let report = search(&base, &mix, 5, 40, p).unwrap();
+    let report = search(&base, &mix, 5, 40, p);
     let first = report.found.first().unwrap_or_else(|| panic!("{report:?}"));
-    assert!(first.evidence.at_ms.is_none(), "what never happened has no moment: {:?}", first.evidence);
-    let shrunk = Search::new(&base, mix, 5, 40, p).unwrap().shrink(first);
+    let evidence = discovery(p, &first.scenario).expect("kept runs show it");
+    assert!(evidence.at_ms.is_none(), "what never happened has no moment: {evidence:?}");
+    let shrunk = shrink(&first.scenario, p);
     assert!(discovered(p, &lab::run(&shrunk.after)));
     assert!(shrunk.after.faults.len() <= first.scenario.faults.len());
     assert!(
