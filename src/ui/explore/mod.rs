@@ -65,6 +65,11 @@ fn on_choice(send: &Send, read: fn(&str) -> Option<Action>) -> Callback<Event> {
     })
 }
 
+/// A search's or a sweep's bar of schedules run.
+fn progress(runs: u64, total: u64) -> Html {
+    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ExploreProps {
     pub act: Act,
