@@ -195,18 +195,9 @@ fn held_labels(p: &mut Placer, t: &Timeline, g: &Geometry, h: &HeldBar) {
     if let Some(word) = end_word(t, h.end) {
         p.place(g, Label { at: h.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
     }
-    if true {
-        p.place(
-            g,
-            Label {
-                at: h.from,
-                class: "lbl-sm held-lbl",
-                x: x0 + 2.0,
-                y: y + HELD_H + small + 2.0,
-                anchor: "start",
-                text: "lease held by the lock service",
-                font: small,
-            },
-        );
-    }
+    let held = "lease held by the lock service";
+    p.place(
+        g,
+        Label { at: h.from, class: "lbl-sm held-lbl", x: x0 + 2.0, y: y + HELD_H + small + 2.0, anchor: "start", text: held, font: small },
+    );
 }
