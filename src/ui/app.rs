@@ -93,7 +93,15 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     let redo_btn = on_click(act, || Action::Redo);
     let lecture_btn = on_click(act, || Action::ToggleLecture);
     let stops_btn = on_click(act, || Action::ToggleStopAtKeys);
-    let outcome_btn = on_click(act, || Action::ToggleOutcome);
+    let outcome_btn = {
+        let (act, shown) = (act.clone(), lab.outcome);
+        Callback::from(move |_: MouseEvent| {
+            act.dispatch(Action::ToggleOutcome);
+            if !shown {
+                reveal_verdict();
+            }
+        })
+    };
     let help_btn = on_click(act, || Action::ToggleHelp);
     html! {
         <div class="modes">
@@ -114,6 +122,21 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
             }
         </div>
     }
+}
+
+/// The outcome is the verdict, below the stage (on a phone a screen and more below the button):
+/// once drawn, it is scrolled to the top of the view unless it is in view already (issue 25).
+fn reveal_verdict() {
+    gloo::timers::callback::Timeout::new(0, || {
+        let Some(w) = web_sys::window() else { return };
+        let verdict = w.document().and_then(|d| d.query_selector("[data-testid=verdict]").ok().flatten());
+        let (Some(v), Some(height)) = (verdict, w.inner_height().ok().and_then(|h| h.as_f64())) else { return };
+        let r = v.get_bounding_client_rect();
+        if r.top() < 0.0 || r.bottom() > height {
+            w.scroll_by_with_x_and_y(0.0, r.top() - 8.0);
+        }
+    })
+    .forget();
 }
 
 /// Verdicts, then ledgers: compared, the two of each side by side. No spoilers: until the end
@@ -179,6 +202,9 @@ fn story(lab: &Session, act: &Act) -> Html {
         <>
         <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
         {legend()}
+        if !lab.embed {
+            {super::diagram::fault_hint()}
+        }
         <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
         </>
     }

@@ -98,7 +98,7 @@ fn found(s: &Search, send: &Send) -> Html {
     html! {
         <div class="explore-found" data-testid="explore-found" data-count={n.to_string()} data-class={f.class.id()}>
             <h3>
-                {format!("Counterexample {} of {n}: {}", k + 1, f.class.words())}
+                {format!("Counterexample {} of {n}: {}", k + 1, f.class.found_words())}
                 <span class="explore-where">{format!(" — {}, schedule {}", s.cell_words(cell), f.index)}</span>
             </h3>
             <div class="explore-before-after">
@@ -137,7 +137,7 @@ fn table(t: &Search, send: &Send) -> Html {
 fn cell(t: &Search, i: usize, send: &Send) -> Html {
     let c = &t.cells[i];
     let p = c.explorer.progress();
-    let lost = p.counts.lost_update;
+    let (lost, repeats) = (p.counts.lost_update, p.counts.token_repeated);
     let smallest = match t.smallest(i) {
         Some(sh) => {
             let words: Vec<String> = sh.after.faults.iter().map(fault::words).collect();
@@ -152,8 +152,12 @@ fn cell(t: &Search, i: usize, send: &Send) -> Html {
     html! {
         <td class={if lost > 0 { "explore-cell lost" } else { "explore-cell" }} data-testid="explore-cell" data-approach={c.row.clone()}
             data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-lost={lost.to_string()}>
-            <span class="explore-share">{percent(p.counts.share(Class::LostUpdate))}</span>
+            <span class="explore-share">{percent(lost, p.runs)}</span>
             <span class="explore-of">{format!(" {} of {}", thousands(lost as usize), thousands(p.runs as usize))}</span>
+            // Fencing's own failure, per cell: the totals above the table hide which cell it was.
+            <span class="explore-tokens" data-testid="explore-cell-tokens" data-count={repeats.to_string()}>
+                {format!("{}: {}", Class::TokenRepeated.label(), thousands(repeats as usize))}
+            </span>
             {smallest}
         </td>
     }
