@@ -3,8 +3,7 @@
 
 use yew::prelude::*;
 
-use super::live::progress;
-use super::{on, Send};
+use super::{on, progress, Send};
 use crate::session::explore::{percent, Action, Chart, Sweep};
 use crate::timeline::draw::svg::N;
 use crate::timeline::draw::words::thousands;

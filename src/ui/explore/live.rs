@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::{chart, on, Send};
+use super::{chart, on, progress, Send};
 use crate::explore::Class;
 use crate::scenario::{fault, Scenario};
 use crate::session::explore::{percent, row_label, Action, Page, Search, Tab};
@@ -31,10 +31,6 @@ pub fn live(page: &Page, send: &Send) -> Html {
         Tab::Table => page.table.as_ref().map_or_else(Html::default, |t| html! { <>{counter(t)}{table(t, send)}</> }),
         Tab::Sweep => page.sweep.as_ref().map_or_else(Html::default, |sw| chart::sweep(sw, send)),
     }
-}
-
-pub fn progress(runs: u64, total: u64) -> Html {
-    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
 }
 
 /// The live counter: a progress bar, schedules run and per second, the count of each class.

@@ -128,3 +128,9 @@ pub fn explore(p: &ExploreProps) -> Html {
         </details>
     }
 }
+
+/// A search's progress bar (the search's counter and the sweep's, so neither of their
+/// modules imports the other).
+pub fn progress(runs: u64, total: u64) -> Html {
+    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
+}
