@@ -85,6 +85,18 @@ fn use_view_link(lab: &Session, in_lesson: bool) -> (Rc<(Named, String, Option<A
     (named, url)
 }
 
+/// The Embed button for the view on screen: Copy link's link (`base` + the view), in embed mode.
+fn embed_button(lab: &Session, named: &Named, base: &str) -> Html {
+    let modes = crate::scenario::share::Modes { embed: true, ..lab.modes() };
+    let src = AttrValue::from(format!("{base}{}", crate::scenario::share::link(named, lab.cursor_ms(), &modes)));
+    let s = &lab.scenario;
+    let title = if s.title.is_empty() { &s.id } else { &s.title };
+    let fencing = if s.storage.fencing { "on" } else { "off" };
+    let title = AttrValue::from(format!("{title}, fencing {fencing}, at {}", crate::decimal::seconds(lab.cursor_ms())));
+    let (run, timeline, cursor_ms, lecture) = (Shared(lab.run.clone()), lab.timeline.clone(), lab.cursor_ms(), lab.lecture);
+    html! { <super::embed::EmbedButton {src} {title} {run} {timeline} {cursor_ms} {lecture} /> }
+}
+
 /// The header's buttons: lecture mode and its stops, the outcome, undo and redo, help, and
 /// (`sharing`) the copy-link and lesson buttons.
 fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
@@ -256,7 +268,7 @@ pub fn app() -> Html {
     let sharing = if lab.embed {
         Html::default()
     } else {
-        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{super::lesson::opener(&lesson)}</> }
+        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
     };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>

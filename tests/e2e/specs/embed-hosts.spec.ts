@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { shotPath } from './helpers';
+import { countBytes, serve, type Kind, type Server } from './servers';
 
 // Issue 25, item 1 and 3: a docs author's page on another origin with three embeds (320×240,
 // 640×360, 800×450) written as the README's snippet, the app served (a) by the project's server
@@ -13,7 +13,6 @@ import { shotPath } from './helpers';
 // app once (≤ 1.1× a page with one embed) and a reload fetches ≤ 10 KB.
 
 const DIST = path.resolve(__dirname, '../../../dist');
-const SERVER = path.resolve(__dirname, '../../../scripts/static-server.mjs');
 /** The README's recommended sandbox. */
 const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 /** The sandbox the README recommended before issue 25. */
@@ -24,33 +23,6 @@ const EMBEDS: [number, number, string][] = [
   [800, 450, 'scenario=etcd-gc-pause&t=4000&embed=1'],
 ];
 
-type Kind = 'project' | 'plain';
-interface Server {
-  url: string;
-  stop: () => void;
-}
-
-/** Serves `dir` on 127.0.0.1 at a free port: the project's server, or Python's http.server. */
-async function serve(kind: Kind, dir: string): Promise<Server> {
-  const child: ChildProcess =
-    kind === 'project'
-      ? spawn('node', [SERVER, dir, '--host', '127.0.0.1', '--port', '0'])
-      : spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir]);
-  const stop = () => child.kill('SIGTERM');
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const project = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      const plain = /port (\d+)/.exec(out);
-      if (kind === 'project' && project) resolve(project[1]);
-      if (kind === 'plain' && plain) resolve(`http://127.0.0.1:${plain[1]}/`);
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} server exited (${code}): ${out}`)));
-  });
-  return { url, stop };
-}
-
 /** A docs page with the given embeds, each written as the README's snippet. */
 function docsPage(app: string, embeds: typeof EMBEDS, sandbox: string): string {
   const frames = embeds
@@ -60,29 +32,6 @@ function docsPage(app: string, embeds: typeof EMBEDS, sandbox: string): string {
     )
     .join('\n');
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Fencing, a docs page</title><body><h1>Fencing tokens</h1>\n${frames}\n</body></html>`;
-}
-
-/** The bytes received over the network by a page and its frames (headers and bodies; 0 for a cache hit). */
-async function countBytes(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  const total = { bytes: 0, requests: 0, urls: new Map<string, number>() };
-  const urlOf = new Map<string, string>();
-  cdp.on('Network.requestWillBeSent', (e) => urlOf.set(e.requestId, e.request.url));
-  cdp.on('Network.loadingFinished', (e) => {
-    total.bytes += e.encodedDataLength;
-    if (e.encodedDataLength > 0) total.requests += 1;
-    const url = urlOf.get(e.requestId) ?? '?';
-    total.urls.set(url, (total.urls.get(url) ?? 0) + e.encodedDataLength);
-  });
-  return {
-    total,
-    reset: () => {
-      total.bytes = 0;
-      total.requests = 0;
-      total.urls.clear();
-    },
-  };
 }
 
 /** Waits (≤ 5 s from now) until every embed shows its diagram. */
