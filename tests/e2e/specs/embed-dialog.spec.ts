@@ -66,21 +66,17 @@ test('the snippet embeds exactly the view on screen at the chosen size, previewe
   await expect(dialog).toHaveCount(0);
 });
 
-test('a changed scenario embeds whole (#s=), in lecture mode if on screen', async ({ page }) => {
+test('a changed scenario embeds whole (#s=), at the cursor', async ({ page }) => {
   await page.goto('/?scenario=redis-gc-pause&t=4000');
   await expect(page.getByTestId('diagram')).toBeVisible();
   await page.getByText('Knobs: TTL, pause, seed').click();
   await page.getByTestId('ttl').fill('12000');
   await page.getByTestId('ttl').press('Tab');
   await expect(page.getByTestId('custom-scenario')).toBeAttached();
-  await page.locator('h1.brand').click();
-  await page.keyboard.press('l');
-  await expect(page.locator('.app.lecture')).toBeVisible();
   await page.getByTestId('embed-open').click();
   const frame = await snippetFrame(page);
   const src = new URL(frame.src);
   expect(src.hash).toMatch(/^#s=/);
-  expect(src.searchParams.get('lecture')).toBe('1');
   expect(src.searchParams.get('t')).toBe('4000');
   expect(view(frame.src)).toEqual(view((await page.getByTestId('copy-link').getAttribute('data-link'))!));
   const preview = page.frameLocator('[data-testid="embed-preview"] iframe');
