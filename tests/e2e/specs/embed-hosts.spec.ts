@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -133,5 +133,22 @@ test('an embed that cannot load says why, and the fix, within 5 s', async ({ bro
     await context.close();
   } finally {
     stop(h);
+  }
+});
+
+test('the build works from a folder of its host, as a GitHub Pages project site at /REPO/', async ({ page }) => {
+  // Relative addresses (Trunk.toml public_url = "./"): /lab/ finds its own files.
+  const dir = mkdtempSync(path.join(tmpdir(), 'locklab-pages-'));
+  symlinkSync(DIST, path.join(dir, 'lab'));
+  const site = await serve('plain', dir);
+  try {
+    await page.goto(`${site.url}lab/?scenario=redis-gc-pause&fencing=on&t=15502`);
+    await expect(page.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+    await expect(page.getByTestId('fencing-toggle')).toBeChecked();
+    await page.goto(`${site.url}lab/embed-example.html`);
+    await expect(page.frameLocator('iframe').first().getByTestId('diagram')).toBeVisible();
+  } finally {
+    site.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
