@@ -7,6 +7,13 @@
 // --port 0 picks a free port. The first line printed is "Serving DIR at http://HOST:PORT/".
 // A file compressed at build time (FILE.br, FILE.gz: scripts/post-build.mjs) is sent instead of
 // FILE when the request accepts that encoding, brotli first.
+//
+// Caching (issue 25): a file whose name carries Trunk's content hash (app-297ea52c68a6e709.css,
+// locklab-web-…_bg.wasm, snippets/locklab-…/inline0.js) never changes under that name, so it is
+// sent `immutable` for a year: a docs page with three embeds fetches the app once, and a reload
+// fetches none of it. Every other file (the pages) is `no-cache` with an ETag, so a reload asks
+// and gets a 304 of a few hundred bytes, and a new build is seen at once.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,6 +85,17 @@ async function body(file, acceptEncoding) {
   return { data: await readFile(file), encoding: null };
 }
 
+/** Trunk's content hash in a file name or folder: `-` and 16 hex digits (see Trunk.toml). */
+const HASHED = /-[0-9a-f]{16}(?:_bg)?(?:\.[a-z]+$|\/)/;
+
+/** The Cache-Control for a path under the root: immutable when its name carries a content hash. */
+function cacheControl(rel) {
+  return HASHED.test(rel.split(path.sep).join('/')) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+/** A strong validator of the bytes sent (so the encodings of one file have different tags). */
+const etagOf = (data) => `"${createHash('sha256').update(data).digest('base64url').slice(0, 22)}"`;
+
 const server = createServer(async (req, res) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
@@ -94,16 +112,26 @@ const server = createServer(async (req, res) => {
     return;
   }
   const { data, encoding } = await body(file, req.headers['accept-encoding']);
+  const etag = etagOf(data);
+  const common = {
+    // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.
+    Vary: 'Accept-Encoding',
+    'Cache-Control': cacheControl(path.relative(root, file)),
+    ETag: etag,
+    // Embedded in an iframe sandboxed without allow-same-origin (the snippet before issue 25)
+    // the app has an opaque origin: its own script, wasm and stylesheet are then cross-origin
+    // fetches that need this header. The recommended snippet needs it no more (README).
+    'Access-Control-Allow-Origin': '*',
+  };
+  if (String(req.headers['if-none-match'] ?? '').split(/\s*,\s*/).includes(etag)) {
+    res.writeHead(304, common).end();
+    return;
+  }
   res.writeHead(200, {
+    ...common,
     'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
     'Content-Length': data.length,
     ...(encoding && { 'Content-Encoding': encoding }),
-    // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.
-    Vary: 'Accept-Encoding',
-    'Cache-Control': 'no-cache',
-    // Embedded in <iframe sandbox="allow-scripts"> the app has an opaque origin: its own
-    // script, wasm and stylesheet are then cross-origin fetches that need this header.
-    'Access-Control-Allow-Origin': '*',
   });
   res.end(req.method === 'HEAD' ? undefined : data);
 });

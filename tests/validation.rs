@@ -31,6 +31,20 @@ fn unknown_field_names_its_path() {
 }
 
 #[test]
+fn a_syntax_error_is_said_in_plain_words_at_its_field() {
+    // A draft cut off inside "expect" (as typed, or as the editor found it): serde_json said
+    // "expect: EOF while parsing an object at line 4 column 0".
+    let e = error_of("{\"version\": 1, \"approach\": \"redis\",\n \"expect\": {\n\n");
+    assert_eq!(e, "expect: the text ends before this object does: a } is missing (line 4)");
+    let e = error_of(r#"{"version": 1, "approach": "redis", "lock": {"ttl_ms": 1000,}}"#);
+    assert_eq!(e, "lock: a comma before a closing bracket: JSON allows none there (line 1, column 61)");
+    let e = error_of(r#"{"version": 1, "approach": "redis", "seed": seven}"#);
+    assert!(e.starts_with("seed: this is not a JSON value (text goes in double quotes"), "{e}");
+    let e = error_of(r#"{"version": 1 "approach": "redis"}"#);
+    assert_eq!(e, "version: a comma or a } is missing after a value (line 1, column 15)");
+}
+
+#[test]
 fn a_field_written_twice_is_refused_naming_its_object() {
     // Kept silently, the second value would run while the author reads the first.
     let e = error_of("{\"version\": 1, \"approach\": \"redis\",\n \"lock\": {\"ttl_ms\": 1000, \"ttl_ms\": 30000}}");
@@ -66,7 +80,7 @@ fn wrong_types_versions_ranges_and_duplicates() {
     assert!(error_of(&with(r#"{"at_ms": 1, "kind": "partition", "groups": [["A"], ["A", "redis"]]}"#, ""))
         .starts_with("faults[0].groups[1][0]"));
     assert!(error_of(r#"{"version": 1, "approach": "redis", "network": {"drop_rate": 1.5}}"#).starts_with("network.drop_rate"));
-    assert!(error_of(r#"not json"#).contains("expected"));
+    assert!(error_of(r#"not json"#).contains("not a JSON value"));
 }
 
 #[test]

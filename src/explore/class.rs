@@ -86,6 +86,17 @@ impl Class {
     }
 }
 
+impl Class {
+    /// A counterexample's heading: what it found and, when no write was lost (every class
+    /// after `lost_update`, by precedence), that too, so the heading does not read as a loss.
+    pub fn found_words(self) -> String {
+        match self {
+            Class::LostUpdate | Class::Safe => self.words().to_string(),
+            _ => format!("{}, no update lost", self.words()),
+        }
+    }
+}
+
 /// What a counterexample shows and a shrink keeps showing: a class (the explorer's default
 /// search), or any property's discovery (`Explorer::searching`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,7 +121,7 @@ impl Target {
     /// What a run that shows it is, as a noun phrase ("a lost update").
     pub fn words(self) -> String {
         match self {
-            Target::Class(c) => c.words().to_string(),
+            Target::Class(c) => c.found_words(),
             Target::Property(p) => p.found_words(),
         }
     }
@@ -211,6 +222,13 @@ mod tests {
 
     fn class(id: &str, fencing: bool) -> Class {
         Class::of(&lab::run(&lab::with_fencing(&catalog::get(id).unwrap(), fencing)).verdict)
+    }
+
+    #[test]
+    fn a_heading_says_when_nothing_was_lost() {
+        assert_eq!(Class::LostUpdate.found_words(), "a lost update");
+        assert_eq!(class("redis-gc-pause", true).found_words(), "two believers at once, no update lost");
+        assert_eq!(Class::TokenRepeated.found_words(), "a token handed out again, no update lost");
     }
 
     #[test]

@@ -349,6 +349,34 @@ pub fn explore(base: &Scenario, mix: &Mix, seed: u64, n: u64) -> Result<Report, 
     Ok(explorer.report())
 }
 
+/// `s` with its duration cut to where its story ends: the last write, belief, lease, pause,
+/// partition or key moment, plus a second, up to whole seconds (server chatter such as
+/// heartbeats goes on to the end and does not count). A counterexample the explorer ran for
+/// 30 s whose story is over by 6.2 s opens on an 8 s axis (issue 25). Kept whole when the
+/// cut changes what the run shows (its class, stale writes or believers at once).
+pub fn fitted(s: &Scenario) -> Scenario {
+    let whole = lab::run(s);
+    let t = crate::timeline::Timeline::of_run(&whole);
+    let ends = t.beliefs.iter().map(|b| b.to).chain(t.leases.iter().map(|l| l.to)).chain(t.bands.iter().map(|b| b.to));
+    let ends = ends.chain(t.partitions.iter().map(|p| p.to)).chain(t.writes.iter().map(|w| w.at)).chain(t.key_moments.iter().map(|k| k.at));
+    let story_end = ends.chain(t.marks.iter().map(|m| m.at)).max().unwrap_or(0);
+    let cut = ((story_end + 1_000 + 999) / 1_000 * 1_000).max(1_000);
+    if cut >= s.duration_ms {
+        return s.clone();
+    }
+    let mut out = s.clone();
+    out.duration_ms = cut;
+    let (a, b) = (&whole.verdict, &lab::run(&out).verdict);
+    let same = Class::of(a) == Class::of(b)
+        && (a.safe, a.stale_writes_accepted, a.stale_writes_rejected, a.max_concurrent_holders)
+            == (b.safe, b.stale_writes_accepted, b.stale_writes_rejected, b.max_concurrent_holders);
+    if same {
+        out
+    } else {
+        s.clone()
+    }
+}
+
 /// `s` (a run that shows `shows`: a class or a property) as a scenario file of its own: titled "Found by the
 /// explorer: …", its faults in words as the intro, and as its `expect` what the run showed
 /// for its fencing setting, so the app can say whether a replay agrees.

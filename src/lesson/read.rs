@@ -34,7 +34,7 @@ fn syntax_error(text: &str, e: &serde_json::Error) -> ScenarioError {
     let message = e.to_string();
     let twice = message.strip_prefix("duplicate field `").and_then(|rest| rest.rsplit_once("` at line")).map(|(key, _)| key);
     let path = twice.map_or_else(|| at.clone(), |key| join(&at, key));
-    ScenarioError { path, message }
+    ScenarioError { path, message: crate::scenario::json_path::words(e) }
 }
 
 fn lesson(v: &Value) -> Read<Lesson> {

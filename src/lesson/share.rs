@@ -102,6 +102,6 @@ mod tests {
         assert_eq!(open(&format!("?lesson=why-fencing{}", &q[..0]), h).unwrap().unwrap().lesson.title, "Mine");
         let bad = encode(br#"{"version": 1, "title": "x", "steps": []}"#);
         assert_eq!(open("", &format!("#l={bad}")).unwrap().unwrap_err(), "#l=: invalid lesson: steps: 0 steps: a lesson has 1 to 30");
-        assert!(own("{").unwrap_err().contains("EOF"));
+        assert!(own("{").unwrap_err().contains("the text ends"));
     }
 }

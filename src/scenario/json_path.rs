@@ -19,6 +19,39 @@ pub fn of_error(text: &str, e: &serde_json::Error) -> String {
     path_at(text, e.line(), e.column(), false)
 }
 
+/// A JSON syntax error in plain words, with where it is: "the text ends before this object
+/// does: a } is missing (line 67)", where serde_json says "EOF while parsing an object at line
+/// 67 column 0" (issue 25). A key written twice keeps its own words, which name the key.
+pub fn words(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let code = text.rsplit_once(" at line ").map_or(text.as_str(), |(code, _)| code);
+    let plain = match code {
+        "EOF while parsing an object" => "the text ends before this object does: a } is missing",
+        "EOF while parsing a list" => "the text ends before this list does: a ] is missing",
+        "EOF while parsing a string" => "the text ends inside a string: a closing \" is missing",
+        "EOF while parsing a value" => "the text ends where a value should be",
+        "expected `:`" => "a colon (:) is missing after the key",
+        "expected `,` or `}`" => "a comma or a } is missing after a value",
+        "expected `,` or `]`" => "a comma or a ] is missing after an element",
+        "expected value" | "expected ident" => {
+            "this is not a JSON value (text goes in double quotes; true, false and null are written in lower case)"
+        }
+        "trailing comma" => "a comma before a closing bracket: JSON allows none there",
+        "trailing characters" => "there is more text after the end of the scenario",
+        "key must be a string" => "a key must be a name in double quotes",
+        "invalid number" => "this number is not written the way JSON writes numbers",
+        "number out of range" => "this number is too large",
+        "invalid escape" => "a backslash in a string starts no known escape (write \\\\ for a backslash)",
+        c if c.starts_with("control character") => "a string holds a line break or tab: write \\n or \\t instead",
+        _ => return text,
+    };
+    match (e.line(), e.column()) {
+        (0, _) => plain.to_string(),
+        (line, 0) => format!("{plain} (line {line})"),
+        (line, column) => format!("{plain} (line {line}, column {column})"),
+    }
+}
+
 /// The byte offset of serde_json's 1-based line and column (the column counts bytes).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod catalog;
+pub mod embed;
 mod error;
 pub mod fault;
 pub mod format;

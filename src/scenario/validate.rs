@@ -29,8 +29,8 @@ pub fn read(text: &str) -> Result<Scenario, ScenarioError> {
         return Err(err("", format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", text.len())));
     }
     let value = super::strict_json::parse(text).map_err(|e| {
-        // A syntax error (or a key written twice): serde_json appends " at line L column C"; keep it, it helps in a big file.
-        err(super::json_path::of_error(text, &e), e.to_string())
+        // A syntax error (or a key written twice), in plain words with its line: it helps in a big file.
+        err(super::json_path::of_error(text, &e), super::json_path::words(&e))
     })?;
     super::read::scenario(&value)
 }

@@ -50,8 +50,9 @@ pub struct Session {
     /// The whole run's verdict shows from the start (`outcome=1`); otherwise the verdict and
     /// findings build up as the cursor passes them, so the ending is not given away.
     pub outcome: bool,
-    /// For a built-in the user changed: the verdict of the built-in as shipped (same fencing),
-    /// against which the change is judged.
+    /// For a run the user changed: the verdict of the run before the last change (opened
+    /// already changed, as from a link: of the built-in as shipped, same fencing), against
+    /// which the change is judged.
     pub original: Option<Rc<crate::check::Verdict>>,
     pub help: bool,
     /// Embedded in a page: the diagram, transport and caption alone.
@@ -353,12 +354,16 @@ impl Session {
         let (run, timeline, story) = simulate(&s);
         self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
         self.cursor = self.cursor.min(timeline.duration_ms as f64);
+        // A change is judged against the run it changed (issue 25: fencing saving an edited,
+        // unsafe run said "Still safe", judged against the built-in with fencing on); the run
+        // as shipped again is judged by its author's expectation.
+        let before = Rc::new(self.run.verdict.clone());
         self.scenario = Rc::new(s);
         self.run = run;
         self.timeline = timeline;
         self.story = story;
         self.error = None;
-        self.original = self.original_verdict();
+        self.original = self.as_shipped().is_none().then_some(before);
         self.recompare()
     }
 

@@ -308,11 +308,24 @@ fn an_edited_built_in_is_judged_against_the_one_as_shipped() {
     let s = s.apply(Action::ToggleFencing).apply(Action::SetTtl(20_000));
     assert!(s.as_shipped().is_none());
     assert_eq!(s.edited_from().map(|b| b.id.as_str()), Some("redis-gc-pause"));
-    let original = s.original.clone().expect("the shipped run's verdict");
+    let original = s.original.clone().expect("the run before the change");
     assert!(!original.safe && s.run.verdict.safe);
-    // The shipped run is judged with the fencing on screen.
+}
+
+#[test]
+fn a_change_is_judged_against_the_run_before_it() {
+    // Issue 25: an edited run that is unsafe, then saved by fencing, was judged against the
+    // built-in with fencing on (safe) and read "Still safe after your change".
+    let s = open("?scenario=redis-gc-pause").apply(Action::SetTtl(12_000));
+    assert!(!s.run.verdict.safe, "a 15 s pause still outlives a 12 s lease");
     let s = s.apply(Action::ToggleFencing);
-    assert!(s.original.as_ref().is_some_and(|o| o.fencing && o.safe));
+    assert!(s.run.verdict.safe);
+    let before = s.original.clone().expect("the run before the change");
+    assert!(!before.safe && !before.fencing, "judged against the unsafe run it changed");
+    assert!(crate::text::verdict::change(&before, &s.run.verdict).starts_with("Your change made it safe"));
+    // Back to the built-in as shipped: its author's expectation judges it again.
+    let s = s.apply(Action::ToggleFencing).apply(Action::SetTtl(10_000));
+    assert!(s.as_shipped().is_some() && s.original.is_none());
 }
 
 #[test]

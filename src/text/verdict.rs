@@ -90,14 +90,14 @@ pub fn so_far(v: &Verdict, upto: Time) -> String {
     }
 }
 
-/// What a change did, judged against the built-in as shipped (with the same fencing): the
-/// feedback a student gets instead of the author's expectation, which was written for the
-/// original.
+/// What a change did, judged against the run before it (`session`: the run the change was
+/// made to): the feedback a student gets instead of the author's expectation, which was
+/// written for the built-in as shipped.
 pub fn change(original: &Verdict, now: &Verdict) -> String {
     let lost = |v: &Verdict| v.findings.iter().find(|f| f.kind == FindingKind::StaleWriteAccepted).map(|f| f.at_ms);
     match (lost(original), original.safe, now.safe) {
         (Some(at), false, true) => {
-            format!("Your change made it safe: the original loses an update at {}; this run loses none.", seconds(at))
+            format!("Your change made it safe: before it, the run lost an update at {}; now it loses none.", seconds(at))
         }
         (_, true, false) => format!("Your change made it unsafe. {}", sentence(now)),
         (_, false, false) => format!("Still unsafe after your change. {}", sentence(now)),
@@ -148,7 +148,7 @@ mod tests {
         let mut longer = shipped.clone();
         longer.lock.ttl_ms = 20_000;
         let safe = lab::run(&longer).verdict;
-        assert_eq!(change(&original, &safe), "Your change made it safe: the original loses an update at 15.502 s; this run loses none.");
+        assert_eq!(change(&original, &safe), "Your change made it safe: before it, the run lost an update at 15.502 s; now it loses none.");
         assert!(change(&safe, &original).starts_with("Your change made it unsafe. Lost update:"));
         assert!(change(&original, &original).starts_with("Still unsafe after your change."));
         assert!(change(&safe, &safe).starts_with("Still safe after your change."));

@@ -85,6 +85,18 @@ fn use_view_link(lab: &Session, in_lesson: bool) -> (Rc<(Named, String, Option<A
     (named, url)
 }
 
+/// The Embed button for the view on screen: Copy link's link (`base` + the view), in embed mode.
+fn embed_button(lab: &Session, named: &Named, base: &str) -> Html {
+    let modes = crate::scenario::share::Modes { embed: true, ..lab.modes() };
+    let src = AttrValue::from(format!("{base}{}", crate::scenario::share::link(named, lab.cursor_ms(), &modes)));
+    let s = &lab.scenario;
+    let title = if s.title.is_empty() { &s.id } else { &s.title };
+    let fencing = if s.storage.fencing { "on" } else { "off" };
+    let title = AttrValue::from(format!("{title}, fencing {fencing}, at {}", crate::decimal::seconds(lab.cursor_ms())));
+    let (run, timeline, cursor_ms, lecture) = (Shared(lab.run.clone()), lab.timeline.clone(), lab.cursor_ms(), lab.lecture);
+    html! { <super::embed::EmbedButton {src} {title} {run} {timeline} {cursor_ms} {lecture} /> }
+}
+
 /// The header's buttons: lecture mode and its stops, the outcome, undo and redo, help, and
 /// (`sharing`) the copy-link and lesson buttons.
 fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
@@ -93,7 +105,15 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     let redo_btn = on_click(act, || Action::Redo);
     let lecture_btn = on_click(act, || Action::ToggleLecture);
     let stops_btn = on_click(act, || Action::ToggleStopAtKeys);
-    let outcome_btn = on_click(act, || Action::ToggleOutcome);
+    let outcome_btn = {
+        let (act, shown) = (act.clone(), lab.outcome);
+        Callback::from(move |_: MouseEvent| {
+            act.dispatch(Action::ToggleOutcome);
+            if !shown {
+                reveal_verdict();
+            }
+        })
+    };
     let help_btn = on_click(act, || Action::ToggleHelp);
     html! {
         <div class="modes">
@@ -114,6 +134,21 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
             }
         </div>
     }
+}
+
+/// The outcome is the verdict, below the stage (on a phone a screen and more below the button):
+/// once drawn, it is scrolled to the top of the view unless it is in view already (issue 25).
+fn reveal_verdict() {
+    gloo::timers::callback::Timeout::new(0, || {
+        let Some(w) = web_sys::window() else { return };
+        let verdict = w.document().and_then(|d| d.query_selector("[data-testid=verdict]").ok().flatten());
+        let (Some(v), Some(height)) = (verdict, w.inner_height().ok().and_then(|h| h.as_f64())) else { return };
+        let r = v.get_bounding_client_rect();
+        if r.top() < 0.0 || r.bottom() > height {
+            w.scroll_by_with_x_and_y(0.0, r.top() - 8.0);
+        }
+    })
+    .forget();
 }
 
 /// Verdicts, then ledgers: compared, the two of each side by side. No spoilers: until the end
@@ -179,6 +214,9 @@ fn story(lab: &Session, act: &Act) -> Html {
         <>
         <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
         {legend()}
+        if !lab.embed {
+            {super::diagram::fault_hint()}
+        }
         <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
         </>
     }
@@ -230,7 +268,7 @@ pub fn app() -> Html {
     let sharing = if lab.embed {
         Html::default()
     } else {
-        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{super::lesson::opener(&lesson)}</> }
+        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
     };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>

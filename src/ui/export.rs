@@ -98,7 +98,7 @@ pub struct ExportProps {
 }
 
 /// What happened to the last export: (it worked, the words).
-type Status = UseStateHandle<Option<(bool, String)>>;
+pub type Status = UseStateHandle<Option<(bool, String)>>;
 
 fn report(status: &Status, name: &str, error: Option<String>) {
     status.set(Some(match error {
@@ -113,22 +113,50 @@ fn report(status: &Status, name: &str, error: Option<String>) {
 }
 
 fn save(kind: Kind, p: &ExportProps, status: &Status) {
-    let (run, at) = (&p.run, p.cursor_ms);
+    let run = &p.run;
     if kind == Kind::Json {
         let name = file_name(&run.scenario, None, "json");
         return report(status, &name, download(&name, "application/json", &run.to_json()));
     }
-    let Some(css) = diagram_css() else {
-        let text = "This page cannot read its own stylesheet (a sandboxed embed?), so it cannot draw the figure: open Lock Lab in a tab of its own, or use `locklab svg`.";
-        return status.set(Some((false, text.into())));
+    let figure = Figure { run, timeline: &p.timeline, at: p.cursor_ms, width: FIGURE_WIDTH, lecture: p.lecture };
+    save_figure(&figure, (kind == Kind::Png).then_some(PNG_SCALE), None, status);
+}
+
+/// A figure of a run at a moment, at a width (its text keeps its size: the figure is laid out
+/// at that width, not scaled to it).
+pub struct Figure<'a> {
+    pub run: &'a Run,
+    pub timeline: &'a Timeline,
+    pub at: i64,
+    pub width: f64,
+    pub lecture: bool,
+}
+
+/// The figure as a standalone SVG, or why the page cannot draw it.
+pub fn figure_svg(f: &Figure) -> Result<String, &'static str> {
+    let css = diagram_css().ok_or(
+        "This page cannot read its own stylesheet (a sandboxed embed?), so it cannot draw the figure: open Lock Lab in a tab of its own, or use `locklab svg`.",
+    )?;
+    Ok(figure(f.run, f.timeline, f.at, f.width, f.lecture, &css))
+}
+
+/// Downloads the figure as SVG, or as PNG at `png` times its size; `suffix` goes before the
+/// extension (a width other than the default). Says what happened in `status`.
+pub fn save_figure(f: &Figure, png: Option<f64>, suffix: Option<&str>, status: &Status) {
+    let svg = match figure_svg(f) {
+        Ok(svg) => svg,
+        Err(text) => return status.set(Some((false, text.into()))),
     };
-    let svg = figure(run, &p.timeline, at, FIGURE_WIDTH, p.lecture, &css);
-    if kind == Kind::Svg {
-        let name = file_name(&run.scenario, Some(at), "svg");
+    let name = |ext: &str| {
+        let name = file_name(&f.run.scenario, Some(f.at), ext);
+        suffix.map_or_else(|| name.clone(), |s| name.replace(&format!(".{ext}"), &format!("{s}.{ext}")))
+    };
+    let Some(scale) = png else {
+        let name = name("svg");
         return report(status, &name, download(&name, "image/svg+xml", &svg));
-    }
-    let name = file_name(&run.scenario, Some(at), "png");
-    let (status, promise) = (status.clone(), download_png(&name, &svg, PNG_SCALE));
+    };
+    let name = name("png");
+    let (status, promise) = (status.clone(), download_png(&name, &svg, scale));
     wasm_bindgen_futures::spawn_local(async move {
         let error = match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(v) => v.as_string(),

@@ -12,7 +12,10 @@ const KEYS: &[(&str, &str)] = &[
     ("F", "fencing at storage on / off"),
     ("U", "safe unlock on / off"),
     ("L", "lecture mode: big type, high contrast"),
-    ("M  /  Enter", "on a lane: its fault menu at the cursor (or right-click it; ↑ / ↓: next lane)"),
+    (
+        "M  /  Enter",
+        "on a lane: its fault menu at the cursor (or right-click the lane, or long-press it on a touch screen; ↑ / ↓: next lane)",
+    ),
     ("Delete", "remove the selected fault"),
     ("Ctrl + Z  /  Ctrl + Shift + Z", "undo / redo the last edit"),
     ("?", "this help"),

@@ -6,6 +6,7 @@ mod caption;
 pub mod compare;
 pub mod diagram;
 mod editor;
+mod embed;
 mod explore;
 mod export;
 mod fit;

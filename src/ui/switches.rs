@@ -92,27 +92,41 @@ pub struct KnobsProps {
     pub act: Act,
 }
 
-fn number(
-    act: &Act,
+/// One number knob: its value in use, its field, and the action a typed value becomes.
+struct Knob {
     value: i64,
     testid: &'static str,
     label: &'static str,
     unit: &'static str,
     step: i64,
     make: fn(i64) -> Action,
-) -> Html {
-    let act = act.clone();
+}
+
+/// A knob's field. On a change the field goes back to the value in use at once: a valid value
+/// comes back from the run as the new value in use, and a refused one is named by the message
+/// under the knobs ("… not applied"), so field and message never disagree (issue 25: the field
+/// kept -5 while the message quoted the number typed after it). Text that is no whole number
+/// (too large for one, say) is refused here, in the same words.
+fn number(act: &Act, refused: &UseStateHandle<Option<String>>, k: Knob) -> Html {
+    let (act, refused) = (act.clone(), refused.clone());
+    let (value, label, make) = (k.value, k.label, k.make);
     let onchange = Callback::from(move |e: Event| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        if let Ok(v) = input.value().trim().parse::<i64>() {
-            act.dispatch(make(v));
+        let text = input.value().trim().to_string();
+        input.set_value(&value.to_string());
+        match text.parse::<i64>() {
+            Ok(v) => {
+                refused.set(None);
+                act.dispatch(make(v));
+            }
+            Err(_) => refused.set(Some(format!("{label}: \u{201c}{text}\u{201d} is not a whole number Lock Lab can use"))),
         }
     });
     html! {
         <label class="knob">
-            <span>{label}</span>
-            <input type="number" inputmode="numeric" data-testid={testid} value={value.to_string()} step={step.to_string()} min="0" {onchange} />
-            <span class="unit">{unit}</span>
+            <span>{k.label}</span>
+            <input type="number" inputmode="numeric" data-testid={k.testid} value={k.value.to_string()} step={k.step.to_string()} min="0" {onchange} />
+            <span class="unit">{k.unit}</span>
         </label>
     }
 }
@@ -123,19 +137,23 @@ pub fn knobs(p: &KnobsProps) -> Html {
         let (act, seed) = (p.act.clone(), p.seed);
         move |_| act.dispatch(Action::SetSeed(seed.wrapping_add(1)))
     };
+    let refused = use_state_eq(|| None::<String>);
+    let ttl = Knob { value: p.ttl_ms, testid: "ttl", label: "Lease TTL", unit: "ms", step: 500, make: Action::SetTtl };
+    let seed = Knob { value: p.seed as i64, testid: "seed", label: "Seed", unit: "", step: 1, make: |v| Action::SetSeed(v.max(0) as u64) };
+    let error = (*refused).clone().or_else(|| p.error.as_ref().map(|e| e.to_string()));
     html! {
         <details class="knobs">
             <summary>{"Knobs: TTL, pause, seed"}</summary>
             <div class="knob-row">
-                {number(&p.act, p.ttl_ms, "ttl", "Lease TTL", "ms", 500, Action::SetTtl)}
+                {number(&p.act, &refused, ttl)}
                 if let Some(pause) = p.pause_ms {
-                    {number(&p.act, pause, "pause-length", "Pause length", "ms", 500, Action::SetPause)}
+                    {number(&p.act, &refused, Knob { value: pause, testid: "pause-length", label: "Pause length", unit: "ms", step: 500, make: Action::SetPause })}
                 }
-                {number(&p.act, p.seed as i64, "seed", "Seed", "", 1, |v| Action::SetSeed(v.max(0) as u64))}
+                {number(&p.act, &refused, seed)}
                 <button type="button" class="small" onclick={next_seed} title="Same scenario, next seed">{"next seed"}</button>
             </div>
-            if let Some(e) = &p.error {
-                <p class="knob-error" role="alert">{e.clone()}</p>
+            if let Some(e) = error {
+                <p class="knob-error" role="alert" data-testid="knob-error">{format!("{e} \u{2014} not applied: the fields show the values in use.")}</p>
             }
         </details>
     }

@@ -10,7 +10,7 @@ use crate::check::properties::Property;
 use crate::decimal::Fixed;
 use crate::explore::shrink::{Job, Shrunk};
 use crate::explore::table::{self, CellSearch};
-use crate::explore::{as_found, Class, Counts, Explorer, Found, Mix, MixError};
+use crate::explore::{as_found, fitted, Class, Counts, Explorer, Found, Mix, MixError};
 use crate::lab;
 use crate::scenario::{FaultKind, Scenario};
 use crate::timeline::draw::words::{and_list, thousands};
@@ -152,9 +152,14 @@ pub fn row_label(id: &str) -> String {
     table::row(id).map_or_else(|| id.to_string(), |r| r.label)
 }
 
-/// "4.2%": a share of runs, one decimal.
-pub fn percent(share: f64) -> String {
-    format!("{}%", Fixed(100.0 * share, 1))
+/// "4.2%": `n` of `runs` as a share, one decimal. A count too rare to show at one decimal is
+/// "under 0.1%", never "0.0%": one lost update in 10,000 runs is still one (issue 25).
+pub fn percent(n: u64, runs: u64) -> String {
+    let share = if runs == 0 { 0.0 } else { 100.0 * n as f64 / runs as f64 };
+    if n > 0 && share < 0.05 {
+        return "under 0.1%".to_string();
+    }
+    format!("{}%", Fixed(share, 1))
 }
 
 /// Runs the lanes in turn, one schedule each, while the slice lasts; how many it ran.
@@ -378,7 +383,7 @@ impl Search {
             self.settings.mix_words(),
             shrunk.map_or_else(|| ", not shrunk".to_string(), |s| format!(", shrunk in {} runs", s.runs))
         );
-        json(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), self.cells[cell].explorer.target(f), &how))
+        json(&fitted(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), self.cells[cell].explorer.target(f), &how)))
     }
 
     /// Cell `cell`'s smallest lost update as a scenario file in JSON.
@@ -392,7 +397,7 @@ impl Search {
             self.settings.mix_words(),
             s.runs
         );
-        Some(json(&as_found(&s.after, Class::LostUpdate, &how)))
+        Some(json(&fitted(&as_found(&s.after, Class::LostUpdate, &how))))
     }
 
     /// What a search that found nothing says: how many schedules, of which mix, on what.
@@ -427,6 +432,16 @@ mod tests {
         s.kinds = vec![FaultKind::by_id("pause").unwrap()];
         s.runs = 400;
         s
+    }
+
+    #[test]
+    fn a_rare_count_is_never_shown_as_zero_percent() {
+        assert_eq!(percent(1, 10_000), "under 0.1%");
+        assert_eq!(percent(4, 10_000), "under 0.1%");
+        assert_eq!(percent(5, 10_000), "0.1%");
+        assert_eq!(percent(0, 10_000), "0.0%");
+        assert_eq!(percent(84, 2_000), "4.2%");
+        assert_eq!(percent(0, 0), "0.0%");
     }
 
     #[test]
@@ -485,6 +500,30 @@ mod tests {
         assert!(s.title.starts_with("Found by the explorer: "), "{}", s.title);
         assert!(s.intro.contains("shrunk in"), "{}", s.intro);
         assert_eq!(Class::of(&lab::run(&s).verdict), f.class);
+    }
+
+    #[test]
+    fn an_opened_counterexample_ends_when_its_story_does() {
+        // etcd with fencing: a paused holder makes two believers early on, and the explorer's
+        // 30 s run has nothing but server heartbeats after that.
+        let mut settings = pause_only();
+        settings.rows = vec!["etcd".into()];
+        settings.fencing = Fencing::On;
+        settings.runs = 200;
+        let mut search = Search::new(&settings, false).unwrap();
+        while search.busy() {
+            search.step(&mut ticking(0.0001), 1.0e9);
+        }
+        let (c, f, _, _) = search.shown().expect("two believers at once");
+        let opened = crate::scenario::parse(&search.open(c, f)).unwrap();
+        assert!(opened.duration_ms < f.scenario.duration_ms, "{} ms", opened.duration_ms);
+        assert_eq!(opened.duration_ms % 1_000, 0);
+        let run = lab::run(&opened);
+        assert_eq!(Class::of(&run.verdict), f.class);
+        let t = crate::timeline::Timeline::of_run(&run);
+        let last_write = t.writes.iter().map(|w| w.at).max().unwrap_or(0);
+        let last_belief = t.beliefs.iter().map(|b| b.to).max().unwrap_or(0);
+        assert!(last_write.max(last_belief) + 1_000 <= opened.duration_ms, "the story fits, with a second to spare");
     }
 
     #[test]

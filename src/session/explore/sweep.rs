@@ -197,8 +197,8 @@ pub struct Chart {
     pub area: (f64, f64, f64, f64),
     pub x_ticks: Vec<(f64, String)>,
     pub y_ticks: Vec<(f64, String)>,
-    /// Per line: its label, and each point's (x, y, share, runs) on screen.
-    pub lines: Vec<(String, Vec<(f64, f64, f64, u64)>)>,
+    /// Per line: its label, and each point's (x, y) on screen, lost updates and runs.
+    pub lines: Vec<(String, Vec<(f64, f64, u64, u64)>)>,
     /// Where a pause as long as the TTL is drawn, if the range holds it: the step's cause.
     pub ttl_x: Option<f64>,
 }
@@ -226,7 +226,8 @@ impl Chart {
         let lines = series
             .iter()
             .map(|s| {
-                let pts = s.points.iter().filter(|p| p.runs > 0).map(|p| (px(p.x), py(p.lost_share()), p.lost_share(), p.runs)).collect();
+                let pts =
+                    s.points.iter().filter(|p| p.runs > 0).map(|p| (px(p.x), py(p.lost_share()), p.counts.lost_update, p.runs)).collect();
                 (s.label.clone(), pts)
             })
             .collect();

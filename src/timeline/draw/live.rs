@@ -20,8 +20,8 @@ const LABELLED: usize = 3;
 pub fn cursor(g: &Geometry, cursor: f64) -> String {
     let x = g.x(cursor);
     let text = seconds((cursor.floor() as i64).max(0));
-    let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
-    let bx = crate::decimal::clamp(x - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
+    let [bx, _, right, _] = tag_box(g, cursor);
+    let w = right - bx;
     let mut ticks = String::from(r#"<g class="ticks">"#);
     for (tx, ty, words) in super::axis::ticks(g) {
         let half = g.text_width(&words, g.font) / 2.0 + 3.0;
@@ -44,10 +44,21 @@ pub fn cursor(g: &Geometry, cursor: f64) -> String {
         )
 }
 
+/// The cursor's time tag on the axis: its box.
+fn tag_box(g: &Geometry, cursor: f64) -> Rect {
+    let text = seconds((cursor.floor() as i64).max(0));
+    let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
+    let bx = crate::decimal::clamp(g.x(cursor) - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
+    [bx, 1.0, bx + w, g.axis_h - 9.0]
+}
+
 /// What moves with the cursor besides the cursor itself: messages in flight and the banner,
-/// placed clear of the labels shown at `cursor` (the banner first: it is a key moment's).
+/// placed clear of the labels shown at `cursor` and of the cursor's time tag (the banner
+/// first: it is a key moment's). In a small frame the tag reaches down to the top lane's
+/// words in flight (issue 25: "10.129 s" over "OK, …" at 320×240).
 pub fn layer(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64) -> (InFlight, String) {
     let mut taken = drawing.boxes_until(cursor.floor() as crate::sim::Time);
+    taken.push(tag_box(g, cursor));
     let (banner, at) = overlap_banner(t, g, cursor, &taken);
     taken.extend(at);
     (in_flight(t, g, cursor, &taken), banner)
@@ -141,7 +152,10 @@ fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) 
             let base = if below { y + 8.0 + g.font * 0.9 } else { y - 8.0 };
             let top = base - g.font * 0.9;
             let plate = [left - 3.0, top, left + w + 3.0, top + h];
-            if w > 0.0 && free(&plate) {
+            // Inside the drawing: under the last lane of a small frame it would be cut off
+            // (issue 25: "write OK" at 320×240).
+            let inside = plate[1] >= 0.0 && plate[3] <= g.height;
+            if w > 0.0 && inside && free(&plate) {
                 return Some(FlightPlace { text, x: lx, y: base, end, plate });
             }
         }
@@ -223,15 +237,15 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
         }
         places
     };
-    let Some(&first) = near.first() else { return (String::new(), None) };
     let clear = |b: &Rect| covered(b) == 0.0;
-    let (text, best) = near.iter().copied().find(|(_, b)| clear(b)).unwrap_or_else(|| {
+    let found = near.iter().copied().find(|(_, b)| clear(b)).or_else(|| {
         let far = scan();
-        far.iter().copied().find(|(_, b)| clear(b)).unwrap_or_else(|| {
-            // Nowhere clear by the margin: the place that covers least, margin aside.
-            near.iter().chain(&far).copied().fold(first, |best, o| if covered_by(&o.1, 0.0) < covered_by(&best.1, 0.0) { o } else { best })
-        })
+        // Nowhere clear by the margin: a place that touches nothing, margin aside. Where none
+        // is (a 320×240 embed's squeezed lanes), no banner: the hatched overlap and the
+        // caption say the same, and a banner would cover a write's outcome (issue 25).
+        far.iter().copied().find(|(_, b)| clear(b)).or_else(|| near.iter().chain(&far).copied().find(|(_, b)| covered_by(b, 0.0) == 0.0))
     });
+    let Some((text, best)) = found else { return (String::new(), None) };
     let [bx, by, bx1, _] = best;
     let markup = format!(
         r#"<g class="banner"><rect x="{}" y="{}" width="{}" height="{}" rx="4"/><path class="banner-icon" d="M{} {}l6 10.5h-12z"/><text x="{}" y="{}">{}</text></g>"#,

@@ -8,7 +8,7 @@ mod live;
 mod pointing;
 mod scene;
 
-pub use pointing::Editing;
+pub use pointing::{hint as fault_hint, Editing};
 
 use std::rc::Rc;
 

@@ -44,6 +44,14 @@ pub struct PointingProps {
     pub act: Act,
 }
 
+/// The visible way in to the fault menu, under the diagram a user edits: nothing on screen
+/// said a lane can be right-clicked, or long-pressed on a phone (issue 25). Fixed text as
+/// markup, like the legend: no node to build or diff.
+pub fn hint() -> Html {
+    const HINT: &str = r#"<p class="fault-hint" data-testid="fault-hint">Right-click a lane, or long-press it on a touch screen, to put a fault there: a pause, a crash, a clock jump…</p>"#;
+    Html::from_html_unchecked(AttrValue::Static(HINT))
+}
+
 /// Holding a finger this long on a lane opens the menu (as a right-click does).
 const LONG_PRESS_MS: u32 = 550;
 

@@ -85,15 +85,16 @@ fn axes(c: &Chart, what: &'static str) -> Vec<Html> {
 }
 
 /// Line `i` and its points, each a click away from a run at its value.
-fn series(sw: &Sweep, i: usize, (label, pts): &(String, Vec<(f64, f64, f64, u64)>), send: &Send) -> Html {
+fn series(sw: &Sweep, i: usize, (label, pts): &(String, Vec<(f64, f64, u64, u64)>), send: &Send) -> Html {
     let points: String = pts.iter().map(|(x, y, _, _)| format!("{},{} ", N(*x), N(*y))).collect();
     let mut parts = vec![html! { <polyline {points} /> }];
-    for (k, (x, y, share, runs)) in pts.iter().enumerate() {
+    for (k, (x, y, lost, runs)) in pts.iter().enumerate() {
         let title = format!(
-            "{label} at {}: {} of {} runs lost an update. Click to open a run at this value.",
+            "{label} at {}: {} of {} runs lost an update ({}). Click to open a run at this value.",
             sw.x_words(sw.xs[k]),
-            percent(*share),
-            thousands(*runs as usize)
+            thousands(*lost as usize),
+            thousands(*runs as usize),
+            percent(*lost, *runs)
         );
         parts.push(html! {
             <circle class="dot" cx={n(*x)} cy={n(*y)} r="5" data-testid="sweep-point" onclick={on(send, Action::OpenPoint(i, k))}>

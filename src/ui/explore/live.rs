@@ -136,7 +136,7 @@ fn table(t: &Search, send: &Send) -> Html {
 fn cell(t: &Search, i: usize, send: &Send) -> Html {
     let c = &t.cells[i];
     let p = c.explorer.progress();
-    let lost = p.counts.lost_update;
+    let (lost, repeats) = (p.counts.lost_update, p.counts.token_repeated);
     let smallest = match t.smallest(i) {
         Some(sh) => {
             let words: Vec<String> = sh.after.faults.iter().map(fault::words).collect();
@@ -151,8 +151,12 @@ fn cell(t: &Search, i: usize, send: &Send) -> Html {
     html! {
         <td class={if lost > 0 { "explore-cell lost" } else { "explore-cell" }} data-testid="explore-cell" data-approach={c.row.clone()}
             data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-lost={lost.to_string()}>
-            <span class="explore-share">{percent(p.counts.share(Class::LostUpdate))}</span>
+            <span class="explore-share">{percent(lost, p.runs)}</span>
             <span class="explore-of">{format!(" {} of {}", thousands(lost as usize), thousands(p.runs as usize))}</span>
+            // Fencing's own failure, per cell: the totals above the table hide which cell it was.
+            <span class="explore-tokens" data-testid="explore-cell-tokens" data-count={repeats.to_string()}>
+                {format!("{}: {}", Class::TokenRepeated.label(), thousands(repeats as usize))}
+            </span>
             {smallest}
         </td>
     }

@@ -65,11 +65,6 @@ fn on_choice(send: &Send, read: fn(&str) -> Option<Action>) -> Callback<Event> {
     })
 }
 
-/// A search's or a sweep's bar of schedules run.
-fn progress(runs: u64, total: u64) -> Html {
-    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct ExploreProps {
     pub act: Act,
@@ -132,4 +127,10 @@ pub fn explore(p: &ExploreProps) -> Html {
             <div class="explore-live">{live::live(&pg, &send)}</div>
         </details>
     }
+}
+
+/// A search's progress bar (the search's counter and the sweep's, so neither of their
+/// modules imports the other).
+pub fn progress(runs: u64, total: u64) -> Html {
+    html! { <progress max={total.to_string()} value={runs.to_string()} aria-label="Schedules run"></progress> }
 }

@@ -132,15 +132,22 @@ const FIGURES_AT = 1280;
 
 /** The walks: normal and lecture mode at every width, and the lecture stage compared (two
  * diagrams side by side, lanes at their least heights) at the projector sizes it is made for. */
-const WALKS: { lecture: boolean; compared: boolean; size: [number, number] }[] = [
+/** Issue 25: and embeds, at the sizes a docs page gives them. */
+const EMBEDS: [number, number][] = [
+  [320, 240],
+  [640, 360],
+  [800, 450],
+];
+const WALKS: { lecture: boolean; compared: boolean; embed?: boolean; size: [number, number] }[] = [
   ...[false, true].flatMap((lecture) => WIDTHS.map((size) => ({ lecture, compared: false, size }))),
   ...WIDTHS.filter(([w]) => w >= 1280).map((size) => ({ lecture: true, compared: true, size })),
+  ...EMBEDS.map((size) => ({ lecture: false, compared: false, embed: true, size })),
 ];
 
-for (const { lecture, compared, size } of WALKS) {
+for (const { lecture, compared, embed, size } of WALKS) {
   const [w, h] = size;
   const figures = w === FIGURES_AT && !compared;
-  const mode = `${lecture ? 'lecture' : 'normal'}${compared ? ' compared' : ''}`;
+  const mode = embed ? `embed ${w}×${h}` : `${lecture ? 'lecture' : 'normal'}${compared ? ' compared' : ''}`;
   const also = figures ? ", and in its exported figures (the app's Export SVG, `locklab svg`)" : '';
   const name = `no collisions at any key moment, ${mode} mode, ${w} px wide${also}`;
   test(name, async ({ page, context }) => {
@@ -154,7 +161,7 @@ for (const { lecture, compared, size } of WALKS) {
     const inFigures: { from: string; c: Collision }[] = [];
     await eachBuiltin(
       page,
-      { lecture, compared },
+      { lecture, compared, embed },
       'collisions',
       ['svg.diagram', 1],
       async (id, moments) => {

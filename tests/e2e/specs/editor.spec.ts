@@ -70,6 +70,12 @@ test('an invalid value is named by its field path as it is typed; the run on scr
   await field(page, 'faults[0].node').selectOption('A');
   await expect(error).toHaveCount(0);
   await expect(page.getByTestId('scenario-json-run')).toBeEnabled();
+
+  // Half typed, cut off inside "lock": plain words at the field, never the parser's own text
+  // ("EOF while parsing an object at line 9 column 0"; issue 25).
+  const whole = await json(page).inputValue();
+  await json(page).fill(whole.slice(0, whole.indexOf('"lock": {') + '"lock": {'.length) + '\n');
+  await expect(error).toHaveText(/^lock: the text ends before this object does: a \} is missing \(line \d+\)$/);
 });
 
 test('a saved scenario survives a reload and loads; saving under its name again says it replaces it', async ({ page }) => {
@@ -116,7 +122,7 @@ test('a bad import shows the error, keeps the saved ones, and the previous draft
   const before = await json(page).inputValue();
 
   const imports: { name: string; mimeType: string; buffer: Buffer; says: RegExp }[] = [
-    { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "approach": '), says: /broken\.json is not a valid scenario \(approach: EOF while parsing/ },
+    { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "approach": '), says: /broken\.json is not a valid scenario \(approach: the text ends where a value should be \(line 1/ },
     {
       name: 'wrong-node.json',
       mimeType: 'application/json',

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { install, layout, settle, table } from './stage-measure';
+import { shotPath } from './helpers';
 
 // Issue 11, item 8: legible embeds. From 320×240 to 800×450 the diagram's smallest text, as
 // rendered (computed size × the SVG's scale on screen), is at least 11 px for every built-in,
@@ -64,4 +65,38 @@ test('the example docs page reads on a 375 px phone: no embed caption is cut', a
     const px = await caption.locator('.caption-text').evaluate((p) => parseFloat(getComputedStyle(p).fontSize));
     expect(px, 'caption type').toBeGreaterThanOrEqual(11);
   }
+});
+
+// Issue 25, item 5: at 320×240 nothing is cut off at the drawing's edge (a message's words in
+// flight went under the last lane: "write OK"), and a run of four lanes fits without scrolling
+// (it scrolled 5 px). Runs of more lanes scroll inside the diagram's box, by design.
+test('at 320×240 no text is cut off, and four lanes fit without scrolling', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 320, height: 240 });
+  const bad: string[] = [];
+  for (const id of BUILTINS) {
+    for (const t of [4000, 10637, 15502]) {
+      await page.goto(`/?scenario=${id}&t=${t}&embed=1`);
+      await expect(page.getByTestId('diagram')).toBeVisible();
+      await settle(page);
+      const r = await page.evaluate(() => {
+        const wrap = document.querySelector('.diagram-wrap')!;
+        const svg = document.querySelector('svg[data-testid=diagram]')!.getBoundingClientRect();
+        const cut = [...wrap.querySelectorAll('svg text')]
+          .filter((e) => {
+            const b = e.getBoundingClientRect();
+            return b.width > 0 && (b.right > svg.right + 1 || b.bottom > svg.bottom + 1 || b.left < svg.left - 1 || b.top < svg.top - 1);
+          })
+          .map((e) => e.textContent);
+        return { cut, scroll: wrap.scrollHeight - wrap.clientHeight, lanes: wrap.querySelectorAll('.lane-name').length };
+      });
+      if (r.cut.length) bad.push(`${id} at ${t} ms: cut off ${r.cut.join(', ')}`);
+      if (r.lanes <= 4 && r.scroll > 0) bad.push(`${id} at ${t} ms: ${r.lanes} lanes scroll ${r.scroll} px`);
+    }
+  }
+  expect(bad).toEqual([]);
+  await page.goto('/?scenario=redis-gc-pause&t=15502&embed=1');
+  await expect(page.getByTestId('diagram')).toBeVisible();
+  await settle(page);
+  await page.screenshot({ path: shotPath('embed-320x240-redis-gc-pause.png') });
 });

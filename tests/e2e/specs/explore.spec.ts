@@ -102,6 +102,21 @@ test("the seed's table fills live, and a sweep is drawn whose points open runs",
   expect(Number(await cell('redis', 'off').getAttribute('data-lost'))).toBeGreaterThan(0);
   await expect(cell('zookeeper', 'on')).toHaveAttribute('data-lost', '0');
   await expect(cell('redis', 'off').getByTestId('explore-cell-open')).toBeVisible();
+  // Issue 25: a cell with any lost update never reads "0.0%", and each cell counts its own
+  // tokens handed out again; together they are the counter's total.
+  const shown = await cells.evaluateAll((cs) =>
+    cs.map((c) => ({
+      lost: Number(c.getAttribute('data-lost')),
+      share: c.querySelector('.explore-share')?.textContent ?? '',
+      tokens: c.querySelector('[data-testid="explore-cell-tokens"]')?.getAttribute('data-count'),
+    })),
+  );
+  for (const c of shown) {
+    if (c.lost > 0) expect(c.share).not.toBe('0.0%');
+    expect(c.tokens, 'each cell counts its tokens handed out again').toMatch(/^\d+$/);
+  }
+  const total = Number(await page.locator('.explore-classes [data-class="token_repeated"]').getAttribute('data-count'));
+  expect(shown.reduce((sum, c) => sum + Number(c.tokens), 0)).toBe(total);
   // The table's last row whole, with the panel's edge below it.
   await page.getByTestId('explore-table').evaluate((e) => {
     e.scrollIntoView({ block: 'end' });
@@ -162,4 +177,37 @@ test('at 360 px: the search, a counterexample, the table and a sweep fit a phone
   await noSidewaysScroll();
   await page.getByTestId('explore-chart').evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await shot(page, 'explore-sweep-360.png', false);
+});
+
+test('etcd with fencing: a counterexample that lost nothing says so without red, and opens on an axis that fits it', async ({ page }) => {
+  // Issue 25: it was headed in red "two believers at once" and opened on the explorer's 30 s axis
+  // though its story was over by 6.2 s.
+  await openApp(page);
+  await openPanel(page);
+  await page.getByTestId('explore-row-redis').uncheck();
+  await page.getByTestId('explore-row-etcd').check();
+  await page.getByTestId('explore-fencing-on').check();
+  await setNumber(page, 'explore-set-runs', 500);
+  await page.getByTestId('explore-start').click();
+  const found = page.getByTestId('explore-found');
+  await expect(found).toHaveAttribute('data-class', 'two_believers', { timeout: 30_000 });
+  const heading = found.locator('h3');
+  await expect(heading).toContainText('two believers at once, no update lost');
+  const colors = await page.evaluate(() => {
+    const h = document.querySelector('[data-testid="explore-found"] h3')!;
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--bad)';
+    h.appendChild(probe);
+    const out = { heading: getComputedStyle(h).color, bad: getComputedStyle(probe).color };
+    probe.remove();
+    return out;
+  });
+  expect(colors.heading, 'not the colour of a loss').not.toBe(colors.bad);
+  await expect(page.getByTestId('explore-open')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('explore-open').click();
+  await expect(page.getByTestId('scenario-picker').locator('option:checked')).toContainText('Found by the explorer: two believers at once');
+  const end = Number(await page.getByTestId('scrub').getAttribute('max'));
+  expect(end, 'the axis ends a second or so after the story').toBeLessThan(30_000);
+  await toEnd(page);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-safe', 'true');
 });

@@ -47,13 +47,18 @@ for (const [width, height] of [
   });
 }
 
-/** GETs a path from the test server with this Accept-Encoding (node's http: nothing decoded). */
-function fetchRaw(baseURL: string, p: string, acceptEncoding?: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+/** GETs a path from the test server with this Accept-Encoding and `more` headers (node's http: nothing decoded). */
+function fetchRaw(
+  baseURL: string,
+  p: string,
+  acceptEncoding?: string,
+  more: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(new URL(p, baseURL), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
+    get(new URL(p, baseURL), { headers: { ...(acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}), ...more } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
   });
 }
@@ -81,6 +86,27 @@ test('the server sends brotli or gzip as the request accepts, compressed at buil
   // The page's own request: Chromium asks for br and gets it.
   const res = await fetchRaw(baseURL!, '/', 'gzip, deflate, br, zstd');
   expect(res.headers['content-encoding']).toBe('br');
+});
+
+// Issue 25, item 3: what never changes under its name is cached for good, the rest is asked
+// again and answered with a 304 when unchanged (embeds fetch the app once; a reload ~nothing).
+test('the server sends hashed files immutable, and the pages no-cache with an ETag', async ({ baseURL }) => {
+  const files = readdirSync(DIST, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(html|js|css|wasm)$/.test(e.name))
+    .map((e) => path.relative(DIST, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  expect(files.filter((f) => f.startsWith('snippets/')).length, 'a wasm-bindgen snippet').toBeGreaterThan(0);
+  for (const f of files) {
+    const res = await fetchRaw(baseURL!, `/${f}`, 'br');
+    const hashed = /-[0-9a-f]{16}(_bg)?(\.[a-z]+$|\/)/.test(f);
+    expect(res.headers['cache-control'], f).toBe(hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    expect(res.headers['etag'], f).toMatch(/^"[\w-]+"$/);
+    if (!hashed) {
+      const again = await fetchRaw(baseURL!, `/${f}`, 'br', { 'if-none-match': res.headers['etag'] as string });
+      expect(again.status, `${f} unchanged`).toBe(304);
+      expect(again.body.length).toBe(0);
+    }
+  }
+  expect(files.filter((f) => f.endsWith('.html')).sort()).toEqual(['embed-example.html', 'index.html']);
 });
 
 // The diagram is in the app's first frame, drawn once at its real width: Yew yields to the

@@ -158,7 +158,7 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
   const iframes = page.locator('iframe');
   await expect(iframes).toHaveCount(2);
   for (let i = 0; i < 2; i++) {
-    await expect(iframes.nth(i)).toHaveAttribute('sandbox', 'allow-scripts');
+    await expect(iframes.nth(i)).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
     const embed = page.frameLocator('iframe').nth(i);
     await expect(embed.getByTestId('diagram')).toBeVisible();
     await expect(embed.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
@@ -175,8 +175,10 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
   const embeds = page.frames().filter((f) => f !== page.mainFrame());
   expect(embeds).toHaveLength(2);
   for (const f of embeds) await noScroll(f);
-  // The embeds run in an opaque origin: no storage, and the address bar is left alone.
-  expect(await embeds[0].evaluate(() => window.origin)).toBe('null');
+  // The recommended sandbox keeps the app's own origin (its files load without CORS, from the
+  // cache), and the embed leaves the address bar alone.
+  expect(await embeds[0].evaluate(() => window.origin)).toBe(new URL(page.url()).origin);
+  expect(await embeds[0].evaluate(() => location.search)).toContain('embed=1');
   // The whole page in one viewport: Chromium does not paint iframes scrolled out of view.
   await page.setViewportSize({ width: 1280, height: await page.evaluate(() => document.documentElement.scrollHeight) });
   for (let i = 0; i < 2; i++) await expect(page.frameLocator('iframe').nth(i).getByTestId('diagram')).toBeVisible();

@@ -333,6 +333,8 @@ export interface Config {
   lecture: boolean;
   /** Compared with its counterpart approach. */
   compared?: boolean;
+  /** Embed mode (`embed=1`), as a docs page's iframe shows it. */
+  embed?: boolean;
 }
 
 /** Every key moment of every built-in in `ids`, at one configuration, in one page: the app
@@ -347,7 +349,7 @@ export async function eachBuiltin<M extends 'layout' | 'collisions' | 'where'>(
   opts: { ids?: string[]; exportSvg?: boolean } = {},
 ) {
   await install(page);
-  await open(page, `?scenario=${(opts.ids ?? BUILTINS)[0]}${cfg.lecture ? '&lecture=1' : ''}`);
+  await open(page, `?scenario=${(opts.ids ?? BUILTINS)[0]}${cfg.lecture ? '&lecture=1' : ''}${cfg.embed ? '&embed=1' : ''}`);
   for (const id of opts.ids ?? BUILTINS) {
     const compare = cfg.compared ? counterpart(id) : null;
     const problem = await page.evaluate(([id, compare]) => window.__measure.pick(id, compare), [id, compare] as const);
