@@ -45,6 +45,8 @@ pub struct Open {
     at: Option<Cursor>,
     reveal: Option<Cursor>,
     rows: Vec<Row>,
+    /// The step's heading: its scenario's title (a slide: the lesson's).
+    title: String,
 }
 
 impl Open {
@@ -57,9 +59,13 @@ impl Open {
         let reveal = step.question.as_ref().and_then(|q| find(q.reveal_at));
         // Pretty, as the editor writes it: the compact writer would be another copy of the
         // scenario's serializer in the bundle.
+        let title = match &scenario {
+            Some(s) if !step.is_slide() => s.title.clone(),
+            _ => presenter.lesson.title.clone(),
+        };
         let json = scenario.and_then(|s| serde_json::to_string_pretty(&s).ok()).unwrap_or_default();
         let rows = table::rows(&presenter.lesson, presenter.step);
-        Open { presenter, source, blank, json, at, reveal, rows }
+        Open { presenter, source, blank, json, at, reveal, rows, title }
     }
 
     /// The same lesson after `change`; a new step is worked out anew.
@@ -297,22 +303,21 @@ fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
             </button></li>
         }
     });
-    let answer = &q.choices[q.answer];
+    // The answer's words are on its choice, now marked right: the line names its number.
+    let answer = q.answer + 1;
     let verdict = match pr.held() {
-        Some(true) => format!("Your prediction held: {answer}"),
-        Some(false) => format!("Your prediction did not hold. What happened: {answer}"),
-        None => format!("What happened: {answer}"),
+        Some(true) => format!("Your prediction held: {answer} is what happened."),
+        Some(false) => format!("Your prediction did not hold: {answer} is what happened."),
+        None => format!("What happened: {answer}."),
     };
     html! {
         <div class="lesson-question" role="group" aria-label="Question">
             <p class="lesson-prompt">{q.prompt.clone()}</p>
             <ol class="lesson-choices">{for choices}</ol>
-            if !pr.revealed {
-                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
-            } else if reached {
+            if pr.revealed && reached {
                 <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict}</p>
-            } else {
-                <p class="lesson-verdict" role="status">{"Playing to the moment that answers it…"}</p>
+            } else if pr.revealed {
+                <p class="lesson-verdict" role="status">{"Playing to the answer…"}</p>
             }
         </div>
     }
@@ -332,6 +337,26 @@ fn table_rows(rows: &[Row], on: &Buttons) -> Html {
         }
     });
     html! { {for rows} }
+}
+
+/// The step's count, its Reveal (while its question waits) and the clicker's buttons.
+fn head(open: &Open, n: usize, embed: bool, on: &Buttons) -> Html {
+    let pr = &open.presenter;
+    let asking = pr.current().question.is_some() && !pr.revealed;
+    html! {
+        <div class="lesson-head">
+            <span class="lesson-title">{pr.lesson.title.clone()}</span>
+            <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+            if asking {
+                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
+            }
+            if !embed {
+                <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on.on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
+                <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !asking} onclick={on.on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
+                <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
+            }
+        </div>
+    }
 }
 
 #[function_component(LessonPanel)]
@@ -358,16 +383,9 @@ pub fn lesson_panel(p: &Props) -> Html {
     let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
     html! {
         <>
-            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed).then_some("asking"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                <div class="lesson-head">
-                    <span class="lesson-title">{pr.lesson.title.clone()}</span>
-                    <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
-                    if !p.embed {
-                        <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
-                        <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !(step.question.is_some() && !pr.revealed)} onclick={on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
-                        <button type="button" class="small" data-testid="lesson-close" onclick={on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
-                    }
-                </div>
+            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
+                {head(&open, n, p.embed, &buttons)}
+                <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
                 if !open.rows.is_empty() {
