@@ -53,10 +53,11 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
         ),
         EventKind::Received { from, msg, .. } => format!("{me} receives {}'s \"{}\".", c.name(*from), message_label(approach, msg)),
         EventKind::Lost { from, .. } => format!("A message from {} reached {me} while it was down and was lost.", c.name(*from)),
-        EventKind::Paused { until_ms } => format!(
-            "{me} freezes (a stop-the-world GC pause or VM stall) until {}. It does not notice: to {me}, no time passes.",
-            seconds(*until_ms)
-        ),
+        // Not how long: where the pause ends is what a class is asked to predict (the
+        // band's label gives its length once it is over).
+        EventKind::Paused { .. } => {
+            format!("{me} freezes (a stop-the-world GC pause or VM stall). It does not notice: to {me}, no time passes.")
+        }
         EventKind::Resumed => match c.cause() {
             Some(Cause::Woke { believes: true, service_holds: false }) => format!(
                 "{me} wakes up still believing it holds the lock, but the lock service no longer holds it for {me}. {me} does not know: overdue timers and queued messages are handled now, in order."

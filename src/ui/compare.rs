@@ -94,12 +94,21 @@ pub struct SidesProps {
     /// The outcome shows (the end, or `outcome=1`): headings and the one-line difference say
     /// how each side ended; before that, how it stands so far.
     pub whole: bool,
+    /// The Outcome switch: both diagrams show their whole runs.
+    #[prop_or_default]
+    pub outcome: bool,
     pub act: Act,
 }
 
 /// Where an event is drawn, for the focus ring.
 fn place(run: &Run, event: Option<usize>) -> Option<(Time, NodeId)> {
     event.and_then(|i| run.trace.events.get(i)).map(|e| (e.at_ms, e.node))
+}
+
+/// The captioned event when it is at the cursor's millisecond: the diagram draws that
+/// millisecond up to it (`DiagramProps::upto`).
+pub fn event_at_cursor(run: &Run, event: Option<usize>, cursor: f64) -> Option<usize> {
+    event.filter(|&i| run.trace.events.get(i).is_some_and(|e| e.at_ms == cursor.floor() as Time))
 }
 
 /// Both diagrams, each under its heading; under them the one-line difference, what was not
@@ -114,7 +123,7 @@ pub fn sides(p: &SidesProps) -> Html {
     let left = html! {
         <section class={classes!("side", speaking(Speaker::Left))} aria-label={short_name(p.run.scenario.approach)}>
             {head(&p.run.verdict, "compare-left", 0, upto(&p.run.verdict))}
-            <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
+            <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} upto={event_at_cursor(&p.run, p.event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
     let side_caption = |approach: Approach, run: Shared<Run>, timeline: Shared<Timeline>, story: Shared<Story>, view: CaptionView| {
@@ -144,7 +153,7 @@ pub fn sides(p: &SidesProps) -> Html {
             {left}
             <section class={classes!("side", speaking(Speaker::Other))} aria-label={short_name(o.with)}>
                 {head(&run.verdict, "compare-right", o.not_applicable.len(), upto(&run.verdict))}
-                <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
+                <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} upto={event_at_cursor(run, event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
             if p.whole {
                 <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>

@@ -306,9 +306,9 @@ fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
     // The answer's words are on its choice, now marked right: the line names its number.
     let answer = q.answer + 1;
     let verdict = match pr.held() {
-        Some(true) => format!("Your prediction held: {answer} is what happened."),
-        Some(false) => format!("Your prediction did not hold: {answer} is what happened."),
-        None => format!("What happened: {answer}."),
+        Some(true) => format!("Predicted right: {answer}."),
+        Some(false) => format!("Predicted {}; it was {answer}.", pr.chosen.map_or(0, |c| c + 1)),
+        None => format!("It was {answer}."),
     };
     html! {
         <div class="lesson-question" role="group" aria-label="Question">

@@ -11,8 +11,8 @@ use crate::sim::{Role, Time};
 use crate::timeline::{ClockReading, Timeline, WriteResult};
 
 /// The words beside a lane's name: what the node is doing at `at`, and their tone (a class).
-pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, &'static str) {
-    let s = t.lane_state(lane.node, at);
+pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narrow: bool) -> (String, &'static str) {
+    let s = t.lane_state_upto(lane.node, at, upto);
     if s.down {
         return ("down".into(), "warn");
     }
@@ -111,7 +111,7 @@ fn line(out: &mut String, class: &str, x: f64, y: f64, end: bool, body: impl FnO
 }
 
 /// The whole column at `at`: a background, then per lane its name, state and clocks.
-pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
+pub fn labels(t: &Timeline, g: &Geometry, at: Time, upto: Option<usize>) -> String {
     let fs = g.font;
     let mut out = String::new();
     let _ = write!(
@@ -124,7 +124,7 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
     for (lane, b) in t.lanes.iter().zip(&g.lanes) {
         // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
         let compact = b.h < 3.0 * fs + 20.0;
-        let (full, tone) = status(t, b, at, g.narrow || compact);
+        let (full, tone) = status(t, b, at, upto, g.narrow || compact);
         let c = t.clocks.at(lane.node, at);
         let name = Esc(&lane.name);
         let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&full));

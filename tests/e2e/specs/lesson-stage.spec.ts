@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { install, layout, settle, table } from './stage-measure';
+import { install, layout, LESSONS, settle, table } from './stage-measure';
 
 // Issue 22, item 1: a lesson read from the back row. Every step of every built-in lesson, at
 // 1280×720 and 1920×1080, before and after its reveal: the step's words and choices, its title,
@@ -10,23 +8,6 @@ import { install, layout, settle, table } from './stage-measure';
 // slide (no diagram under it).
 
 test.use({ trace: 'off' });
-
-interface Step {
-  text: string;
-  table?: number[];
-  slide?: boolean;
-  question?: unknown;
-}
-interface LessonFile {
-  id: string;
-  steps: Step[];
-}
-
-const DIR = path.resolve(__dirname, '../../../src/lesson');
-export const LESSONS: LessonFile[] = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .map((f) => JSON.parse(readFileSync(path.join(DIR, f), 'utf8')) as LessonFile);
 
 interface Floors {
   w: number;

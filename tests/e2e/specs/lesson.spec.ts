@@ -60,7 +60,7 @@ test('a question answered right, then wrong, and its reveal', async ({ page }) =
   await page.keyboard.press('2');
   await expect(page.locator('[data-testid="lesson-choice"][data-choice="1"]')).toHaveAttribute('aria-pressed', 'true');
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction held: 2 is what happened/);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Predicted right: 2\./);
   // The reveal played to the stale write: the ledger shows it.
   await expect.poll(() => cursorMs(page)).toBe(15502);
   await shot(page, 'lesson-question-after.png', false);
@@ -72,7 +72,7 @@ test('a question answered right, then wrong, and its reveal', async ({ page }) =
   await expect(page.getByTestId('lesson-reveal')).toBeVisible();
   await page.locator('[data-testid="lesson-choice"][data-choice="0"]').click();
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction did not hold: 2 is what happened/);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Predicted 1; it was 2\./);
   await expect(page.locator('.lesson-choice.wrong')).toHaveAttribute('data-choice', '0');
   await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
 });
