@@ -277,7 +277,7 @@ pub fn app() -> Html {
                 }
             </main>
             if lab.help {
-                {help(&act)}
+                {help(&act, lesson.is_open())}
             }
         </div>
     }

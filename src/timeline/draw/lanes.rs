@@ -67,20 +67,16 @@ fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     }
 }
 
-/// `text`, or as much of it as fits in `px` at `font` followed by "…".
+/// `text`, or its leading whole words that fit in `px` at `font` (never a word cut short:
+/// "highest revisio…" says less than "highest"); the lane's title keeps them all.
 fn clipped(g: &Geometry, text: &str, font: f64, px: f64) -> String {
-    if g.text_width(text, font) <= px {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    for ch in text.chars() {
-        out.push(ch);
-        if g.text_width(&out, font) + g.text_width("…", font) > px {
-            out.pop();
-            break;
+    let mut out = text.trim_end_matches([' ', '·']).to_string();
+    while g.text_width(&out, font) > px {
+        match out.rfind(' ') {
+            Some(i) => out = out[..i].trim_end_matches([' ', '·', ',']).to_string(),
+            None => break,
         }
     }
-    out.push('…');
     out
 }
 

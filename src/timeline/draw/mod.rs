@@ -304,4 +304,34 @@ mod tests {
             assert!(!out.contains("&&") && !out.contains("<<"), "{}", s.id);
         }
     }
+
+    /// Issue 22, item 3: every label stands on what it names. Its box reaches to within a few
+    /// px of its instant's x (a label starts at its event, ends there, or is centred on it); a
+    /// band's name is centred in its band, which ends at the label's instant. Every built-in,
+    /// fencing off and on, at the widths the stage, a lesson's column, a comparison's side and
+    /// a phone give the drawing.
+    #[test]
+    fn every_label_stands_at_its_time() {
+        const NEAR: f64 = 8.0;
+        for s in catalog::all() {
+            for fencing in [false, true] {
+                let t = Timeline::of_run(&lab::run(&lab::with_fencing(&s, fencing)));
+                for (w, lecture) in [(995.0, true), (560.0, true), (470.0, true), (1280.0, false), (360.0, false)] {
+                    let g = Geometry::new(&t, w, lecture);
+                    for ((at, _), b) in scene(&t, &g).boxes {
+                        let x = g.xt(at);
+                        let near = b[0] - NEAR <= x && x <= b[2] + NEAR;
+                        let in_band = t.bands.iter().any(|band| band.to == at && g.xt(band.from) - NEAR <= b[0] && b[2] <= x + NEAR);
+                        assert!(
+                            near || in_band,
+                            "{} fencing {fencing} at {w} px: a label of {at} ms (x {x:.0}) drawn at {:.0}..{:.0}",
+                            s.id,
+                            b[0],
+                            b[2]
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

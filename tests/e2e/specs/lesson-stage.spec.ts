@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { install, layout, LESSONS, settle, table } from './stage-measure';
+import { collisions, install, layout, LESSONS, settle, table } from './stage-measure';
 
 // Issue 22, item 1: a lesson read from the back row. Every step of every built-in lesson, at
 // 1280×720 and 1920×1080, before and after its reveal: the step's words and choices, its title,
@@ -86,6 +86,9 @@ for (const size of SIZES) {
         const phases = step.question ? ['asking', 'revealed'] : ['shown'];
         for (const when of phases) {
           if (when === 'revealed') {
+            // The room's longest verdict: a majority of two-digit hands, and wrong or right.
+            for (let k = 0; k < 12; k++) await page.keyboard.press('1');
+            for (let k = 0; k < 11; k++) await page.keyboard.press('2');
             await page.getByTestId('lesson-reveal').click();
             await expect(page.getByTestId('lesson-revealed')).toBeVisible();
             await settle(page);
@@ -110,6 +113,8 @@ for (const size of SIZES) {
             check(l.captionFits, 'the caption does not fit its box');
             check(l.labelMin >= size.label, `diagram text ${l.labelMin} px (${l.labelMinText})`);
             check(l.transportBottom <= size.h, `transport bottom ${Math.round(l.transportBottom)}`);
+            // The lesson's narrower diagram keeps every label whole and clear of the others.
+            for (const c of await collisions(page)) bad.push(`${at}: ${c.a} over ${c.b} (${c.w}×${c.h} px)`);
           }
           rows.push([lesson.id, i + 1, when, w.text, w.title, caption, label, smallest.slice(0, 50)]);
         }

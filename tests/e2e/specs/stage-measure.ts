@@ -161,6 +161,17 @@ const inPage = {
       }
     }
     const out: Collision[] = [];
+    // A label cut short ("EVAL comp…") counts as a collision with its lack of room (issue 22,
+    // item 3): every label is whole. A token's abbreviation ("SET lock e787… NX", "EVAL
+    // compare-and-delete 0185…": four hex digits and "…") is how messages name tokens, not a cut.
+    for (const svg of document.querySelectorAll(scope)) {
+      for (const el of svg.querySelectorAll('text')) {
+        const words = clean(el.textContent);
+        if (words.endsWith('…') && !/\b[0-9a-f]{4}…$/.test(words) && shown(el) && el.getBoundingClientRect().width > 0) {
+          out.push({ a: `"${words}"`, b: '(its own missing words)', ka: kindOf(el.closest(CHIPS) ?? el), kb: 'truncation', w: 99, h: 99 });
+        }
+      }
+    }
     for (let i = 0; i < boxes.length; i++) {
       for (let j = 0; j < i; j++) {
         const p = boxes[i];
