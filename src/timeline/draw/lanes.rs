@@ -47,6 +47,7 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narro
             let seen = t.writes.iter().filter(|w| w.storage == lane.node && w.at <= at && w.result != WriteResult::Rejected);
             match seen.map(|w| w.token).max() {
                 None => ("no writes yet".into(), "quiet"),
+                Some(None) if narrow => ("no tokens".into(), "quiet"),
                 Some(None) => ("writes carry no token".into(), "quiet"),
                 Some(k) => (format!("highest {}", t.approach.token_label(k)), "quiet"),
             }
