@@ -8,7 +8,12 @@
 // looking at.
 //
 //   node scripts/lecture-shots.mjs [--out DIR] [--scenario ID]... [--png]
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+//   node scripts/lecture-shots.mjs --lessons [--out DIR]
+//
+// --lessons: every step of every built-in lesson (src/lesson/, any depth) at both sizes, as the
+// room sees it (a question asked, then revealed with two hands raised), PNG, into
+// target/screenshots/lessons/<lesson>-<size>p-<step>[-revealed].png (issue 22, item 9).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ARGS, chromium, needDist, root, startServer, tid } from './bench/browser-common.mjs';
 
@@ -19,13 +24,15 @@ const SIZES = [
   [1920, 1080],
 ];
 
-const opts = { out: path.join(root, 'target/screenshots/lecture'), scenarios: [], png: false };
+const opts = { out: null, scenarios: [], png: false, lessons: false };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--out') opts.out = path.resolve(a[++i]);
+  else if (a[i] === '--lessons') opts.lessons = true;
   else if (a[i] === '--scenario') opts.scenarios.push(a[++i]);
   else if (a[i] === '--png') opts.png = true;
   else throw new Error(`unknown argument ${a[i]}`);
 }
+opts.out ??= path.join(root, opts.lessons ? 'target/screenshots/lessons' : 'target/screenshots/lecture');
 needDist('lecture-shots');
 const scenarios = opts.scenarios.length ? opts.scenarios : STORIES;
 if (!opts.scenarios.length) rmSync(opts.out, { recursive: true, force: true });
@@ -33,8 +40,43 @@ mkdirSync(opts.out, { recursive: true });
 
 const { url, stop } = await startServer();
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+
+/** Every step of every lesson at one size: asked, and revealed where it has a question. */
+async function lessonShots(w, h) {
+  const dir = path.join(root, 'src/lesson');
+  const lessons = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+  const page = await browser.newPage({ viewport: { width: w, height: h } });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  for (const lesson of lessons) {
+    for (const [i, step] of lesson.steps.entries()) {
+      const n = i + 1;
+      await page.goto(`${url}?lesson=${lesson.id}&step=${n}`);
+      await page.locator(`[data-testid="lesson"][data-step="${n}"]`).waitFor();
+      await page.waitForFunction((n) => location.search.includes(`step=${n}`), n);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const name = `${lesson.id}-${h}p-${String(n).padStart(2, '0')}`;
+      await page.screenshot({ path: path.join(opts.out, `${name}.png`) });
+      console.log(`${name}.png  ${step.text.slice(0, 90)}`);
+      if (step.question) {
+        await page.keyboard.press('1');
+        await page.keyboard.press('2');
+        await page.keyboard.press('2');
+        await page.locator(tid('lesson-reveal')).click();
+        await page.locator(tid('lesson-revealed')).waitFor();
+        await page.screenshot({ path: path.join(opts.out, `${name}-revealed.png`) });
+        console.log(`${name}-revealed.png`);
+      }
+    }
+  }
+  await page.close();
+}
+
 try {
-  for (const [w, h] of SIZES) {
+  for (const [w, h] of opts.lessons ? SIZES : []) await lessonShots(w, h);
+  for (const [w, h] of opts.lessons ? [] : SIZES) {
     const page = await browser.newPage({ viewport: { width: w, height: h } });
     const cdp = await page.context().newCDPSession(page);
     for (const id of scenarios) {

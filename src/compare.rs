@@ -14,8 +14,9 @@ use crate::check::{FindingKind, Verdict};
 use crate::decimal::seconds;
 use crate::lab::{self, Run};
 use crate::protocols::spec::LeaseKind;
+use crate::scenario::fault::Value;
 use crate::scenario::validate::{self, ScenarioError};
-use crate::scenario::{fault, Approach, LockConfig, Persistence, Scenario};
+use crate::scenario::{fault, Approach, FaultSpec, LockConfig, Persistence, Scenario};
 
 /// The other side of a comparison, before it is run.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +98,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         c.lock.replica = false;
     }
     settings_that_do_not_carry(s, with, &mut notes);
-    let not_applicable = carry_faults(s, &mut c);
+    let not_applicable = carry_faults(s, &mut c, &mut notes);
     validate::validate(&c)
         .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
     Ok(Counterpart { scenario: c, notes, not_applicable })
@@ -197,23 +198,53 @@ fn settings_that_do_not_carry(s: &Scenario, with: Approach, notes: &mut Vec<Stri
     }
 }
 
-/// Keeps in `c` the faults of `s` whose every node exists in `c`; the rest are listed (the
-/// return value), never remapped.
-fn carry_faults(s: &Scenario, c: &mut Scenario) -> Vec<String> {
+/// The node of `c` that plays `name`'s part in `s`: itself where `c` has it (clients,
+/// storage), else the lock server at the same position (Redlock's instance i is the ensemble's
+/// server i, a single Redis or database the first server); None where `c` has no such server.
+fn by_role(name: &str, s: &Scenario, c: &Scenario, names: &[String]) -> Option<String> {
+    if names.iter().any(|n| n == name) {
+        return Some(name.to_string());
+    }
+    let i = validate::service_names(s).iter().position(|n| n == name)?;
+    validate::service_names(c).into_iter().nth(i)
+}
+
+/// `f` with every node it names replaced by its part's node in `c` (see `by_role`); Err with
+/// the first name that has none.
+fn carried(f: &FaultSpec, s: &Scenario, c: &Scenario, names: &[String]) -> Result<FaultSpec, String> {
+    let mut out = f.clone();
+    for (param, value) in f.values() {
+        let map = |n: &String| by_role(n, s, c, names).ok_or_else(|| n.clone());
+        let mapped = match value {
+            Value::Name(n) => Value::Name(map(&n)?),
+            Value::Groups(g) => Value::Groups(g.iter().map(|grp| grp.iter().map(map).collect()).collect::<Result<_, _>>()?),
+            _ => continue,
+        };
+        fault::set(&mut out, param.name, mapped);
+    }
+    Ok(out)
+}
+
+/// Carries the faults of `s` into `c` by role (`carried`): a clock jump on Redlock's redis-3 is
+/// the same jump on the ensemble's third server, so both sides meet the same trouble. Each
+/// renamed fault gets a note; a fault whose node has no counterpart is listed (the return
+/// value), and the side's heading says how many it ran without.
+fn carry_faults(s: &Scenario, c: &mut Scenario, notes: &mut Vec<String>) -> Vec<String> {
     let names = validate::node_names(c);
     let mut not_applicable = Vec::new();
-    c.faults = s
-        .faults
-        .iter()
-        .filter(|f| match fault::nodes(f).into_iter().find(|n| !names.contains(n)) {
-            Some(missing) => {
-                not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), c.approach.id()));
-                false
+    let mut faults = Vec::new();
+    for f in &s.faults {
+        match carried(f, s, c, &names) {
+            Ok(g) => {
+                if g != *f {
+                    notes.push(format!("{}: carried as {} (the lock server in the same place)", fault::words(f), fault::words(&g)));
+                }
+                faults.push(g);
             }
-            None => true,
-        })
-        .cloned()
-        .collect();
+            Err(missing) => not_applicable.push(format!("not applicable: {} (no node {missing} in {})", fault::words(f), c.approach.id())),
+        }
+    }
+    c.faults = faults;
     not_applicable
 }
 
@@ -302,28 +333,27 @@ mod tests {
     }
 
     #[test]
-    fn lock_service_faults_are_not_applicable_on_the_other_side() {
+    fn lock_service_faults_are_carried_by_role() {
+        // Redlock's instances are the ensemble's servers, one for one: the same links cut, the
+        // same clock jump, on the server in the same place.
         let s = builtin("redlock-clock-jump");
         let c = counterpart(&s, Approach::Etcd).unwrap();
-        assert!(c.scenario.faults.is_empty(), "{:?}", c.scenario.faults);
-        assert_eq!(
-            c.not_applicable,
-            [
-                "not applicable: drop A → redis-4 from 0 s (no node redis-4 in etcd)",
-                "not applicable: drop A → redis-5 from 0 s (no node redis-5 in etcd)",
-                "not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)",
-            ]
-        );
-        // A crash of the Redis primary has no counterpart in ZooKeeper either way round.
+        assert!(c.not_applicable.is_empty(), "{:?}", c.not_applicable);
+        let words: Vec<String> = c.scenario.faults.iter().map(fault::words).collect();
+        assert_eq!(words, ["drop A → etcd-4 from 0 s", "drop A → etcd-5 from 0 s", "clock jump etcd-3 by +10 s at 1.5 s"]);
+        assert!(c.notes.iter().any(|n| n
+            == "clock jump redis-3 by +10 s at 1.5 s: carried as clock jump etcd-3 by +10 s at 1.5 s (the lock server in the same place)"));
+        // A single Redis with its replica: the primary is the first server, the replica the second.
         let f = counterpart(&builtin("redis-failover"), Approach::Zookeeper).unwrap();
-        assert_eq!(
-            f.not_applicable,
-            [
-                "not applicable: drop redis → redis-replica from 0 s for 1 s (no node redis in zookeeper)",
-                "not applicable: crash redis at 40 ms, restart after 3 s (no node redis in zookeeper)"
-            ]
-        );
+        assert!(f.not_applicable.is_empty());
+        let words: Vec<String> = f.scenario.faults.iter().map(fault::words).collect();
+        assert_eq!(words, ["drop zk-1 → zk-2 from 0 s for 1 s", "crash zk-1 at 40 ms, restart after 3 s"]);
         assert!(f.notes.iter().any(|n| n.starts_with("lock.replica")));
+        // A server with no counterpart (etcd's third against a single Redis) is left out, named.
+        let mut e = builtin("etcd-gc-pause");
+        e.faults.push(FaultSpec::ClockJump(crate::scenario::fault::ClockJump { at_ms: 1000, node: "etcd-3".into(), by_ms: 5000 }));
+        let r = counterpart(&e, Approach::Redis).unwrap();
+        assert_eq!(r.not_applicable, ["not applicable: clock jump etcd-3 by +5 s at 1 s (no node etcd-3 in redis)"]);
     }
 
     #[test]
@@ -337,7 +367,7 @@ mod tests {
     }
 
     #[test]
-    fn partitions_apply_only_when_every_member_exists() {
+    fn partitions_carry_their_members_by_role() {
         let mut s = builtin("happy-path-redis");
         s.faults = vec![
             FaultSpec::Partition(Partition {
@@ -348,8 +378,10 @@ mod tests {
             FaultSpec::Partition(Partition { at_ms: 900, groups: vec![vec!["A".into(), "redis".into()]], duration_ms: None }),
         ];
         let c = counterpart(&s, Approach::Etcd).unwrap();
-        assert_eq!(c.scenario.faults, s.faults[..1]);
-        assert_eq!(c.not_applicable, ["not applicable: partition {A, redis} at 900 ms (no node redis in etcd)"]);
+        // The Redis server's part is the ensemble's first server's.
+        assert_eq!(c.scenario.faults[0], s.faults[0]);
+        assert_eq!(fault::words(&c.scenario.faults[1]), "partition {A, etcd-1} at 900 ms");
+        assert!(c.not_applicable.is_empty());
     }
 
     #[test]

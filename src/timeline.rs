@@ -148,12 +148,33 @@ impl Timeline {
 
     /// What a lane is doing at true time `t`, for the status chips beside its name.
     pub fn lane_state(&self, node: NodeId, t: Time) -> LaneState {
-        let within = |from: Time, to: Time| from <= t && t < to;
+        self.lane_state_upto(node, t, None)
+    }
+
+    /// What a lane is doing at true time `t` once event `upto` (at `t`) has happened and the
+    /// events after it in the same millisecond have not (None: all of `t`'s events have): at
+    /// "A wakes up" A still believes, though its own timer ends that belief in the same ms.
+    pub fn lane_state_upto(&self, node: NodeId, t: Time, upto: Option<usize>) -> LaneState {
+        let by = |ev: Option<usize>| match (upto, ev) {
+            (Some(e), Some(ev)) => ev <= e,
+            _ => true,
+        };
+        let within = |from: Time, start: usize, to: Time, end: Option<usize>| {
+            let started = from < t || (from == t && by(Some(start)));
+            let ended = to < t || (to == t && by(end));
+            started && !ended
+        };
+        let band = |b: &Band| b.node == node && within(b.from, b.from_event, b.to, b.to_event);
         LaneState {
-            paused: self.bands.iter().any(|b| b.node == node && b.kind == BandKind::Paused && within(b.from, b.to)),
-            down: self.bands.iter().any(|b| b.node == node && matches!(b.kind, BandKind::Down { .. }) && within(b.from, b.to)),
-            believes: self.beliefs.iter().find(|b| b.client == node && within(b.from, b.to)).map(|b| b.token),
-            holders: self.leases.iter().filter(|l| l.server == node && within(l.from, l.to)).map(|l| (l.holder, l.token)).collect(),
+            paused: self.bands.iter().any(|b| band(b) && b.kind == BandKind::Paused),
+            down: self.bands.iter().any(|b| band(b) && matches!(b.kind, BandKind::Down { .. })),
+            believes: self.beliefs.iter().find(|b| b.client == node && within(b.from, b.event, b.to, b.end_event)).map(|b| b.token),
+            holders: self
+                .leases
+                .iter()
+                .filter(|l| l.server == node && within(l.from, l.event, l.to, l.end_event))
+                .map(|l| (l.holder, l.token))
+                .collect(),
         }
     }
 }

@@ -127,7 +127,8 @@ fn compare_prints_both_sides_the_not_applicable_list_and_the_one_liner() {
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("Redlock + fencing: 2 holders at ") && first.ends_with("; etcd + fencing: one holder at a time"), "{first}");
     assert!(out.contains("(redlock, fencing on, seed 11)") && out.contains("(etcd, fencing on, seed 11)"), "{out}");
-    assert!(out.contains("not applicable: clock jump redis-3 by +10 s at 1.5 s (no node redis-3 in etcd)"), "{out}");
+    // Carried by role: the same clock jump on etcd's third server (issue 22, item 5).
+    assert!(out.contains("clock jump redis-3 by +10 s at 1.5 s: carried as clock jump etcd-3 by +10 s at 1.5 s"), "{out}");
 
     let (code, out, _) = locklab(&["compare", "--builtin", "redis-gc-pause", "--with", "etcd", "--json"]);
     assert_eq!(code, 0);

@@ -261,18 +261,27 @@ fn the_presenter_moves_and_reveals() {
     assert!(!p.prev() && !p.choose(0) && !p.reveal());
     assert!(p.go(q));
     let answer = p.current().question.as_ref().unwrap().answer;
+    let other = (answer + 1) % 2;
     assert_eq!(p.held(), None);
-    assert!(p.choose(answer) && !p.choose(9));
+    // The room's hands: two for the answer, one for another choice.
+    assert!(p.choose(answer) && p.choose(other) && p.choose(answer) && !p.choose(9));
+    assert_eq!((p.hands()[answer], p.hands()[other], p.majority()), (2, 1, Some(answer)));
     assert_eq!(p.held(), None, "not before the reveal");
     assert!(p.reveal() && !p.reveal());
     assert_eq!(p.held(), Some(true));
-    assert!(!p.choose((answer + 1) % 2), "no changing the prediction after the reveal");
-    // Leaving the step forgets the answer; coming back asks again.
-    assert!(p.next() && p.prev());
-    assert_eq!((p.chosen, p.revealed), (None, false));
-    assert!(p.choose((answer + 1) % 2) && p.reveal());
+    assert!(!p.choose(other), "no hands after the reveal");
+    // Going back a step and forward again keeps the room's answer.
+    assert!(p.prev() && p.next());
+    assert!(p.revealed() && p.held() == Some(true) && p.hands()[answer] == 2);
+    // A room whose majority was wrong.
+    let mut p = Presenter::new(l.clone(), q);
+    assert!(p.choose(other) && p.choose(other) && p.choose(answer) && p.reveal());
     assert_eq!(p.held(), Some(false));
-    // A reveal without a prediction says nothing about it.
-    assert!(p.next() && p.prev() && p.reveal());
+    // A tie at the top, and no hands at all, say nothing about the room.
+    let mut p = Presenter::new(l.clone(), q);
+    assert!(p.choose(0) && p.choose(1) && p.majority().is_none() && p.reveal());
+    assert_eq!(p.held(), None);
+    let mut p = Presenter::new(l, q);
+    assert!(p.reveal());
     assert_eq!(p.held(), None);
 }

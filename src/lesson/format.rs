@@ -30,6 +30,16 @@ pub struct LessonStep {
     pub question: Option<Question>,
     /// The closing table's rows: the steps whose runs it compares (see `table`).
     pub table: Vec<usize>,
+    /// Shown as a slide: its text (and table) fill the stage, with no diagram under them.
+    pub slide: bool,
+}
+
+impl LessonStep {
+    /// Whether the step is a slide: marked so, or a closing table (a table over a shrunken
+    /// diagram could be read from neither).
+    pub fn is_slide(&self) -> bool {
+        self.slide || !self.table.is_empty()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,5 +1,5 @@
-//! A lesson being presented: which step shows, what the audience predicted, and whether the
-//! answer has been revealed. Plain state with the moves a clicker and the choice keys make;
+//! A lesson being presented: which step shows, the room's hands on each question, and whether
+//! its answer has been revealed. Plain state with the moves a clicker and the choice keys make;
 //! the screen (src/ui/lesson.rs) turns it into session actions.
 
 use super::{Lesson, LessonStep};
@@ -8,21 +8,56 @@ use super::{Lesson, LessonStep};
 pub struct Presenter {
     pub lesson: Lesson,
     pub step: usize,
-    /// The choice picked for this step's question (None: not yet).
-    pub chosen: Option<usize>,
-    /// Whether this step's question has been revealed.
+    /// Each step's question as the room answered it. Kept while the lesson is open: going back
+    /// a step (PageUp) and forward again finds the class's answer where it was.
+    answers: Vec<Answer>,
+}
+
+/// The room's answer to one step's question.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Hands raised for each choice (a press of 1–4 or a click adds one).
+    pub hands: Vec<u32>,
     pub revealed: bool,
 }
 
 impl Presenter {
-    /// At step `step` (clamped to the lesson's steps).
+    /// At step `step` (clamped to the lesson's steps), no question answered yet.
     pub fn new(lesson: Lesson, step: usize) -> Presenter {
         let step = step.min(lesson.steps.len().saturating_sub(1));
-        Presenter { lesson, step, chosen: None, revealed: false }
+        let answers = lesson
+            .steps
+            .iter()
+            .map(|s| Answer { hands: vec![0; s.question.as_ref().map_or(0, |q| q.choices.len())], revealed: false })
+            .collect();
+        Presenter { lesson, step, answers }
     }
 
     pub fn current(&self) -> &LessonStep {
         &self.lesson.steps[self.step]
+    }
+
+    fn answer(&self) -> &Answer {
+        &self.answers[self.step]
+    }
+
+    /// Whether this step's question has been revealed.
+    pub fn revealed(&self) -> bool {
+        self.answer().revealed
+    }
+
+    /// This step's hands, one count per choice.
+    pub fn hands(&self) -> &[u32] {
+        &self.answer().hands
+    }
+
+    /// The choice most hands went up for; None with no hands or a tie at the top.
+    pub fn majority(&self) -> Option<usize> {
+        let hands = self.hands();
+        let top = hands.iter().copied().max().filter(|&m| m > 0)?;
+        let mut at = hands.iter().enumerate().filter(|(_, &h)| h == top).map(|(i, _)| i);
+        let first = at.next();
+        at.next().is_none().then_some(first).flatten()
     }
 
     pub fn is_last(&self) -> bool {
@@ -39,39 +74,40 @@ impl Presenter {
         self.step.checked_sub(1).is_some_and(|s| self.go(s))
     }
 
-    /// To step `step`, with its question unanswered; false if there is no such step or it is
-    /// the one showing.
+    /// To step `step`, its question as the room left it; false if there is no such step or
+    /// it is the one showing.
     pub fn go(&mut self, step: usize) -> bool {
         if step >= self.lesson.steps.len() || step == self.step {
             return false;
         }
-        *self = Presenter::new(self.lesson.clone(), step);
+        self.step = step;
         true
     }
 
-    /// Picks choice `i` of the question; false without a question, with no such choice, or
-    /// once revealed (a prediction is made before the run shows).
+    /// Raises a hand for choice `i`; false without a question, with no such choice, or once
+    /// revealed (a prediction is made before the run shows).
     pub fn choose(&mut self, i: usize) -> bool {
-        let ok = !self.revealed && self.current().question.as_ref().is_some_and(|q| i < q.choices.len());
+        let a = &mut self.answers[self.step];
+        let ok = !a.revealed && i < a.hands.len();
         if ok {
-            self.chosen = Some(i);
+            a.hands[i] += 1;
         }
         ok
     }
 
     /// Reveals the answer; false without a question or if already revealed.
     pub fn reveal(&mut self) -> bool {
-        let ok = !self.revealed && self.current().question.is_some();
-        self.revealed |= ok;
+        let ok = !self.revealed() && self.current().question.is_some();
+        self.answers[self.step].revealed |= ok;
         ok
     }
 
-    /// Once revealed with a choice made: whether the prediction held.
+    /// Once revealed: whether the room's majority was right (None without a majority).
     pub fn held(&self) -> Option<bool> {
         let q = self.current().question.as_ref()?;
-        if !self.revealed {
+        if !self.revealed() {
             return None;
         }
-        self.chosen.map(|c| c == q.answer)
+        self.majority().map(|c| c == q.answer)
     }
 }

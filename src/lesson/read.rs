@@ -78,7 +78,7 @@ fn lesson_id(v: &Value, path: &str) -> Read<String> {
 }
 
 fn step(v: &Value, path: &str) -> Read<LessonStep> {
-    let o = Object::new(v, path, &["scenario", "fencing", "safe_unlock", "at", "text", "question", "table"])?;
+    let o = Object::new(v, path, &["scenario", "fencing", "safe_unlock", "at", "text", "question", "table", "slide"])?;
     Ok(LessonStep {
         scenario: o.req("scenario", step_scenario)?,
         fencing: o.opt("fencing", boolean)?,
@@ -87,6 +87,7 @@ fn step(v: &Value, path: &str) -> Read<LessonStep> {
         text: o.req("text", |v, p| bounded(v, p, MAX_TEXT_LEN))?,
         question: o.opt("question", question)?,
         table: o.or("table", Vec::new(), |v, p| list(v, p, index))?,
+        slide: o.or("slide", false, boolean)?,
     })
 }
 

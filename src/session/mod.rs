@@ -66,6 +66,11 @@ pub struct Session {
     dwell_ms: f64,
     /// Lecture mode: playback stops at each key moment until Space (the presenter's pace).
     pub stop_at_keys: bool,
+    /// Lecture mode: the run's future shows faintly under the veil (key G). Off, it is hidden:
+    /// where a pause ends or a write lands is for the class to predict.
+    pub future: bool,
+    /// The key to the diagram's marks under it (key K).
+    pub legend: bool,
     /// Where `Action::PlayTo` stops playback.
     play_to: Option<(i64, Option<usize>)>,
     /// Why the last edit was refused (the previous run stays on screen).
@@ -119,6 +124,9 @@ pub enum Action {
     ToggleOutcome,
     /// Lecture mode: whether playback stops at each key moment.
     ToggleStopAtKeys,
+    /// Lecture mode: whether the run's future shows faintly.
+    ToggleFuture,
+    ToggleLegend,
     ToggleHelp,
     CloseHelp,
     /// Show the same story on another approach beside this one (None: back to one diagram).
@@ -196,6 +204,8 @@ impl Session {
             slide_ms: 0.0,
             dwell_ms: 0.0,
             stop_at_keys: true,
+            future: false,
+            legend: true,
             play_to: None,
             error: None,
             load_error: None,
@@ -448,6 +458,8 @@ impl Session {
             Action::ToggleLecture
             | Action::ToggleOutcome
             | Action::ToggleStopAtKeys
+            | Action::ToggleFuture
+            | Action::ToggleLegend
             | Action::ToggleHelp
             | Action::CloseHelp
             | Action::DismissLinkError => lab.apply_view(action),
@@ -523,6 +535,8 @@ impl Session {
             Action::ToggleLecture => self.lecture = !self.lecture,
             Action::ToggleOutcome => self.outcome = !self.outcome,
             Action::ToggleStopAtKeys => self.stop_at_keys = !self.stop_at_keys,
+            Action::ToggleFuture => self.future = !self.future,
+            Action::ToggleLegend => self.legend = !self.legend,
             Action::ToggleHelp => self.help = !self.help,
             Action::CloseHelp => self.help = false,
             Action::DismissLinkError => self.link_error = None,

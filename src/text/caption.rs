@@ -32,6 +32,30 @@ impl Ctx<'_> {
     fn cause(&self) -> Option<&Cause> {
         self.story.cause(self.event)
     }
+
+    /// The events before this one in its millisecond, latest first.
+    fn same_ms_before(&self) -> impl Iterator<Item = &crate::protocols::Event> {
+        let at = self.trace.events[self.event].at_ms;
+        self.trace.events[..self.event].iter().rev().take_while(move |x| x.at_ms == at)
+    }
+
+    /// Whether `node` woke from a pause earlier in this millisecond: what it does now was
+    /// queued while it was paused.
+    fn just_woke(&self, node: NodeId) -> bool {
+        self.same_ms_before().any(|x| x.node == node && matches!(x.kind, EventKind::Resumed))
+    }
+
+    /// The write `node` sent earlier in this millisecond, just after waking (queued in its pause).
+    fn queued_write(&self, node: NodeId) -> Option<u32> {
+        self.just_woke(node)
+            .then(|| {
+                self.same_ms_before().find_map(|x| match x.kind {
+                    EventKind::Note(Note::WriteSent { n, .. }) if x.node == node => Some(n),
+                    _ => None,
+                })
+            })
+            .flatten()
+    }
 }
 
 /// The caption for trace event `event` of a run whose story is `story`.
@@ -53,10 +77,11 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
         ),
         EventKind::Received { from, msg, .. } => format!("{me} receives {}'s \"{}\".", c.name(*from), message_label(approach, msg)),
         EventKind::Lost { from, .. } => format!("A message from {} reached {me} while it was down and was lost.", c.name(*from)),
-        EventKind::Paused { until_ms } => format!(
-            "{me} freezes (a stop-the-world GC pause or VM stall) until {}. It does not notice: to {me}, no time passes.",
-            seconds(*until_ms)
-        ),
+        // Not how long: where the pause ends is what a class is asked to predict (the
+        // band's label gives its length once it is over).
+        EventKind::Paused { .. } => {
+            format!("{me} freezes (a stop-the-world GC pause or VM stall). It does not notice: to {me}, no time passes.")
+        }
         EventKind::Resumed => match c.cause() {
             Some(Cause::Woke { believes: true, service_holds: false }) => format!(
                 "{me} wakes up still believing it holds the lock, but the lock service no longer holds it for {me}. {me} does not know: overdue timers and queued messages are handled now, in order."
@@ -207,7 +232,17 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
         Note::AcquireStarted { attempt } => format!("{me} tries again for the lock (attempt {attempt})."),
         Note::AcquireFailed { reason, retry_in_ms, .. } => acquire_failed(c, me, reason, *retry_in_ms),
         Note::BeliefStarted { token, validity_ms, .. } => belief_started(c, me, *token, *validity_ms),
-        Note::BeliefEnded { reason } => belief_ended(c, me, *reason),
+        Note::BeliefEnded { reason } => {
+            let node = c.trace.events[c.event].node;
+            match c.queued_write(node) {
+                Some(n) => format!("{} Too late for write #{n}: queued in the pause, it has already left.", belief_ended(c, me, *reason)),
+                None => belief_ended(c, me, *reason),
+            }
+        }
+        Note::WriteSent { n, token } if c.just_woke(c.trace.events[c.event].node) => format!(
+            "{me} sends write #{n} to storage ({}), queued while it was paused: it has not re-checked the lock, it just believes it holds it.",
+            c.tok(*token)
+        ),
         Note::WriteSent { n, token } => {
             format!("{me} sends write #{n} to storage ({}): it has not re-checked the lock, it just believes it holds it.", c.tok(*token))
         }

@@ -22,6 +22,9 @@ pub struct BeliefBar {
     /// What ended it (None while open or when a crash did).
     pub end: Option<BeliefEnd>,
     pub event: usize,
+    /// The event that ended it (None while open): what it shares its millisecond with
+    /// happens before or after it (see `Timeline::lane_state_upto`).
+    pub end_event: Option<usize>,
 }
 
 /// Why a lock server stopped holding a client's lease.
@@ -90,6 +93,9 @@ pub struct Band {
     pub from: Time,
     pub to: Time,
     pub kind: BandKind,
+    /// The events that start and end it (None: it lasts to the end of the run or its planned end).
+    pub from_event: usize,
+    pub to_event: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,9 +168,9 @@ pub fn beliefs(trace: &Trace, clocks: &Clocks) -> Vec<BeliefBar> {
                 .zip(validity_ms)
                 .and_then(|(c, v)| clocks.true_time_when(b.client, ClockKind::Mono, b.from_ms, c.mono_ms + v));
             let end = b.to_ms.and_then(|to| {
-                trace.events[event..].iter().find_map(|e| match e.kind {
-                    EventKind::Note(Note::BeliefEnded { reason }) if e.node == b.client && e.at_ms == to => Some(Some(reason)),
-                    EventKind::Crashed { .. } if e.node == b.client && e.at_ms == to => Some(None),
+                trace.events.iter().enumerate().skip(event).find_map(|(i, e)| match e.kind {
+                    EventKind::Note(Note::BeliefEnded { reason }) if e.node == b.client && e.at_ms == to => Some((Some(reason), i)),
+                    EventKind::Crashed { .. } if e.node == b.client && e.at_ms == to => Some((None, i)),
                     _ => None,
                 })
             });
@@ -175,8 +181,9 @@ pub fn beliefs(trace: &Trace, clocks: &Clocks) -> Vec<BeliefBar> {
                 open: b.to_ms.is_none(),
                 token,
                 deadline,
-                end: end.flatten(),
+                end: end.and_then(|(reason, _)| reason),
                 event,
+                end_event: end.map(|(_, i)| i),
             }
         })
         .collect()
@@ -299,8 +306,9 @@ pub fn bands(trace: &Trace) -> Vec<Band> {
             BandKind::Paused => matches!(k, EventKind::Resumed | EventKind::Crashed { .. }),
             BandKind::Down { .. } => matches!(k, EventKind::Restarted),
         };
-        let to = later.iter().find(|l| l.node == e.node && ends(&l.kind)).map_or(fallback, |l| l.at_ms);
-        out.push(Band { node: e.node, from: e.at_ms, to, kind });
+        let end = later.iter().position(|l| l.node == e.node && ends(&l.kind));
+        let to = end.map_or(fallback, |j| later[j].at_ms);
+        out.push(Band { node: e.node, from: e.at_ms, to, kind, from_event: i, to_event: end.map(|j| i + 1 + j) });
     }
     out
 }

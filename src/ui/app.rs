@@ -206,14 +206,17 @@ fn story(lab: &Session, act: &Act) -> Html {
         return html! {
             <Sides run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} other={Shared(other)} cursor={lab.cursor}
                 event={caption_event} view={lab.caption_view()} other_view={lab.other_caption_view()} fast_forward={lab.fast_forward()}
-                other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={lab.outcome_shown()} act={act.clone()} />
+                other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={lab.outcome_shown()} outcome={lab.outcome} act={act.clone()} />
         };
     }
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     html! {
         <>
-        <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
-        {legend()}
+        <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} upto={super::compare::event_at_cursor(&lab.run, caption_event, lab.cursor)} whole={lab.outcome}
+            lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
+        if lab.legend {
+            {legend()}
+        }
         if !lab.embed {
             {super::diagram::fault_hint()}
         }
@@ -271,7 +274,7 @@ pub fn app() -> Html {
         html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
     };
     html! {
-        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"))}>
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"), lab.future.then_some("future"), lab.outcome.then_some("whole"))}>
             if let Some(e) = &lab.link_error {
                 {link_error(e, &act)}
             }
@@ -312,7 +315,7 @@ pub fn app() -> Html {
                 }
             </main>
             if lab.help {
-                {help(&act)}
+                {help(&act, lesson.is_open())}
             }
         </div>
     }

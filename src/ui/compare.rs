@@ -50,7 +50,7 @@ pub fn compare_select(p: &SelectProps) -> Html {
 
 /// A side's heading: its approach and, once the outcome shows (`upto` None), whether it was
 /// safe and why; before that, the verdict so far.
-fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) -> Html {
+fn head(v: &Verdict, testid: &'static str, left_out: Option<String>, upto: Option<Time>) -> Html {
     let (class, badge, text) = match upto {
         None => (if v.safe { "safe" } else { "unsafe" }, if v.safe { "● Safe" } else { "▲ Unsafe" }, compare::side(v)),
         Some(u) => (
@@ -64,14 +64,29 @@ fn head(v: &Verdict, testid: &'static str, left_out: usize, upto: Option<Time>) 
             <span class="side-badge">{badge}</span>
             {" "}{text}
             // Why a side stayed calm is often that the fault has no node there: say it up here.
-            if left_out > 0 {
+            // Never a bare "Safe" for a side that met fewer faults (issue 22, item 5).
+            if let Some(missing) = left_out {
                 // A space of its own: the lecture stage's heading is a line box, not a flex row.
-                {" "}<span class="side-na">{format!("{left_out} {} not applicable here (no such node", if left_out == 1 { "fault" } else { "faults" })}
+                {" "}<span class="side-na" data-testid="side-missing">{missing}
                     // The list is under the diagrams, and under the lecture stage (styles/app.css).
-                    <span class="below">{"; listed below"}</span>{")"}</span>
+                    <span class="below">{" (listed below)"}</span></span>
             }
         </h2>
     }
+}
+
+/// "etcd ran without 1 of Redlock's 3 faults", when a fault could not be carried over.
+fn missing(p: &SidesProps, o: &Other) -> Option<String> {
+    let n = o.not_applicable.len();
+    let total = p.run.scenario.faults.len();
+    (n > 0).then(|| {
+        format!(
+            "{} ran without {n} of {}'s {total} {}",
+            short_name(o.with),
+            short_name(p.run.scenario.approach),
+            if total == 1 { "fault" } else { "faults" }
+        )
+    })
 }
 
 #[derive(Properties, PartialEq)]
@@ -94,12 +109,21 @@ pub struct SidesProps {
     /// The outcome shows (the end, or `outcome=1`): headings and the one-line difference say
     /// how each side ended; before that, how it stands so far.
     pub whole: bool,
+    /// The Outcome switch: both diagrams show their whole runs.
+    #[prop_or_default]
+    pub outcome: bool,
     pub act: Act,
 }
 
 /// Where an event is drawn, for the focus ring.
 fn place(run: &Run, event: Option<usize>) -> Option<(Time, NodeId)> {
     event.and_then(|i| run.trace.events.get(i)).map(|e| (e.at_ms, e.node))
+}
+
+/// The captioned event when it is at the cursor's millisecond: the diagram draws that
+/// millisecond up to it (`DiagramProps::upto`).
+pub fn event_at_cursor(run: &Run, event: Option<usize>, cursor: f64) -> Option<usize> {
+    event.filter(|&i| run.trace.events.get(i).is_some_and(|e| e.at_ms == cursor.floor() as Time))
 }
 
 /// Both diagrams, each under its heading; under them the one-line difference, what was not
@@ -113,8 +137,8 @@ pub fn sides(p: &SidesProps) -> Html {
     let speaking = |s: Speaker| (p.lecture && p.speaker == s).then_some("speaking");
     let left = html! {
         <section class={classes!("side", speaking(Speaker::Left))} aria-label={short_name(p.run.scenario.approach)}>
-            {head(&p.run.verdict, "compare-left", 0, upto(&p.run.verdict))}
-            <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} lecture={p.lecture} act={p.act.clone()} compact=true />
+            {head(&p.run.verdict, "compare-left", None, upto(&p.run.verdict))}
+            <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} upto={event_at_cursor(&p.run, p.event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
     let side_caption = |approach: Approach, run: Shared<Run>, timeline: Shared<Timeline>, story: Shared<Story>, view: CaptionView| {
@@ -143,8 +167,8 @@ pub fn sides(p: &SidesProps) -> Html {
         <div class="compare" data-testid="compare">
             {left}
             <section class={classes!("side", speaking(Speaker::Other))} aria-label={short_name(o.with)}>
-                {head(&run.verdict, "compare-right", o.not_applicable.len(), upto(&run.verdict))}
-                <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
+                {head(&run.verdict, "compare-right", missing(p, o), upto(&run.verdict))}
+                <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} upto={event_at_cursor(run, event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
             if p.whole {
                 <p class="compare-summary" data-testid="compare-summary">{o.summary.clone()}</p>

@@ -68,6 +68,8 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
         ("f" | "F", _) => Action::ToggleFencing,
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,
+        ("g" | "G", _) => Action::ToggleFuture,
+        ("k" | "K", _) => Action::ToggleLegend,
         ("?", _) => Action::ToggleHelp,
         ("Delete" | "Backspace", _) => Action::RemoveSelected,
         _ => return None,

@@ -7,8 +7,8 @@ use yew::prelude::*;
 /// render compares only the string (no node is touched).
 const LEGEND: &str = concat!(
     r#"<p class="legend-line" aria-label="How to read the diagram">"#,
-    r#"<span><i class="sw belief"></i>client believes it holds the lock</span>"#,
-    r#"<span><i class="sw held"></i>the lock service holds its lease</span>"#,
+    r#"<span><i class="sw belief"></i>believes it holds the lock</span>"#,
+    r#"<span><i class="sw held"></i>lock service holds its lease</span>"#,
     r#"<span><i class="sw pause"></i>paused</span>"#,
     r#"<span><i class="sw overlap"></i>two believers</span>"#,
     r#"<span><b class="g ok">●</b>accepted</span>"#,

@@ -45,6 +45,8 @@ pub struct Open {
     at: Option<Cursor>,
     reveal: Option<Cursor>,
     rows: Vec<Row>,
+    /// The step's heading: its scenario's title (a slide: the lesson's).
+    title: String,
 }
 
 impl Open {
@@ -57,9 +59,13 @@ impl Open {
         let reveal = step.question.as_ref().and_then(|q| find(q.reveal_at));
         // Pretty, as the editor writes it: the compact writer would be another copy of the
         // scenario's serializer in the bundle.
+        let title = match &scenario {
+            Some(s) if !step.is_slide() => s.title.clone(),
+            _ => presenter.lesson.title.clone(),
+        };
         let json = scenario.and_then(|s| serde_json::to_string_pretty(&s).ok()).unwrap_or_default();
         let rows = table::rows(&presenter.lesson, presenter.step);
-        Open { presenter, source, blank, json, at, reveal, rows }
+        Open { presenter, source, blank, json, at, reveal, rows, title }
     }
 
     /// The same lesson after `change`; a new step is worked out anew.
@@ -129,7 +135,7 @@ fn play_to(act: &Act, ctx: &Ctx, to: Option<Cursor>) {
 fn command(cmd: Cmd, state: &UseStateHandle<LessonState>, ctx: &Ctx, act: &Act) {
     let open = &ctx.open;
     let p = &open.presenter;
-    let unrevealed = p.current().question.is_some() && !p.revealed;
+    let unrevealed = p.current().question.is_some() && !p.revealed();
     match cmd {
         Cmd::Key(LessonKey::Next) if unrevealed => command(Cmd::Reveal, state, ctx, act),
         Cmd::Key(LessonKey::Next) if !ctx.embed => open.after(Presenter::next).into_iter().for_each(|o| set(state, o)),
@@ -137,7 +143,7 @@ fn command(cmd: Cmd, state: &UseStateHandle<LessonState>, ctx: &Ctx, act: &Act) 
         Cmd::Go(step) if !ctx.embed => open.after(|p| p.go(step)).into_iter().for_each(|o| set(state, o)),
         Cmd::Key(LessonKey::Next | LessonKey::Prev) | Cmd::Go(_) => {}
         Cmd::Key(LessonKey::Play) if ctx.playing => act.dispatch(Action::Stop),
-        Cmd::Key(LessonKey::Play) => play_to(act, ctx, if p.revealed { open.reveal } else { open.at }),
+        Cmd::Key(LessonKey::Play) => play_to(act, ctx, if p.revealed() { open.reveal } else { open.at }),
         Cmd::Key(LessonKey::Choose(i)) => open.after(|p| p.choose(i)).into_iter().for_each(|o| set(state, o)),
         Cmd::Key(LessonKey::Blank) => set(state, open.blanked(!open.blank)),
         Cmd::Reveal => {
@@ -243,7 +249,8 @@ fn use_step_on_screen(p: &Props, ctx: &Option<Ctx>) {
         move |_| {
             if let Some(o) = open {
                 act.dispatch(Action::Load(o.json.clone()));
-                if let Some(at) = o.at {
+                // A question the room has already seen answered stands at its answer.
+                if let Some(at) = if o.presenter.revealed() { o.reveal } else { o.at } {
                     act.dispatch(at.event.map_or(Action::Seek(at.ms as f64), Action::Focus));
                 }
                 if !embed {
@@ -279,40 +286,56 @@ impl Buttons<'_> {
     }
 }
 
-/// The step's question: its choices, then Reveal, and once the answering moment is `reached`,
-/// whether the prediction held.
+/// The room's verdict once the answering moment is reached: its majority against what happened.
+fn verdict(q: &Question, pr: &Presenter) -> String {
+    let answer = q.answer + 1;
+    let total: u32 = pr.hands().iter().sum();
+    match (pr.majority(), pr.held()) {
+        (Some(m), Some(right)) => {
+            let said = format!("Room: {} ({}/{total} hands)", m + 1, pr.hands()[m]);
+            if right {
+                format!("{said}, right.")
+            } else {
+                format!("{said}; it was {answer}.")
+            }
+        }
+        _ if total > 0 => format!("Room split; it was {answer}."),
+        _ => format!("It was {answer}."),
+    }
+}
+
+/// The step's question: its choices, each with the room's hands as a bar, and once the
+/// answering moment is `reached`, how the room's majority did.
 fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
+    let (hands, revealed, top) = (pr.hands(), pr.revealed(), pr.majority());
+    let most = hands.iter().copied().max().unwrap_or(0).max(1);
     let choices = q.choices.iter().enumerate().map(|(i, c)| {
-        let shown = pr.revealed && reached;
+        let shown = revealed && reached;
+        let n = hands.get(i).copied().unwrap_or(0);
         let class = classes!(
             "lesson-choice",
-            (pr.chosen == Some(i)).then_some("chosen"),
+            (top == Some(i)).then_some("chosen"),
             (shown && i == q.answer).then_some("right"),
-            (shown && pr.chosen == Some(i) && i != q.answer).then_some("wrong")
+            (shown && top == Some(i) && i != q.answer).then_some("wrong")
         );
         html! {
-            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} aria-pressed={(pr.chosen == Some(i)).to_string()}
-                disabled={pr.revealed} onclick={on.on(Cmd::Key(LessonKey::Choose(i)))}>
-                <kbd>{(i + 1).to_string()}</kbd>{c.clone()}
+            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} data-hands={n.to_string()} aria-pressed={(top == Some(i)).to_string()}
+                style={format!("--hands:{}%", n * 100 / most)} disabled={revealed} onclick={on.on(Cmd::Key(LessonKey::Choose(i)))}>
+                <kbd>{(i + 1).to_string()}</kbd><span class="lesson-choice-words">{c.clone()}</span>
+                if n > 0 {
+                    <span class="lesson-hands" aria-label={format!("{n} hands")}>{n.to_string()}</span>
+                }
             </button></li>
         }
     });
-    let answer = &q.choices[q.answer];
-    let verdict = match pr.held() {
-        Some(true) => format!("Your prediction held: {answer}"),
-        Some(false) => format!("Your prediction did not hold. What happened: {answer}"),
-        None => format!("What happened: {answer}"),
-    };
     html! {
         <div class="lesson-question" role="group" aria-label="Question">
             <p class="lesson-prompt">{q.prompt.clone()}</p>
             <ol class="lesson-choices">{for choices}</ol>
-            if !pr.revealed {
-                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
-            } else if reached {
-                <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict}</p>
-            } else {
-                <p class="lesson-verdict" role="status">{"Playing to the moment that answers it…"}</p>
+            if revealed && reached {
+                <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict(q, pr)}</p>
+            } else if revealed {
+                <p class="lesson-verdict" role="status">{"Playing to the answer…"}</p>
             }
         </div>
     }
@@ -332,6 +355,26 @@ fn table_rows(rows: &[Row], on: &Buttons) -> Html {
         }
     });
     html! { {for rows} }
+}
+
+/// The step's count, its Reveal (while its question waits) and the clicker's buttons.
+fn head(open: &Open, n: usize, embed: bool, on: &Buttons) -> Html {
+    let pr = &open.presenter;
+    let asking = pr.current().question.is_some() && !pr.revealed();
+    html! {
+        <div class="lesson-head">
+            <span class="lesson-title">{pr.lesson.title.clone()}</span>
+            <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+            if asking {
+                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
+            }
+            if !embed {
+                <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on.on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
+                <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !asking} onclick={on.on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
+                <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
+            }
+        </div>
+    }
 }
 
 #[function_component(LessonPanel)]
@@ -358,16 +401,9 @@ pub fn lesson_panel(p: &Props) -> Html {
     let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
     html! {
         <>
-            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed).then_some("asking"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                <div class="lesson-head">
-                    <span class="lesson-title">{pr.lesson.title.clone()}</span>
-                    <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
-                    if !p.embed {
-                        <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
-                        <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !(step.question.is_some() && !pr.revealed)} onclick={on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
-                        <button type="button" class="small" data-testid="lesson-close" onclick={on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
-                    }
-                </div>
+            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed()).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
+                {head(&open, n, p.embed, &buttons)}
+                <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
                 if !open.rows.is_empty() {

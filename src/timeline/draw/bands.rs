@@ -43,12 +43,12 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         };
         let short = if b.kind == BandKind::Paused { "paused" } else { "down" };
         let y = lane.bottom() - 8.0;
+        // Named once it is over: its length (and where it ends) is what the class is asked to
+        // predict while it lasts.
+        let at = (b.to, b.to_event.unwrap_or(0));
         for word in [long.as_str(), short] {
             if g.fits(word, x1 - x0 - 8.0)
-                && p.place(
-                    g,
-                    Label { at: b.from, class: "lbl band-lbl", x: (x0 + x1) / 2.0, y, anchor: "middle", text: word, font: g.font },
-                )
+                && p.place(g, Label { at, class: "lbl band-lbl", x: (x0 + x1) / 2.0, y, anchor: "middle", text: word, font: g.font })
             {
                 break;
             }
@@ -60,7 +60,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         p.place(
             g,
             Label {
-                at: part.from,
+                at: (part.from, 0),
                 class: "lbl-sm partition-lbl",
                 x: g.xt(part.from) + 3.0,
                 y: g.height - 8.0,

@@ -107,7 +107,15 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
     if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
         p.place(
             g,
-            Label { at: l.from, class: "lbl lease-lbl", x: x0 + 4.0, y: lane.mid() + f * 0.36, anchor: "start", text: label, font: f },
+            Label {
+                at: (l.from, l.event),
+                class: "lbl lease-lbl",
+                x: x0 + 4.0,
+                y: lane.mid() + f * 0.36,
+                anchor: "start",
+                text: label,
+                font: f,
+            },
         );
     }
     // Tall lanes (one or two servers) have room for words above and below the bar.
@@ -117,7 +125,7 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
             p.place(
                 g,
                 Label {
-                    at: l.from,
+                    at: (l.from, l.event),
                     class: &cls,
                     x: x0 + 2.0,
                     y: lane.mid() - bh / 2.0 - 4.0,
@@ -131,7 +139,7 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
             p.place(
                 g,
                 Label {
-                    at: l.to,
+                    at: (l.to, l.end_event.unwrap_or(0)),
                     class: "lbl-sm end-lbl",
                     x: x1 + 3.0,
                     y: lane.mid() + bh / 2.0 + small,
@@ -155,7 +163,7 @@ fn belief_labels(p: &mut Placer, t: &Timeline, g: &Geometry, b: &BeliefBar) {
     let long = format!("{name} believes it holds the lock ({})", t.approach.token_label(b.token));
     let short = format!("believes · {}", t.approach.token_value(b.token));
     for label in [long, short] {
-        if p.place(g, Label { at: b.from, class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
+        if p.place(g, Label { at: (b.from, b.event), class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
             break;
         }
     }
@@ -163,7 +171,7 @@ fn belief_labels(p: &mut Placer, t: &Timeline, g: &Geometry, b: &BeliefBar) {
         p.place(
             g,
             Label {
-                at: d,
+                at: (d, 0),
                 class: "lbl-sm deadline-lbl",
                 x: g.xt(d) + 4.0,
                 y: y - 4.0,
@@ -181,7 +189,15 @@ fn belief_labels(p: &mut Placer, t: &Timeline, g: &Geometry, b: &BeliefBar) {
     if let Some(end) = end.filter(|_| !b.open) {
         p.place(
             g,
-            Label { at: b.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + BELIEF_H - 1.0, anchor: "start", text: end, font: small },
+            Label {
+                at: (b.to, b.end_event.unwrap_or(0)),
+                class: "lbl-sm end-lbl",
+                x: x1 + 4.0,
+                y: y + BELIEF_H - 1.0,
+                anchor: "start",
+                text: end,
+                font: small,
+            },
         );
     }
 }
@@ -193,11 +209,19 @@ fn held_labels(p: &mut Placer, t: &Timeline, g: &Geometry, h: &HeldBar) {
     let (x0, x1) = (g.xt(h.from), g.xt(h.to));
     let y = lane.mid() + HELD_TOP;
     if let Some(word) = end_word(t, h.end) {
-        p.place(g, Label { at: h.to, class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
+        p.place(g, Label { at: (h.to, 0), class: "lbl-sm end-lbl", x: x1 + 4.0, y: y + HELD_H, anchor: "start", text: &word, font: small });
     }
     let held = "lease held by the lock service";
     p.place(
         g,
-        Label { at: h.from, class: "lbl-sm held-lbl", x: x0 + 2.0, y: y + HELD_H + small + 2.0, anchor: "start", text: held, font: small },
+        Label {
+            at: (h.from, 0),
+            class: "lbl-sm held-lbl",
+            x: x0 + 2.0,
+            y: y + HELD_H + small + 2.0,
+            anchor: "start",
+            text: held,
+            font: small,
+        },
     );
 }

@@ -61,7 +61,7 @@ pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css:
     out.push_str(&drawing.label_markup(drawing.labels_until(at)));
     out.push_str(&flying.labels);
     out.push_str(&banner);
-    out.push_str(&lanes::labels(t, &g, at));
+    out.push_str(&lanes::labels(t, &g, at, None));
     out.push_str(&live::cursor(&g, cursor));
     out.push_str("</g>\n</svg>\n");
     out

@@ -11,8 +11,8 @@ use crate::sim::{Role, Time};
 use crate::timeline::{ClockReading, Timeline, WriteResult};
 
 /// The words beside a lane's name: what the node is doing at `at`, and their tone (a class).
-pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, &'static str) {
-    let s = t.lane_state(lane.node, at);
+pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narrow: bool) -> (String, &'static str) {
+    let s = t.lane_state_upto(lane.node, at, upto);
     if s.down {
         return ("down".into(), "warn");
     }
@@ -47,6 +47,7 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, narrow: bool) -> (String, 
             let seen = t.writes.iter().filter(|w| w.storage == lane.node && w.at <= at && w.result != WriteResult::Rejected);
             match seen.map(|w| w.token).max() {
                 None => ("no writes yet".into(), "quiet"),
+                Some(None) if narrow => ("no tokens".into(), "quiet"),
                 Some(None) => ("writes carry no token".into(), "quiet"),
                 Some(k) => (format!("highest {}", t.approach.token_label(k)), "quiet"),
             }
@@ -67,20 +68,16 @@ fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     }
 }
 
-/// `text`, or as much of it as fits in `px` at `font` followed by "…".
+/// `text`, or its leading whole words that fit in `px` at `font` (never a word cut short:
+/// "highest revisio…" says less than "highest"); the lane's title keeps them all.
 fn clipped(g: &Geometry, text: &str, font: f64, px: f64) -> String {
-    if g.text_width(text, font) <= px {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    for ch in text.chars() {
-        out.push(ch);
-        if g.text_width(&out, font) + g.text_width("…", font) > px {
-            out.pop();
-            break;
+    let mut out = text.trim_end_matches([' ', '·']).to_string();
+    while g.text_width(&out, font) > px {
+        match out.rfind(' ') {
+            Some(i) => out = out[..i].trim_end_matches([' ', '·', ',']).to_string(),
+            None => break,
         }
     }
-    out.push('…');
     out
 }
 
@@ -111,7 +108,7 @@ fn line(out: &mut String, class: &str, x: f64, y: f64, end: bool, body: impl FnO
 }
 
 /// The whole column at `at`: a background, then per lane its name, state and clocks.
-pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
+pub fn labels(t: &Timeline, g: &Geometry, at: Time, upto: Option<usize>) -> String {
     let fs = g.font;
     let mut out = String::new();
     let _ = write!(
@@ -124,7 +121,7 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time) -> String {
     for (lane, b) in t.lanes.iter().zip(&g.lanes) {
         // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
         let compact = b.h < 3.0 * fs + 20.0;
-        let (full, tone) = status(t, b, at, g.narrow || compact);
+        let (full, tone) = status(t, b, at, upto, g.narrow || compact);
         let c = t.clocks.at(lane.node, at);
         let name = Esc(&lane.name);
         let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&full));

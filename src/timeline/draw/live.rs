@@ -140,11 +140,8 @@ fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) 
     for below in [false, true] {
         for end in [flip_first, !flip_first] {
             let room = if end { left_room } else { right_room };
-            // A side without room for a few letters is no place for words.
-            if room < bold_width(g, "mm…") {
-                continue;
-            }
-            let text = fit(label, room, g);
+            // Whole words only: the label, or its first word where the label has no room.
+            let Some(text) = fit(label, room, g) else { continue };
             let w = bold_width(g, &text);
             let lx = if end { x - 10.0 } else { x + 10.0 };
             let left = if end { lx - w } else { lx };
@@ -168,15 +165,11 @@ fn bold_width(g: &Geometry, text: &str) -> f64 {
     g.text_width(text, g.font)
 }
 
-/// `text`, or as much of it as fits in `px` followed by "…".
-fn fit(text: &str, px: f64, g: &Geometry) -> String {
-    if bold_width(g, text) <= px {
-        return text.to_string();
-    }
-    let room = (px / bold_width(g, "m")).floor().max(1.0) as usize;
-    let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+/// `text` if it fits in `px`, else its first word (the message's kind: "EVAL", "release",
+/// "write"), else nothing: a label cut mid-word ("EVAL comp…") says less than either.
+fn fit(text: &str, px: f64, g: &Geometry) -> Option<String> {
+    let first = text.split([' ', ':', '(']).next().unwrap_or_default();
+    [text, first].into_iter().find(|t| !t.is_empty() && bold_width(g, t) <= px).map(str::to_string)
 }
 
 /// A banner beside the cursor while two or more clients believe they hold the lock: at the top
@@ -336,12 +329,13 @@ mod tests {
     }
 
     #[test]
-    fn a_label_with_no_room_is_cut_short() {
+    fn a_label_with_no_room_keeps_whole_words() {
         let s = catalog::get("redis-gc-pause").unwrap();
         let t = Timeline::of_run(&lab::run(&s));
         let g = Geometry::new(&t, 360.0, false);
-        assert_eq!(fit("write OK", 200.0, &g), "write OK");
-        let cut = fit("EVAL compare-and-delete 0185…", 60.0, &g);
-        assert!(cut.ends_with('…') && bold_width(&g, &cut) <= 60.0, "{cut}");
+        assert_eq!(fit("write OK", 200.0, &g).as_deref(), Some("write OK"));
+        assert_eq!(fit("EVAL compare-and-delete 0185…", 60.0, &g).as_deref(), Some("EVAL"));
+        assert_eq!(fit("release: expire row if token matches", 70.0, &g).as_deref(), Some("release"));
+        assert_eq!(fit("EVAL compare-and-delete", 5.0, &g), None);
     }
 }

@@ -52,7 +52,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         p.place_on_plate(
             g,
             Label {
-                at: m.at,
+                at: (m.at, m.event),
                 class: &format!("lbl-sm mark-lbl {class}"),
                 x: g.xt(m.at) + 10.0,
                 y,

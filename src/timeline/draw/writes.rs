@@ -63,7 +63,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let Some(lane) = g.lane(w.storage) else { continue };
         let (x, y) = (g.xt(w.at), lane.mid());
         if let Some(m) = mark(t, g, w) {
-            p.raw(w.at, m);
+            p.raw((w.at, w.event), m);
         }
         let who = t.name(w.client);
         let full = format!("{who} · {}", t.approach.token_label(w.token));
@@ -85,8 +85,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         ];
         let words = word(w.result);
         // No free spot (writes crowd together on a phone): the glyph alone says the result.
-        if let Some(chosen) = spots.iter().find(|c| p.fits_all(g, &spot_labels(c, w.at, &who_class, &word_class, words, g.font))) {
-            for l in spot_labels(chosen, w.at, &who_class, &word_class, words, g.font) {
+        if let Some(chosen) = spots.iter().find(|c| p.fits_all(g, &spot_labels(c, (w.at, w.event), &who_class, &word_class, words, g.font)))
+        {
+            for l in spot_labels(chosen, (w.at, w.event), &who_class, &word_class, words, g.font) {
                 p.force(g, l);
             }
         }
@@ -104,14 +105,7 @@ struct Spot<'a> {
 }
 
 /// A spot's one or two labels.
-fn spot_labels<'a>(
-    c: &Spot<'a>,
-    at: crate::sim::Time,
-    who_class: &'a str,
-    word_class: &'a str,
-    word: &'a str,
-    font: f64,
-) -> Vec<Label<'a>> {
+fn spot_labels<'a>(c: &Spot<'a>, at: super::Instant, who_class: &'a str, word_class: &'a str, word: &'a str, font: f64) -> Vec<Label<'a>> {
     let mut v = vec![Label { at, class: who_class, x: c.x, y: c.y, anchor: c.anchor, text: c.text, font }];
     if let Some(y2) = c.y2 {
         v.push(Label { at, class: word_class, x: c.x, y: y2, anchor: c.anchor, text: word, font });

@@ -17,17 +17,13 @@ use crate::ui::state::Shared;
 /// rather than a component of its own, which cost more wasm for the same comparison; nothing
 /// (`measured` false) until the diagram is drawn at all.
 #[hook]
-pub fn use_lane_labels(timeline: &Shared<Timeline>, geo: &Rc<Geometry>, at: Time, measured: bool) -> Html {
-    let labels =
-        use_memo(
-            (timeline.clone(), geo.clone(), at, measured),
-            |(t, g, at, measured)| {
-                if *measured {
-                    raw(lanes::labels(t, g, *at))
-                } else {
-                    Html::default()
-                }
-            },
-        );
+pub fn use_lane_labels(timeline: &Shared<Timeline>, geo: &Rc<Geometry>, at: Time, upto: Option<usize>, measured: bool) -> Html {
+    let labels = use_memo((timeline.clone(), geo.clone(), at, upto, measured), |(t, g, at, upto, measured)| {
+        if *measured {
+            raw(lanes::labels(t, g, *at, *upto))
+        } else {
+            Html::default()
+        }
+    });
     (*labels).clone()
 }

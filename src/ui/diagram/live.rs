@@ -29,19 +29,30 @@ fn key_class(k: KeyKind) -> &'static str {
 }
 
 /// Key moments as small diamonds on the axis; a click jumps there (`other`: markers of the
-/// comparison's other run, whose events index that run's trace). A marker names its moment
-/// only once the cursor (`at`, whole ms) has reached it. Made again only when one of these
+/// comparison's other run, whose events index that run's trace). A marker names its moment,
+/// and takes the colour of its outcome, only once the cursor has reached it (`reached`: the
+/// whole ms and the captioned event there, as `draw::reached` takes them); until then it is
+/// a grey place to jump to. Made again only when one of these
 /// changes: a memo in the diagram, like the lane labels, rather than a component of its own;
 /// nothing (`measured` false) until the diagram is drawn at all.
 #[hook]
-pub fn use_key_markers(timeline: &Shared<Timeline>, geo: &Rc<Geometry>, act: &Act, other: bool, at: Time, measured: bool) -> Html {
-    let markers = use_memo((timeline.clone(), geo.clone(), act.clone(), other, at, measured), |(t, g, act, other, at, measured)| {
-        if !*measured {
-            return Html::default();
-        }
-        let (other, at) = (*other, *at);
-        let y = g.axis_h - 8.0;
-        t.key_moments
+pub fn use_key_markers(
+    timeline: &Shared<Timeline>,
+    geo: &Rc<Geometry>,
+    act: &Act,
+    other: bool,
+    reached: (Time, Option<usize>),
+    measured: bool,
+) -> Html {
+    let markers = use_memo(
+        (timeline.clone(), geo.clone(), act.clone(), other, reached, measured),
+        |(t, g, act, other, reached, measured)| {
+            if !*measured {
+                return Html::default();
+            }
+            let (other, (at, upto)) = (*other, *reached);
+            let y = g.axis_h - 8.0;
+            t.key_moments
             .iter()
             .map(|k| {
                 let x = g.xt(k.at);
@@ -51,16 +62,18 @@ pub fn use_key_markers(timeline: &Shared<Timeline>, geo: &Rc<Geometry>, act: &Ac
                     e.stop_propagation();
                     act.dispatch(if other { Action::FocusOther(event) } else { Action::Focus(event) });
                 });
+                let come = crate::timeline::draw::reached((k.at, k.event), at, upto);
                 html! {
-                    <g class={classes!("key", key_class(k.kind))} {onclick}>
+                    <g class={classes!("key", if come { key_class(k.kind) } else { "later" })} data-at={k.at.to_string()} data-event={k.event.to_string()} {onclick}>
                         // A moment still to come is a place to jump to, not a spoiler of what happens.
-                        <title>{if k.at <= at { format!("{} — {}", seconds(k.at), k.text) } else { format!("{}: a key moment", seconds(k.at)) }}</title>
+                        <title>{if come { format!("{} — {}", seconds(k.at), k.text) } else { format!("{}: a key moment", seconds(k.at)) }}</title>
                         <rect class="key-hit" x={n(x - 7.0)} y={n(y - 7.0)} width="14" height="14" />
                         <path class="key-mark" d={format!("M{} {}l4.5 4.5l-4.5 4.5l-4.5 -4.5z", n(x), n(y - 4.5))} />
                     </g>
                 }
             })
             .collect()
-    });
+        },
+    );
     (*markers).clone()
 }

@@ -41,6 +41,13 @@ pub struct DiagramProps {
     pub cursor: f64,
     /// The captioned event's place, for the focus ring.
     pub focus: Option<(Time, NodeId)>,
+    /// The captioned event, when the cursor stands on its millisecond: what comes after it in
+    /// that millisecond is not drawn yet (its labels, the lanes' words, its marker's colour).
+    #[prop_or_default]
+    pub upto: Option<usize>,
+    /// The whole run shown (the Outcome switch): no veil, every label and marker.
+    #[prop_or_default]
+    pub whole: bool,
     pub lecture: bool,
     /// Scale the drawing down to the height its box is given (embed mode: an iframe of any
     /// size shows the whole diagram, with no scrolling).
@@ -149,9 +156,12 @@ pub fn diagram(p: &DiagramProps) -> Html {
         |(t, g, measured)| if *measured { draw::scene(t, g) } else { Default::default() },
     );
     let static_layer = use_static_layer(&drawing, &p.timeline, &geo);
-    let labels = use_labels(&drawing, drawing.labels_until(p.cursor.floor() as Time));
-    let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, p.cursor.floor() as Time, measured);
-    let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, p.cursor.floor() as Time, measured);
+    let at = p.cursor.floor() as Time;
+    let upto = p.upto.filter(|_| !p.whole);
+    let labels = use_labels(&drawing, if p.whole { drawing.labels.len() } else { drawing.labels_upto(at, upto) });
+    let lane_labels = lanes::use_lane_labels(&p.timeline, &geo, at, upto, measured);
+    let reached = if p.whole { (Time::MAX, None) } else { (at, upto) };
+    let key_markers = live::use_key_markers(&p.timeline, &geo, &p.act, p.other, reached, measured);
     let t = &*p.timeline;
     let g = &*geo;
     let onclick = {
@@ -183,8 +193,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
         <figure class="diagram-wrap" ref={wrap}>
             <div class="diagram-scale" style={(scale != 1.0).then(|| format!("width:{}px;transform:scale({})", n(g.width), crate::decimal::Fixed(scale, 4)))}>
             {static_layer}
-            <div class="veil" style={veil} aria-hidden="true" />
-            <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()}
+            if !p.whole {
+                <div class="veil" style={veil} aria-hidden="true" />
+            }
+            <svg ref={svg} class="diagram diagram-live" data-testid="diagram" data-cursor-ms={(p.cursor.max(0.0) as i64).to_string()} data-upto={upto.map(|e| e.to_string())}
                 width={n(g.width)} height={n(g.height)} viewBox={format!("0 0 {} {}", n(g.width), n(g.height))}
                 role="img" aria-label={title} {onclick}>
                 // Messages in flight: dots under the labels and write marks, words over them.

@@ -51,30 +51,62 @@ test('walk the built-in lesson with the clicker keys', async ({ page }) => {
   await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
 });
 
-test('a question answered right, then wrong, and its reveal', async ({ page }) => {
+test("a question: the room's hands, the reveal, PageUp keeps the answer, a wrong majority", async ({ page }) => {
   await page.goto('/?lesson=why-fencing&step=3');
   await atStep(page, 3);
   await expect(page.getByTestId('lesson-choice')).toHaveCount(3);
   await shot(page, 'lesson-question-before.png', false);
-  // Right: "It is lost" (choice 2, key 2).
+  const choice = (i: number) => page.locator(`[data-testid="lesson-choice"][data-choice="${i}"]`);
+  // The room: two hands for "Lost" (key 2), one for "Safe" (a click): bars and counts.
   await page.keyboard.press('2');
-  await expect(page.locator('[data-testid="lesson-choice"][data-choice="1"]')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('2');
+  await choice(0).click();
+  await expect(choice(1)).toHaveAttribute('data-hands', '2');
+  await expect(choice(0)).toHaveAttribute('data-hands', '1');
+  await expect(choice(1)).toHaveAttribute('aria-pressed', 'true');
+  await expect(choice(1)).toHaveAttribute('style', '--hands:100%');
+  await expect(choice(0)).toHaveAttribute('style', '--hands:50%');
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction held: It is lost/);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
   // The reveal played to the stale write: the ledger shows it.
   await expect.poll(() => cursorMs(page)).toBe(15502);
   await shot(page, 'lesson-question-after.png', false);
-  // Leave and come back: asked again. Wrong this time, by click.
-  await page.keyboard.press('ArrowRight');
-  await atStep(page, 4);
-  await page.keyboard.press('ArrowLeft');
+  // PageUp and PageDown: the room's answer is still there, at the answer's moment.
+  await page.keyboard.press('PageUp');
+  await atStep(page, 2);
+  await page.keyboard.press('PageDown');
   await atStep(page, 3);
-  await expect(page.getByTestId('lesson-reveal')).toBeVisible();
-  await page.locator('[data-testid="lesson-choice"][data-choice="0"]').click();
+  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
+  await expect(page.getByTestId('lesson-reveal')).toHaveCount(0);
+  await expect.poll(() => cursorMs(page)).toBe(15502);
+  // A new class, whose majority is wrong.
+  await page.goto('/?lesson=why-fencing&step=3');
+  await atStep(page, 3);
+  await choice(0).click();
+  await page.keyboard.press('1');
+  await page.keyboard.press('2');
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText(/^Your prediction did not hold\. What happened: It is lost/);
+  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 1 (2/3 hands); it was 2.');
   await expect(page.locator('.lesson-choice.wrong')).toHaveAttribute('data-choice', '0');
   await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
+});
+
+test("? in a lesson lists the presenter's keys, and the help fits 1280×720", async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=3');
+  await atStep(page, 3);
+  await page.keyboard.press('?');
+  const help = page.getByTestId('help');
+  await expect(help).toBeVisible();
+  for (const key of ['PageDown', 'PageUp', '1 – 4', 'B', 'G', 'K']) await expect(help.locator('kbd', { hasText: key }).first()).toBeVisible();
+  const fits = await help.locator('.sheet').evaluate((s) => {
+    const r = s.getBoundingClientRect();
+    const title = s.querySelector('h2')!.getBoundingClientRect();
+    return s.scrollHeight <= s.clientHeight + 1 && r.top >= 0 && r.bottom <= innerHeight && title.top >= r.top;
+  });
+  expect(fits, 'the help is whole on a 1280×720 screen').toBe(true);
+  await shot(page, 'lesson-help-720.png', false);
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
 });
 
 test('B blanks the screen and brings it back', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
@@ -15,6 +15,24 @@ export const BUILTINS: string[] = readdirSync(path.resolve(__dirname, '../../../
   .filter((f) => f.endsWith('.json'))
   .map((f) => f.replace(/\.json$/, ''))
   .sort();
+
+export interface LessonStepFile {
+  text: string;
+  table?: number[];
+  slide?: boolean;
+  question?: unknown;
+}
+export interface LessonFile {
+  id: string;
+  steps: LessonStepFile[];
+}
+
+/** Every built-in lesson, read from the files the app compiles in (src/lesson/, any depth). */
+const LESSON_DIR = path.resolve(__dirname, '../../../src/lesson');
+export const LESSONS: LessonFile[] = readdirSync(LESSON_DIR, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(path.join(LESSON_DIR, f), 'utf8')) as LessonFile);
 
 /** The approach a built-in is compared with: etcd, or Redis for etcd's own. */
 export function counterpart(id: string): string {
@@ -143,6 +161,17 @@ const inPage = {
       }
     }
     const out: Collision[] = [];
+    // A label cut short ("EVAL comp…") counts as a collision with its lack of room (issue 22,
+    // item 3): every label is whole. A token's abbreviation ("SET lock e787… NX", "EVAL
+    // compare-and-delete 0185…": four hex digits and "…") is how messages name tokens, not a cut.
+    for (const svg of document.querySelectorAll(scope)) {
+      for (const el of svg.querySelectorAll('text')) {
+        const words = clean(el.textContent);
+        if (words.endsWith('…') && !/\b[0-9a-f]{4}…$/.test(words) && shown(el) && el.getBoundingClientRect().width > 0) {
+          out.push({ a: `"${words}"`, b: '(its own missing words)', ka: kindOf(el.closest(CHIPS) ?? el), kb: 'truncation', w: 99, h: 99 });
+        }
+      }
+    }
     for (let i = 0; i < boxes.length; i++) {
       for (let j = 0; j < i; j++) {
         const p = boxes[i];
@@ -150,6 +179,44 @@ const inPage = {
         const w = Math.min(p.r, q.r) - Math.max(p.l, q.l);
         const h = Math.min(p.b, q.b) - Math.max(p.t, q.t);
         if (w > tol && h > tol) out.push({ a: p.name, b: q.name, ka: p.kind, kb: q.kind, w: Math.round(w), h: Math.round(h) });
+      }
+    }
+    return out;
+  },
+
+  /** What is drawn of the future (issue 22, item 2), in every diagram on the page: a marker
+   * on the axis coloured by its outcome before the cursor has reached it (its millisecond and,
+   * there, the captioned event: the diagram's data-upto), a label whose left edge lies right
+   * of the cursor (it names something still to come), and, with `hidden`, a veil the future
+   * shows through. Each finding says what and where. */
+  future(hidden: boolean): string[] {
+    const out: string[] = [];
+    const shown = (el: Element) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    for (const svg of document.querySelectorAll('svg.diagram-live')) {
+      const ms = Number(svg.getAttribute('data-cursor-ms'));
+      const upto = svg.getAttribute('data-upto');
+      for (const k of svg.querySelectorAll('g.key')) {
+        const at = Number(k.getAttribute('data-at'));
+        const ev = Number(k.getAttribute('data-event'));
+        const come = at < ms || (at === ms && (upto === null || ev <= Number(upto)));
+        const cls = k.getAttribute('class') ?? '';
+        if (!come && !/\blater\b/.test(cls)) out.push(`marker "${cls}" at ${at} ms (event ${ev}) before its moment`);
+      }
+      const line = svg.querySelector('.cursor-line');
+      if (!line) continue;
+      const x = line.getBoundingClientRect().left;
+      for (const t of svg.querySelectorAll('text')) {
+        // The axis's times, the lanes' words, and what moves with the cursor (messages in
+        // flight, the two-believers banner) are of the present; a label beside what happens
+        // at the cursor starts a few px right of it.
+        if (t.closest('.cursor, g.labels, .key, .ticks, .flight-label, .banner') || !shown(t) || !(t.textContent ?? '').trim()) continue;
+        const b = t.getBoundingClientRect();
+        if (b.width > 0 && b.left > x + 16) out.push(`label "${t.textContent}" starts ${Math.round(b.left - x)} px right of the cursor`);
+      }
+      const veil = svg.parentElement?.querySelector('.veil');
+      if (hidden && veil) {
+        const alpha = getComputedStyle(veil).backgroundColor.match(/rgba?\(([^)]*)\)/)?.[1].split(/[ ,\/]+/).filter(Boolean)[3];
+        if (alpha !== undefined && Number(alpha) < 1) out.push(`the future shows through the veil (alpha ${alpha})`);
       }
     }
     return out;
@@ -203,7 +270,7 @@ const inPage = {
    * collisions or nothing) and, with `exportSvg`, presses Export SVG and keeps the file's text
    * (the Blob the app hands to the download). Key moments that share a millisecond are visited
    * one by one: the cursor stays, the caption moves on. */
-  async walk(what: 'layout' | 'collisions' | 'where', args: unknown[], exportSvg: boolean) {
+  async walk(what: 'layout' | 'collisions' | 'where' | 'future', args: unknown[], exportSvg: boolean) {
     const m = (window as unknown as { __measure: Record<string, (...a: unknown[]) => unknown> }).__measure;
     const where = m.where as () => { key: string; ms: number; end: boolean };
     const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -340,7 +407,7 @@ export interface Config {
 /** Every key moment of every built-in in `ids`, at one configuration, in one page: the app
  * loads once and the built-ins are picked in turn (a reload per built-in cost a second each,
  * most of the suite's time). Calls `each` with a built-in's moments, measured with `what`. */
-export async function eachBuiltin<M extends 'layout' | 'collisions' | 'where'>(
+export async function eachBuiltin<M extends 'layout' | 'collisions' | 'where' | 'future'>(
   page: Page,
   cfg: Config,
   what: M,

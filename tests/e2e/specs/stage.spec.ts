@@ -120,3 +120,29 @@ for (const size of SIZES) {
     }
   });
 }
+
+// Issue 22, item 6: the legend is on the stage, in type a room can read, and K toggles it; every
+// badge on the stage (the caption's KEY MOMENT, a compared side's verdict) is at least 16 px.
+for (const size of SIZES) {
+  test(`lecture mode at ${size.w}×${size.h}: the legend on the stage, K toggles it, badges ≥ 16 px`, async ({ page }) => {
+    await page.setViewportSize({ width: size.w, height: size.h });
+    await page.goto('/?scenario=redis-gc-pause&lecture=1&t=15502');
+    const legend = page.locator('.stage .legend-line');
+    await expect(legend).toBeVisible();
+    const px = (sel: string) => page.locator(sel).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const floor = size.w >= 1920 ? 24 : 16;
+    expect(await px('.stage .legend-line span')).toBeGreaterThanOrEqual(floor);
+    // Whole on one line: nothing of it cut at the right edge.
+    expect(await legend.evaluate((l) => l.scrollWidth <= l.clientWidth + 1)).toBe(true);
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect(page.locator('.caption-key').first()).toBeVisible();
+    expect(await px('.caption-key')).toBeGreaterThanOrEqual(16);
+    await page.keyboard.press('k');
+    await expect(legend).toHaveCount(0);
+    await page.keyboard.press('k');
+    await expect(legend).toBeVisible();
+    await page.goto('/?scenario=redlock-clock-jump&lecture=1&compare=etcd&t=12000');
+    await expect(page.locator('.side-badge').first()).toBeVisible();
+    expect(await px('.side-badge')).toBeGreaterThanOrEqual(16);
+  });
+}
