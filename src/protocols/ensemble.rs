@@ -1,9 +1,9 @@
 //! A consensus ensemble holding lock nodes: the part ZooKeeper and etcd share (PROTOCOLS.md P4,
 //! P5). Requests go to the leader; a log entry commits once a majority has stored it; the
 //! leader expires sessions/leases it has not heard from within their timeout, by its own
-//! monotonic clock, on the real servers' schedule (ZooKeeper: in tick-wide buckets; etcd: a
-//! check every 500 ms); expiring a session deletes its lock node and fires the watch on it,
-//! and a ZooKeeper leader also closes the session's connection.
+//! monotonic clock, on each system's schedule; expiring a session deletes its lock node and
+//! fires the watch on it. What differs by system (timeouts granted, the expiry schedule, the
+//! token, how a gone session is reported) is the system's `Rules`, in its own protocol file.
 //!
 //! Replication is Raft-shaped (terms as epochs, the up-to-date vote rule, a new leader's no-op)
 //! because that is what makes "committed state is never lost" hold under any crash of a
@@ -18,9 +18,6 @@ use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 /// A leader heartbeats its followers this often.
 pub const HEARTBEAT_MS: i64 = 250;
-/// An etcd leader looks for expired leases this often (lessor's revoke loop), so a lease ends
-/// 0–500 ms after its TTL (measured on etcd 3.4: 34–498 ms late).
-pub const LEASE_CHECK_MS: i64 = 500;
 /// A follower that has not heard from a leader this long starts an election.
 pub const ELECTION_TIMEOUT_MS: i64 = 1000;
 /// Extra wait per server rank, so the lowest-numbered candidate goes first.
@@ -30,49 +27,32 @@ const ELECTION: u32 = 1;
 const TICK: u32 = 2;
 const EXPIRY_CHECK: u32 = 3;
 
-/// Which system the ensemble is: they differ in tokens and session rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavour {
-    /// Token: the lock znode's czxid, `epoch << 32 | counter`.
-    ZooKeeper,
-    /// Token: the lock key's create revision (store-wide, bumped by every mutation).
-    Etcd,
-}
-
-impl Flavour {
-    /// The timeout the server grants for a requested one. ZooKeeper negotiates the session
-    /// timeout into [2, 20] × tickTime; etcd leases have whole-second TTLs of at least
-    /// ceil(1.5 × election timeout).
-    pub fn granted_ttl(self, requested_ms: i64, tick_ms: i64) -> i64 {
-        match self {
-            Flavour::ZooKeeper => requested_ms.clamp(2 * tick_ms, 20 * tick_ms),
-            Flavour::Etcd => {
-                let secs = (requested_ms + 999) / 1000;
-                secs.max((3 * ELECTION_TIMEOUT_MS / 2 + 999) / 1000) * 1000
-            }
-        }
-    }
-
-    /// How often the leader looks for expired sessions (ZooKeeper: every tick, at multiples of
-    /// it; etcd: every 500 ms).
-    fn expiry_period(self, tick_ms: i64) -> i64 {
-        match self {
-            Flavour::ZooKeeper => tick_ms,
-            Flavour::Etcd => LEASE_CHECK_MS,
-        }
-    }
-
+/// What one system built on the ensemble decides its own way: how long a session or lease it
+/// grants, when the leader looks for expired ones and calls one expired, which number a lock
+/// node's token is, and how a request about a session that is gone is answered. Each system
+/// writes its rules in its own protocol file (`zookeeper::ZooKeeper`, `etcd::Etcd`); the
+/// ensemble never asks which system it is.
+pub trait Rules: Sync {
+    /// The timeout the server grants for a requested one (`tick_ms`: `lock.tick_ms`).
+    fn granted_ttl(&self, requested_ms: i64, tick_ms: i64) -> i64;
+    /// How often the leader looks for expired sessions (at multiples of it, on its monotonic clock).
+    fn expiry_period(&self, tick_ms: i64) -> i64;
     /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
-    /// `now_ms` (all on the leader's monotonic clock). ZooKeeper's ExpiryQueue puts the
-    /// deadline in the bucket of the next multiple of tickTime above it and expires a bucket
-    /// when its time comes; etcd revokes a lease whose TTL has passed.
-    fn expired(self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
-        let deadline = heard_ms + ttl_ms;
-        match self {
-            Flavour::ZooKeeper => (deadline.div_euclid(tick_ms) + 1) * tick_ms <= now_ms,
-            Flavour::Etcd => deadline < now_ms,
-        }
-    }
+    /// `now_ms` (all on the leader's monotonic clock).
+    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
+    /// A new lock node's token, given the entry's zxid (`epoch << 32 | counter`) and the
+    /// store's revision after the create.
+    fn token(&self, zxid: u64, revision: u64) -> u64;
+    /// The answer to a request that names a session which no longer exists.
+    fn session_gone(&self, session: u64) -> Msg;
+    /// The leader closes an expired session's connection (the client notices it first).
+    fn closes_expired_sessions(&self) -> bool;
+    /// A listing for a session that is gone is answered with `session_gone` (not with an
+    /// empty queue).
+    fn lists_only_live_sessions(&self) -> bool;
+    /// What a client makes of a keepalive answered "gone": its session is lost (true), or its
+    /// connection dropped and it must reconnect to learn more (false).
+    fn gone_reply_is_final(&self) -> bool;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +107,7 @@ impl Store {
         self.nodes.iter().find(|n| n.session == session)
     }
 
-    fn apply(&mut self, flavour: Flavour, tick_ms: i64, entry: &Entry) -> Applied {
+    fn apply(&mut self, rules: &dyn Rules, tick_ms: i64, entry: &Entry) -> Applied {
         // A zxid counts transactions within an epoch; every entry is one.
         if entry.epoch != self.zxid_epoch {
             self.zxid_epoch = entry.epoch;
@@ -145,7 +125,7 @@ impl Store {
                 } else {
                     self.next_session += 1;
                     let s =
-                        SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: flavour.granted_ttl(*ttl_ms, tick_ms) };
+                        SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: rules.granted_ttl(*ttl_ms, tick_ms) };
                     self.sessions.push(s);
                     out.session = Some(s);
                     out.opened = true;
@@ -168,10 +148,7 @@ impl Store {
                     out.created = Some(*n); // the GUID / CreateRevision==0 guard: one per session
                 } else {
                     self.revision += 1;
-                    let token = match flavour {
-                        Flavour::ZooKeeper => zxid,
-                        Flavour::Etcd => self.revision,
-                    };
+                    let token = rules.token(zxid, self.revision);
                     let node = LockNode { session: *session, client: *client, attempt: *attempt, token };
                     self.nodes.push(node);
                     out.created = Some(node);
@@ -213,7 +190,7 @@ struct Waiting {
 
 /// What an ensemble server is built with.
 pub struct EnsembleConfig {
-    pub flavour: Flavour,
+    pub rules: &'static dyn Rules,
     pub rank: usize,
     pub servers: Vec<NodeId>,
     pub tick_ms: i64,
@@ -242,7 +219,7 @@ impl Durable for EnsembleDisk {}
 
 /// An ensemble server's process: its role in the current epoch and the leader's bookkeeping.
 pub struct EnsembleServer {
-    flavour: Flavour,
+    rules: &'static dyn Rules,
     tick_ms: i64,
     rank: usize,
     servers: Vec<NodeId>,
@@ -267,8 +244,8 @@ pub struct EnsembleServer {
 impl EnsembleServer {
     /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
     /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`).
-    pub fn node(flavour: Flavour, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Host<EnsembleServer> {
-        Host::from_config(EnsembleConfig { flavour, rank, servers, tick_ms })
+    pub fn node(rules: &'static dyn Rules, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Host<EnsembleServer> {
+        Host::from_config(EnsembleConfig { rules, rank, servers, tick_ms })
     }
 }
 
@@ -405,7 +382,7 @@ impl Server<'_> {
             let index = self.disk.commit;
             let before = self.disk.store.lowest();
             let entry = self.disk.log[index].clone();
-            let applied = self.disk.store.apply(self.mem.flavour, self.mem.tick_ms, &entry);
+            let applied = self.disk.store.apply(self.mem.rules, self.mem.tick_ms, &entry);
             self.disk.commit += 1;
             if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -421,7 +398,7 @@ impl Server<'_> {
         }
         if let Some(s) = applied.expired {
             ctx.note(Note::SessionExpired { client: s.client, session: s.id });
-            if self.mem.flavour == Flavour::ZooKeeper {
+            if self.mem.rules.closes_expired_sessions() {
                 // ZooKeeper closes the expired session's connection (the client's next step is
                 // to notice, and to try to reconnect).
                 ctx.send(s.client, Msg::SessionClosed { session: s.id });
@@ -498,7 +475,7 @@ impl Server<'_> {
     /// clock (ZooKeeper's buckets sit on multiples of tickTime). Every server runs it; only a
     /// leader acts on it.
     fn arm_expiry_check(&mut self, ctx: &mut Ctx) {
-        let period = self.mem.flavour.expiry_period(self.mem.tick_ms);
+        let period = self.mem.rules.expiry_period(self.mem.tick_ms);
         let next = (ctx.mono_ms().div_euclid(period) + 1) * period;
         ctx.set_timer_at(next, ClockKind::Mono, EXPIRY_CHECK);
     }
@@ -506,14 +483,14 @@ impl Server<'_> {
     /// Leader: proposes the expiry of every session not heard from within its timeout.
     fn expire_overdue(&mut self, ctx: &mut Ctx) {
         let now = ctx.mono_ms();
-        let (flavour, tick) = (self.mem.flavour, self.mem.tick_ms);
+        let (rules, tick) = (self.mem.rules, self.mem.tick_ms);
         let overdue: Vec<u64> = self
             .disk
             .store
             .sessions
             .iter()
             .filter(|s| !self.mem.closing.contains(&s.id))
-            .filter(|s| flavour.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
+            .filter(|s| rules.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
             .map(|s| s.id)
             .collect();
         for session in overdue {
@@ -522,13 +499,9 @@ impl Server<'_> {
         }
     }
 
-    /// How a request about a session that no longer exists is answered: ZooKeeper has closed
-    /// that session's connection; etcd says the lease is not found (TTL 0).
+    /// How a request about a session that no longer exists is answered (the system's rule).
     fn session_gone(&self, session: u64) -> Msg {
-        match self.mem.flavour {
-            Flavour::ZooKeeper => Msg::SessionClosed { session },
-            Flavour::Etcd => Msg::KeepAliveReply { session, alive: false },
-        }
+        self.mem.rules.session_gone(session)
     }
 
     /// A waiter's ping names the node it watches: a watch this server lacks (it was set on
@@ -663,7 +636,7 @@ impl Server<'_> {
             }
             Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
             Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
-            Msg::ListLockNodes { session, .. } if self.mem.flavour == Flavour::ZooKeeper && !self.session_alive(session) => {
+            Msg::ListLockNodes { session, .. } if self.mem.rules.lists_only_live_sessions() && !self.session_alive(session) => {
                 ctx.send(from, self.session_gone(session))
             }
             Msg::ListLockNodes { req, session } => {
@@ -713,7 +686,7 @@ impl Process for EnsembleServer {
     fn boot(config: &EnsembleConfig, _: &EnsembleDisk, _: u32) -> Self {
         let n = config.servers.len();
         EnsembleServer {
-            flavour: config.flavour,
+            rules: config.rules,
             tick_ms: config.tick_ms,
             rank: config.rank,
             servers: config.servers.clone(),
