@@ -63,7 +63,10 @@ pub fn judge(scenario: &Scenario) -> Verdict {
     // the SessionOpened notes, which it does keep).
     let asked =
         trace.events.iter().any(|e| matches!(e.kind, crate::protocols::EventKind::Note(crate::protocols::Note::AcquireStarted { .. })));
-    if verdict.granted_ttl_ms.is_none() && asked && scenario.approach.spec().lease == crate::protocols::spec::LeaseKind::FixedTtl {
+    let spec = scenario.approach.spec();
+    let fixed_ttl_lock =
+        spec.lease == crate::protocols::spec::LeaseKind::FixedTtl && spec.workload == crate::protocols::spec::Workload::UnderLock;
+    if verdict.granted_ttl_ms.is_none() && asked && fixed_ttl_lock {
         verdict.granted_ttl_ms = Some(scenario.lock.ttl_ms);
     }
     verdict

@@ -133,7 +133,7 @@ fn the_measured_table_agrees_with_the_seed() {
     let mut mix = pauses();
     mix.nodes = Some(vec!["A".into(), "B".into()]);
     let cells = table::table(&mix, 1, 1_000).unwrap();
-    assert_eq!(cells.len(), 12);
+    assert_eq!(cells.len(), 2 * table::rows().len());
     for row in table::rows() {
         assert!(lost(&cells, &row.id, false) > 0, "{} without fencing lost nothing", row.id);
         let fenced = lost(&cells, &row.id, true);
@@ -145,7 +145,9 @@ fn the_measured_table_agrees_with_the_seed() {
     }
     for c in cells.iter().filter(|c| c.counts.lost_update > 0) {
         let s = c.smallest.as_ref().unwrap_or_else(|| panic!("{} {}: no smallest counterexample", c.row, c.fencing));
-        assert_eq!(s.after.faults.len(), 1, "{} {}: a single pause is enough: {:?}", c.row, c.fencing, s.after.faults);
+        // A single pause is enough; without a lock and without the precondition, two clients'
+        // overlapping read-modify-writes need none at all (check, then act).
+        assert!(s.after.faults.len() <= 1, "{} {}: a single pause is enough: {:?}", c.row, c.fencing, s.after.faults);
         assert_eq!(Class::of(&lab::run(&s.after).verdict), Class::LostUpdate);
     }
 }

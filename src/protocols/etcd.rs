@@ -4,7 +4,7 @@
 
 use super::ensemble::{EnsembleServer, Rules, ELECTION_TIMEOUT_MS};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -25,6 +25,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    workload: Workload::UnderLock,
     words: Words {
         lease: "lease",
         ttl: "lease TTL",
@@ -32,6 +33,8 @@ pub const SPEC: Spec = Spec {
         keepalive: "keepalives",
         roles: ["leader", "follower"],
         message: words,
+        got: "gets the lock",
+        caption: common_captions,
     },
     build: Build {
         agent: |p| {

@@ -73,6 +73,16 @@ pub enum Msg {
         req: u32,
         accepted: bool,
     },
+    /// Conditional writes (no lock service): read the object's version (S3 `GET` → ETag, GCS
+    /// generation, SQL `SELECT version`). The reply is the client's "grant".
+    Read {
+        req: u32,
+        attempt: u32,
+    },
+    ReadReply {
+        req: u32,
+        version: u64,
+    },
     /// Ensemble (ZooKeeper/etcd) client requests, sent to the leader.
     /// ZooKeeper: connect (session); etcd: `LeaseGrant(TTL)`.
     OpenSession {
@@ -359,6 +369,9 @@ pub enum Note {
     RowDeleted { owner: NodeId, by: NodeId, token_was: u64 },
     /// Lock service: a restart kept nothing (no persistence); the counter restarts.
     StateLost { token_counter_was: u64 },
+    /// Storage (conditional writes): answered `client`'s read with the object's `version`: the
+    /// client's grant, for the checker (a conditional write's "grant" is its read).
+    VersionRead { client: NodeId, attempt: u32, version: u64 },
     /// Storage: a write arrived and was accepted or rejected.
     WriteApplied { client: NodeId, grant: GrantRef, token: Option<u64>, accepted: bool, highest_before: Option<u64> },
 }

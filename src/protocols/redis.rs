@@ -7,7 +7,7 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, Build, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -320,7 +320,17 @@ pub const SPEC: Spec = Spec {
     replica: true,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
-    words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
+    workload: Workload::UnderLock,
+    words: Words {
+        lease: "key",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: words,
+        got: "gets the lock",
+        caption: common_captions,
+    },
     build: Build {
         agent: |p| {
             let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);

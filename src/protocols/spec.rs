@@ -3,7 +3,7 @@
 
 use super::client::AgentFactory;
 use super::config::LockConfig;
-use super::{BoxedNode, Msg};
+use super::{BoxedNode, Msg, Trace};
 use crate::sim::{ClockKind, NodeId};
 
 /// What an approach is, in data. See the module doc.
@@ -36,6 +36,8 @@ pub struct Spec {
     /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
     /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
     pub expiry_clock: ClockKind,
+    /// How clients use it to write, and so what storage checks and what the checker calls stale.
+    pub workload: Workload,
     pub words: Words,
     pub build: Build,
 }
@@ -61,6 +63,19 @@ pub enum LeaseKind {
     KeptAlive,
 }
 
+/// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// Take the lock, make `writes` writes under it, release. Storage's fencing check is
+    /// highest-token-seen; a write is stale when storage accepted one under a later grant.
+    UnderLock,
+    /// No lock: each write is a read-modify-write under its own read (its "grant"), sent with
+    /// the version read as a precondition; a refused write is read again and redone. Storage's
+    /// fencing check is the precondition (the version must still be the one read); a write is
+    /// stale when another write was accepted after its read ("Beyond the seed", conditional-write).
+    ReadModifyWrite,
+}
+
 /// What the approach hands out as a fencing token, and how it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenKind {
@@ -70,6 +85,8 @@ pub enum TokenKind {
     Czxid,
     /// etcd's create revision: "revision 5".
     Revision,
+    /// The object version a conditional write read and presents: "version 3".
+    Version,
     /// No token at all (Redlock's value is random and unordered).
     None,
 }
@@ -82,6 +99,7 @@ impl TokenKind {
             (TokenKind::Counter, Some(t)) => format!("token {t}"),
             (TokenKind::Czxid, Some(t)) => format!("czxid {}", czxid(t)),
             (TokenKind::Revision, Some(t)) => format!("revision {t}"),
+            (TokenKind::Version, Some(t)) => format!("version {t}"),
         }
     }
 
@@ -114,6 +132,16 @@ pub struct Words {
     pub roles: [&'static str; 2],
     /// A message as it reads on the wire for this approach (None: the common words apply).
     pub message: fn(&Msg) -> Option<String>,
+    /// What a client does when it is granted, in a key moment: "gets the lock".
+    pub got: &'static str,
+    /// The caption of trace event `event` (by node `me`) in the approach's own terms, where the
+    /// common caption does not fit (None: the common one applies).
+    pub caption: fn(trace: &Trace, event: usize, me: &str) -> Option<String>,
+}
+
+/// No caption of the approach's own: the common captions fit (every lock approach).
+pub fn common_captions(_: &Trace, _: usize, _: &str) -> Option<String> {
+    None
 }
 
 /// Where a run's nodes are, for building them.

@@ -18,6 +18,8 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::Write { token, .. } => format!("write ({})", approach.token_label(*token)),
         Msg::WriteReply { accepted: true, .. } => "write OK".into(),
         Msg::WriteReply { accepted: false, .. } => "write rejected: stale token".into(),
+        Msg::Read { .. } => "read".into(),
+        Msg::ReadReply { version, .. } => format!("{}", approach.token_label(Some(*version))),
         Msg::OpenSession { ttl_ms, .. } => format!("open session, timeout {}", seconds(*ttl_ms)),
         Msg::SessionReply { session, ttl_ms, .. } => format!("session {session:x}, timeout {}", seconds(*ttl_ms)),
         Msg::CreateLockNode { .. } => "create lock node".into(),

@@ -142,7 +142,7 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
     let window = |rng: &mut Stream, max: i64| if mix == FaultMix::Ending { rng.range(1, 5_000) } else { rng.range(1, max) };
     let names = node_names(&s);
     let service = service_names(&s);
-    let minority = (service.len() - 1) / 2;
+    let minority = service.len().saturating_sub(1) / 2;
     let mut crashed: Vec<String> = Vec::new();
     for _ in 0..rng.range(0, 6) {
         let at_ms = rng.range(0, horizon);
