@@ -3,6 +3,7 @@
 //! vocabulary so the checker, the narrator and the UI treat them alike.
 
 pub mod client;
+pub mod conditional_write;
 pub mod config;
 pub mod db_lease;
 pub mod ensemble;

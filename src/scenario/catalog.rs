@@ -20,6 +20,8 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-redlock.json"),
     include_str!("catalog/happy-path-zookeeper.json"),
     include_str!("catalog/happy-path-etcd.json"),
+    include_str!("catalog/conditional-write-race.json"),
+    include_str!("catalog/happy-path-conditional-write.json"),
 ];
 
 /// Every built-in, in catalog order.

@@ -1,0 +1,88 @@
+//! The approaches beyond the seed (SCENARIO_FORMAT.md, "Beyond the seed"; PROTOCOLS.md P8–P11),
+//! each on its own: its happy path is safe and every client finishes, its stories' verdicts with
+//! fencing off and on are what they `expect`, and over generated scenarios it *sometimes* loses
+//! an update without its check and, where the contract says so, *always* keeps storage safe
+//! with it (`cargo test --test beyond -- --nocapture` prints the counts).
+
+mod common;
+
+use common::{invariants, scale, scenario, with_long_client_pause, FaultMix, Shape};
+use locklab::check::properties::{EVERY_CLIENT_GETS_THE_LOCK, NO_LOST_UPDATE};
+use locklab::lab;
+use locklab::protocols::{BeliefEnd, EventKind, Note};
+use locklab::scenario::catalog::get as builtin;
+use locklab::scenario::Approach;
+use locklab::sim::rng::Stream;
+
+/// The built-in `id` with fencing off and on: each run agrees with its `expect` and keeps the
+/// trace invariants.
+fn agrees_with_expect(id: &str) -> [lab::Run; 2] {
+    let s = builtin(id).unwrap_or_else(|| panic!("no built-in {id}"));
+    [false, true].map(|fencing| {
+        let r = lab::run(&lab::with_fencing(&s, fencing));
+        assert_eq!(r.expect_mismatches(), Some(vec![]), "{id}, fencing {fencing}: {:#?}", r.verdict);
+        invariants::check(&r).unwrap_or_else(|e| panic!("{id}: {e}"));
+        r
+    })
+}
+
+/// The happy path of `approach`: safe, one holder at a time, and every client finished.
+fn happy(approach: Approach) {
+    for r in agrees_with_expect(&format!("happy-path-{}", approach.id())) {
+        assert!(r.verdict.safe && r.verdict.max_concurrent_holders == 1, "{:#?}", r.verdict);
+        invariants::holds(&EVERY_CLIENT_GETS_THE_LOCK, &r).unwrap();
+        let finished = r.trace.events.iter().filter(|e| matches!(e.kind, EventKind::Note(Note::Finished))).count();
+        assert_eq!(finished, r.scenario.clients.len());
+    }
+}
+
+/// Over `n` generated scenarios of `approach` (half of them with a holder paused past its TTL):
+/// how many lost an update with fencing `fencing`. Every run keeps the invariants.
+fn lost_updates(approach: Approach, fencing: bool, mix: FaultMix, key: u64, n: usize) -> usize {
+    let mut rng = Stream::new(2026, key);
+    let mut lost = 0;
+    for _ in 0..n {
+        let s = scenario(&mut rng, Shape::of(approach), mix, fencing);
+        let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
+        let r = lab::run(&s);
+        invariants::check(&r).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
+        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+    }
+    println!("{}, fencing {fencing}: {lost} of {n} runs lost an update", approach.id());
+    lost
+}
+
+// --- conditional-write --------------------------------------------------------------------
+
+#[test]
+fn conditional_write_happy_path_is_safe_and_live() {
+    happy(Approach::ConditionalWrite);
+}
+
+#[test]
+fn conditional_write_race_loses_the_first_update_with_a_plain_put_and_redoes_it_with_if_match() {
+    let [off, on] = agrees_with_expect("conditional-write-race");
+    // Both read version 1; B's write lands first; A's, based on version 1, lands last.
+    let grants: Vec<(&str, Option<u64>)> = off.verdict.grants.iter().map(|g| (g.client.as_str(), g.token)).collect();
+    assert_eq!(grants, [("A", Some(1)), ("B", Some(1))]);
+    assert!(off.verdict.writes.iter().all(|w| w.accepted && !w.after_takeover));
+    // With the precondition A is refused (412), reads version 2 and its redone write goes through.
+    let a = on.trace.node_id("A").unwrap();
+    let refused = on
+        .trace
+        .events
+        .iter()
+        .any(|e| e.node == a && matches!(e.kind, EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::WriteRejected })));
+    assert!(refused);
+    let last = on.verdict.writes.last().unwrap();
+    assert_eq!((last.client.as_str(), last.token, last.accepted, last.stale), ("A", Some(2), true, false));
+    assert_eq!(on.verdict.writes.iter().filter(|w| w.accepted).count(), 2, "both updates survive");
+}
+
+#[test]
+fn conditional_write_without_the_check_sometimes_loses_an_update_and_with_it_never_does() {
+    let n = 300 * scale();
+    assert!(lost_updates(Approach::ConditionalWrite, false, FaultMix::Any, 11, n) > 0);
+    // The precondition is checked at the resource itself: no fault of any kind gets past it.
+    assert_eq!(lost_updates(Approach::ConditionalWrite, true, FaultMix::Any, 12, n), 0);
+}
