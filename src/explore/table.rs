@@ -19,8 +19,8 @@ pub struct Row {
 }
 
 /// The base every row shares, on `approach`: two clients, A from 0 s and B from 2 s, each
-/// holding the lock for three writes a second apart; a 10 s TTL, 30 s of run (room for a
-/// pause of twice the TTL to end inside it), no faults.
+/// holding the lock for three writes a second apart; the approach's default TTL (10 s for the
+/// seed's five), 30 s of run (room for a pause of twice a 10 s TTL to end inside it), no faults.
 /// Three writes rather than one give a fault that strikes mid-hold a later write to spoil.
 pub fn base(approach: Approach) -> Scenario {
     Scenario {
@@ -31,7 +31,7 @@ pub fn base(approach: Approach) -> Scenario {
         approach,
         seed: 1,
         duration_ms: 30_000,
-        lock: Default::default(),
+        lock: crate::scenario::LockConfig::for_approach(approach),
         storage: Default::default(),
         network: Default::default(),
         clients: vec![

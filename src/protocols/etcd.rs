@@ -4,7 +4,7 @@
 
 use super::ensemble::{EnsembleServer, Rules, ELECTION_TIMEOUT_MS};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{common_captions, numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -25,6 +25,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {
         lease: "lease",

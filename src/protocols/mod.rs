@@ -84,6 +84,28 @@ pub enum Msg {
         req: u32,
         version: u64,
     },
+    /// Kubernetes: `GET` the Lease object (`coordination.k8s.io/v1`); None: there is none yet.
+    GetLease {
+        req: u32,
+    },
+    LeaseReply {
+        req: u32,
+        lease: Option<LeaseRecord>,
+    },
+    /// Kubernetes: create (`rv` None) or update the Lease, carrying the resourceVersion it
+    /// read: optimistic concurrency, refused with a conflict if another update came first.
+    /// `attempt`: the candidate's acquisition the update belongs to (ground truth).
+    UpdateLease {
+        req: u32,
+        attempt: u32,
+        rv: Option<u64>,
+        lease: LeaseRecord,
+    },
+    UpdateReply {
+        req: u32,
+        /// The record as stored (with its new resourceVersion), or None: a conflict.
+        stored: Option<LeaseRecord>,
+    },
     /// Ensemble (ZooKeeper/etcd) client requests, sent to the leader.
     /// ZooKeeper: connect (session); etcd: `LeaseGrant(TTL)`.
     OpenSession {
@@ -250,6 +272,22 @@ pub enum Op {
         session: u64,
         by: NodeId,
     },
+}
+
+/// A Kubernetes Lease's spec and metadata as the leader-election code reads and writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaseRecord {
+    /// `holderIdentity`: the holding process (None: released, an empty holder).
+    pub holder: Option<NodeId>,
+    /// The identity string of that process (a random id per process, as client-go's
+    /// hostname + UUID); 0 when empty.
+    pub identity: u64,
+    /// `leaseDurationSeconds`, in ms (whole seconds).
+    pub duration_ms: i64,
+    /// `leaseTransitions`.
+    pub transitions: u64,
+    /// `metadata.resourceVersion`, set by the apiserver on every update.
+    pub rv: u64,
 }
 
 /// The Redis lock key as it travels in the replication stream.

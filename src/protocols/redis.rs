@@ -7,7 +7,7 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, Build, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -320,6 +320,7 @@ pub const SPEC: Spec = Spec {
     replica: true,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
+    config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {
         lease: "key",

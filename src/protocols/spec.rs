@@ -38,6 +38,8 @@ pub struct Spec {
     pub expiry_clock: ClockKind,
     /// How clients use it to write, and so what storage checks and what the checker calls stale.
     pub workload: Workload,
+    /// Its `lock` settings beyond the common ones: their defaults and rules.
+    pub config: ConfigRules,
     pub words: Words,
     pub build: Build,
 }
@@ -63,6 +65,26 @@ pub enum LeaseKind {
     KeptAlive,
 }
 
+/// An approach's own `lock` settings (SCENARIO_FORMAT.md, "Fields" and "Beyond the seed").
+pub struct ConfigRules {
+    /// `lock.ttl_ms` when absent.
+    pub default_ttl_ms: i64,
+    /// The `lock` fields only some approaches accept that this one does (any other approach
+    /// refuses them, naming the field).
+    pub fields: &'static [&'static str],
+    /// Rules beyond each field's bounds: the field path and what is wrong.
+    pub check: fn(&LockConfig) -> Result<(), (&'static str, String)>,
+    /// Makes a lock configuration (another approach's, a generated one) valid for this
+    /// approach by its own rules, changing as little as it can: Compare, the explorer's base
+    /// and the test generators use it.
+    pub fit: fn(&mut LockConfig),
+}
+
+impl ConfigRules {
+    /// The common `lock` settings only, with a 10 s TTL by default.
+    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, fields: &[], check: |_| Ok(()), fit: |_| {} };
+}
+
 /// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
@@ -85,6 +107,8 @@ pub enum TokenKind {
     Czxid,
     /// etcd's create revision: "revision 5".
     Revision,
+    /// Kubernetes' `leaseTransitions`: "leaseTransitions 3".
+    Transitions,
     /// The object version a conditional write read and presents: "version 3".
     Version,
     /// No token at all (Redlock's value is random and unordered).
@@ -100,6 +124,7 @@ impl TokenKind {
             (TokenKind::Czxid, Some(t)) => format!("czxid {}", czxid(t)),
             (TokenKind::Revision, Some(t)) => format!("revision {t}"),
             (TokenKind::Version, Some(t)) => format!("version {t}"),
+            (TokenKind::Transitions, Some(t)) => format!("leaseTransitions {t}"),
         }
     }
 

@@ -93,7 +93,7 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             writes: rng.range(0, 3) as u32,
         })
         .collect();
-    Scenario {
+    let mut s = Scenario {
         version: 1,
         id: "generated".into(),
         title: String::new(),
@@ -111,6 +111,9 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             retry_ms: [rng.range(10, 200), rng.range(200, 500)],
             request_timeout_ms: rng.range(10, 200),
             tick_ms: *pick(rng, &[200, 500, 2000]),
+            renew_deadline_ms: None,
+            retry_period_ms: None,
+            lock_delay_ms: None,
         },
         storage: StorageConfig { fencing },
         network: NetworkConfig {
@@ -120,7 +123,11 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
         clients,
         faults: Vec::new(),
         expect: None,
-    }
+    };
+    // The approach's own rules (a Kubernetes LeaseDuration above its RenewDeadline, a Consul
+    // TTL of at least 10 s), changing as little of the draw as they allow.
+    (approach.spec().config.fit)(&mut s.lock);
+    s
 }
 
 /// A scenario with up to five faults of `mix`.
