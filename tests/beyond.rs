@@ -86,3 +86,75 @@ fn conditional_write_without_the_check_sometimes_loses_an_update_and_with_it_nev
     // The precondition is checked at the resource itself: no fault of any kind gets past it.
     assert_eq!(lost_updates(Approach::ConditionalWrite, true, FaultMix::Any, 12, n), 0);
 }
+
+// --- k8s-lease ------------------------------------------------------------------------------
+
+#[test]
+fn k8s_lease_happy_path_is_safe_and_live() {
+    happy(Approach::K8sLease);
+}
+
+/// When `client`'s belief ended, and why.
+fn belief_end(r: &lab::Run, client: &str) -> Option<(i64, BeliefEnd)> {
+    let n = r.trace.node_id(client)?;
+    r.trace.events.iter().find_map(|e| match e.kind {
+        EventKind::Note(Note::BeliefEnded { reason }) if e.node == n => Some((e.at_ms, reason)),
+        _ => None,
+    })
+}
+
+#[test]
+fn k8s_lease_gc_pause_the_old_leader_writes_before_its_renew_deadline_ends_its_belief() {
+    let [off, on] = agrees_with_expect("k8s-lease-gc-pause");
+    // B took over while A was paused; A's overdue write went out on waking, before its renew
+    // round (which starts only then) could give up.
+    let tokens: Vec<Option<u64>> = off.verdict.grants.iter().map(|g| g.token).collect();
+    assert_eq!(tokens, [Some(0), Some(1)], "leaseTransitions: created at 0, +1 at the takeover");
+    let stale = off.verdict.writes.iter().find(|w| w.stale).unwrap();
+    let (ended, _) = belief_end(&off, "A").unwrap();
+    assert_eq!(stale.client, "A");
+    assert!(stale.at_ms <= ended, "A wrote at {} and stopped believing at {ended}", stale.at_ms);
+    let resumed = off.trace.events.iter().find(|e| matches!(e.kind, EventKind::Resumed)).unwrap().at_ms;
+    assert!(stale.at_ms - resumed < 100, "A's write went out as it woke (at {resumed}), not after a renew round");
+    assert!(on.verdict.writes.iter().any(|w| w.client == "A" && !w.accepted));
+}
+
+#[test]
+fn k8s_lease_fast_clock_gives_two_leaders_with_no_pause() {
+    let [off, _] = agrees_with_expect("k8s-lease-fast-clock");
+    let s = &off.scenario;
+    assert!(!s.faults.iter().any(|f| matches!(f, locklab::scenario::FaultSpec::Pause(_))));
+    // B took the Lease before A's renew round gave up: two leaders at once.
+    let b_granted = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    let (a_stopped, _) = belief_end(&off, "A").unwrap();
+    assert!(b_granted < a_stopped, "B at {b_granted}, A stopped at {a_stopped}");
+    // Without B's drift, B waits its full LeaseDuration and A has stopped by then.
+    let mut steady = s.clone();
+    steady.faults.retain(|f| !matches!(f, locklab::scenario::FaultSpec::ClockDrift(_)));
+    let r = lab::run(&steady);
+    assert!(r.verdict.safe && r.verdict.max_concurrent_holders == 1, "{:#?}", r.verdict);
+}
+
+#[test]
+fn k8s_lease_without_the_check_sometimes_loses_an_update_and_with_transitions_checked_never_does() {
+    let n = 300 * scale();
+    assert!(lost_updates(Approach::K8sLease, false, FaultMix::Any, 21, n) > 0);
+    // leaseTransitions only grows, in one durable store: checked at storage, it fences.
+    assert_eq!(lost_updates(Approach::K8sLease, true, FaultMix::Any, 22, n), 0);
+}
+
+#[test]
+fn k8s_lease_refuses_a_config_client_go_refuses_and_the_fields_elsewhere() {
+    let parse = |approach: &str, lock: &str| {
+        locklab::scenario::parse(&format!(r#"{{"version": 1, "approach": "{approach}", "lock": {lock}}}"#))
+            .map(|s| s.lock)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(parse("k8s-lease", "{}").unwrap().ttl_ms, 15_000, "LeaseDuration defaults to 15 s");
+    let e = parse("k8s-lease", r#"{"ttl_ms": 10000}"#).unwrap_err();
+    assert!(e.starts_with("lock.renew_deadline_ms: 10000 ms must be below the LeaseDuration"), "{e}");
+    let e = parse("k8s-lease", r#"{"renew_deadline_ms": 2000, "retry_period_ms": 2000}"#).unwrap_err();
+    assert!(e.starts_with("lock.renew_deadline_ms: 2000 ms must be above 1.2 × RetryPeriod"), "{e}");
+    let e = parse("redis", r#"{"retry_period_ms": 2000}"#).unwrap_err();
+    assert!(e.starts_with("lock.retry_period_ms: only k8s-lease has this field (this scenario is redis)"), "{e}");
+}

@@ -9,6 +9,7 @@ pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;
 pub mod etcd;
+pub mod k8s_lease;
 pub mod redis;
 pub mod redlock;
 pub mod registry;

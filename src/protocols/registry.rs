@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 pub use super::spec::Spec;
-use super::{conditional_write, db_lease, etcd, redis, redlock, zookeeper};
+use super::{conditional_write, db_lease, etcd, k8s_lease, redis, redlock, zookeeper};
 
 /// A lock approach, as scenario files name it (`"approach": "redis"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -27,14 +27,23 @@ pub enum Approach {
     Zookeeper,
     Etcd,
     ConditionalWrite,
+    K8sLease,
 }
 
 /// The specs, in `Approach` order (a spec's index is its variant's discriminant).
-static SPECS: [&Spec; 6] = [&db_lease::SPEC, &redis::SPEC, &redlock::SPEC, &zookeeper::SPEC, &etcd::SPEC, &conditional_write::SPEC];
+static SPECS: [&Spec; 7] =
+    [&db_lease::SPEC, &redis::SPEC, &redlock::SPEC, &zookeeper::SPEC, &etcd::SPEC, &conditional_write::SPEC, &k8s_lease::SPEC];
 
 impl Approach {
-    pub const ALL: [Approach; 6] =
-        [Approach::DbLease, Approach::Redis, Approach::Redlock, Approach::Zookeeper, Approach::Etcd, Approach::ConditionalWrite];
+    pub const ALL: [Approach; 7] = [
+        Approach::DbLease,
+        Approach::Redis,
+        Approach::Redlock,
+        Approach::Zookeeper,
+        Approach::Etcd,
+        Approach::ConditionalWrite,
+        Approach::K8sLease,
+    ];
 
     pub fn spec(self) -> &'static Spec {
         SPECS[self as usize]

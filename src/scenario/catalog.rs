@@ -22,6 +22,9 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-etcd.json"),
     include_str!("catalog/conditional-write-race.json"),
     include_str!("catalog/happy-path-conditional-write.json"),
+    include_str!("catalog/k8s-lease-gc-pause.json"),
+    include_str!("catalog/k8s-lease-fast-clock.json"),
+    include_str!("catalog/happy-path-k8s-lease.json"),
 ];
 
 /// Every built-in, in catalog order.
