@@ -53,7 +53,7 @@ impl LockAgent for ReadAgent {
 
 pub const SPEC: Spec = Spec {
     id: "conditional-write",
-    label: "Conditional write (If-Match)",
+    label: "If-Match conditional write",
     short: "Conditional write",
     nodes: |_, _| Vec::new(),
     default_servers: None,

@@ -40,9 +40,15 @@ pub trait Rules: Sync {
     /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
     /// `now_ms` (all on the leader's monotonic clock).
     fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
-    /// A new lock node's token, given the entry's zxid (`epoch << 32 | counter`) and the
-    /// store's revision after the create.
-    fn token(&self, zxid: u64, revision: u64) -> u64;
+    /// A new lock node's token, given the entry's zxid (`epoch << 32 | counter`), the store's
+    /// revision after the create and the key's acquisitions so far, this one included.
+    fn token(&self, zxid: u64, revision: u64, acquisitions: u64) -> u64;
+    /// Lock nodes queue up and the lowest holds the lock (ZooKeeper, etcd); otherwise (Consul's
+    /// `?acquire=`) an acquire succeeds only when nobody holds the key and no lock-delay is in
+    /// force, and is refused otherwise.
+    fn queues(&self) -> bool {
+        true
+    }
     /// The answer to a request that names a session which no longer exists.
     fn session_gone(&self, session: u64) -> Msg;
     /// The leader closes an expired session's connection (the client notices it first).
@@ -80,6 +86,10 @@ struct Store {
     revision: u64,
     zxid_epoch: u64,
     zxid_counter: u64,
+    /// Successful acquisitions of the key so far (Consul's LockIndex).
+    acquisitions: u64,
+    /// Consul: no acquire succeeds before this time (the applying server's monotonic clock).
+    lock_delay_until: i64,
 }
 
 /// What applying one entry did.
@@ -92,6 +102,19 @@ struct Applied {
     expired: Option<SessionRec>,
     /// The op named a session that no longer exists.
     no_session: bool,
+    /// A non-queueing acquire was refused: (the holder's token, if held; refused for lock-delay).
+    refused: Option<(Option<u64>, bool)>,
+}
+
+/// What a server's store is applied with besides the entry: its own settings and clock.
+#[derive(Clone, Copy)]
+struct Applying {
+    tick_ms: i64,
+    /// Consul's lock-delay after an invalidation (0: none).
+    lock_delay_ms: i64,
+    /// The applying server's monotonic clock now (lock-delay is measured on it, as Consul's
+    /// state store does with the server's own time).
+    now_ms: i64,
 }
 
 impl Store {
@@ -107,7 +130,7 @@ impl Store {
         self.nodes.iter().find(|n| n.session == session)
     }
 
-    fn apply(&mut self, rules: &dyn Rules, tick_ms: i64, entry: &Entry) -> Applied {
+    fn apply(&mut self, rules: &dyn Rules, at: Applying, entry: &Entry) -> Applied {
         // A zxid counts transactions within an epoch; every entry is one.
         if entry.epoch != self.zxid_epoch {
             self.zxid_epoch = entry.epoch;
@@ -124,8 +147,12 @@ impl Store {
                     out.session = Some(*s);
                 } else {
                     self.next_session += 1;
-                    let s =
-                        SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: rules.granted_ttl(*ttl_ms, tick_ms) };
+                    let s = SessionRec {
+                        id: self.next_session,
+                        client: *client,
+                        nonce: *nonce,
+                        ttl_ms: rules.granted_ttl(*ttl_ms, at.tick_ms),
+                    };
                     self.sessions.push(s);
                     out.session = Some(s);
                     out.opened = true;
@@ -138,6 +165,10 @@ impl Store {
                         out.expired = Some(s);
                     }
                     out.deleted = self.remove_nodes(*session);
+                    // An invalidated session's lock stays unacquirable for the lock-delay.
+                    if !rules.queues() && !out.deleted.is_empty() {
+                        self.lock_delay_until = at.now_ms + at.lock_delay_ms;
+                    }
                 }
                 None => out.no_session = true,
             },
@@ -146,9 +177,12 @@ impl Store {
                     out.no_session = true;
                 } else if let Some(n) = self.node_of(*session) {
                     out.created = Some(*n); // the GUID / CreateRevision==0 guard: one per session
+                } else if !rules.queues() && (!self.nodes.is_empty() || at.now_ms < self.lock_delay_until) {
+                    out.refused = Some((self.lowest().map(|n| n.token), self.nodes.is_empty()));
                 } else {
                     self.revision += 1;
-                    let token = rules.token(zxid, self.revision);
+                    self.acquisitions += 1;
+                    let token = rules.token(zxid, self.revision, self.acquisitions);
                     let node = LockNode { session: *session, client: *client, attempt: *attempt, token };
                     self.nodes.push(node);
                     out.created = Some(node);
@@ -194,6 +228,8 @@ pub struct EnsembleConfig {
     pub rank: usize,
     pub servers: Vec<NodeId>,
     pub tick_ms: i64,
+    /// Consul's lock-delay (0 for the others).
+    pub lock_delay_ms: i64,
 }
 
 /// What a server keeps through a crash. The log, epoch and vote are fsynced before any reply
@@ -221,6 +257,7 @@ impl Durable for EnsembleDisk {}
 pub struct EnsembleServer {
     rules: &'static dyn Rules,
     tick_ms: i64,
+    lock_delay_ms: i64,
     rank: usize,
     servers: Vec<NodeId>,
     role: Role,
@@ -243,9 +280,9 @@ pub struct EnsembleServer {
 
 impl EnsembleServer {
     /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
-    /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`).
-    pub fn node(rules: &'static dyn Rules, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Host<EnsembleServer> {
-        Host::from_config(EnsembleConfig { rules, rank, servers, tick_ms })
+    /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`); `lock_delay_ms`: Consul's lock-delay.
+    pub fn node(rules: &'static dyn Rules, rank: usize, servers: Vec<NodeId>, tick_ms: i64, lock_delay_ms: i64) -> Host<EnsembleServer> {
+        Host::from_config(EnsembleConfig { rules, rank, servers, tick_ms, lock_delay_ms })
     }
 }
 
@@ -382,7 +419,8 @@ impl Server<'_> {
             let index = self.disk.commit;
             let before = self.disk.store.lowest();
             let entry = self.disk.log[index].clone();
-            let applied = self.disk.store.apply(self.mem.rules, self.mem.tick_ms, &entry);
+            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms: self.mem.lock_delay_ms, now_ms: ctx.mono_ms() };
+            let applied = self.disk.store.apply(self.mem.rules, at, &entry);
             self.disk.commit += 1;
             if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -444,6 +482,9 @@ impl Server<'_> {
                     Msg::SessionReply { req: w.req, session: s.id, ttl_ms: s.ttl_ms }
                 }
                 (Op::CreateLockNode { .. }, Applied { created: Some(n), .. }) => Msg::CreateReply { req: w.req, token: n.token },
+                (Op::CreateLockNode { .. }, Applied { refused: Some((holder, lock_delay)), .. }) => {
+                    Msg::AcquireRefused { req: w.req, holder: *holder, lock_delay: *lock_delay }
+                }
                 (Op::DeleteLockNode { .. }, _) => Msg::DeleteReply { req: w.req },
                 (Op::CloseSession { .. }, _) => Msg::CloseReply { req: w.req },
                 _ => continue,
@@ -688,6 +729,7 @@ impl Process for EnsembleServer {
         EnsembleServer {
             rules: config.rules,
             tick_ms: config.tick_ms,
+            lock_delay_ms: config.lock_delay_ms,
             rank: config.rank,
             servers: config.servers.clone(),
             role: Role::Follower,

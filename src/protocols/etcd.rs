@@ -42,7 +42,7 @@ pub const SPEC: Spec = Spec {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
             Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &Etcd, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
 };
 
@@ -70,7 +70,7 @@ impl Rules for Etcd {
     }
 
     /// The create revision (store-wide, bumped by every mutation).
-    fn token(&self, _zxid: u64, revision: u64) -> u64 {
+    fn token(&self, _zxid: u64, revision: u64, _acquisitions: u64) -> u64 {
         revision
     }
 

@@ -327,7 +327,7 @@ fn fit(l: &mut super::LockConfig) {
 
 pub const SPEC: Spec = Spec {
     id: "k8s-lease",
-    label: "Kubernetes Lease (client-go)",
+    label: "Kubernetes Lease",
     short: "Kubernetes",
     nodes: |_, _| vec!["apiserver".into()],
     default_servers: None,

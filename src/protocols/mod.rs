@@ -65,6 +65,17 @@ pub enum Msg {
         req: u32,
         released: bool,
     },
+    /// Redis: extend the lock if it is still this value's (Lua: `if GET == value then PEXPIRE
+    /// ttl`): Redisson's watchdog renewal.
+    Extend {
+        req: u32,
+        value: u64,
+        ttl_ms: i64,
+    },
+    ExtendReply {
+        req: u32,
+        extended: bool,
+    },
     /// Storage: write the protected resource, presenting the fencing token if there is one.
     Write {
         req: u32,
@@ -128,6 +139,13 @@ pub enum Msg {
     CreateReply {
         req: u32,
         token: u64,
+    },
+    /// Consul: `PUT kv?acquire=` answered false: the key is held (`holder`: its LockIndex) or,
+    /// with nobody holding it, a lock-delay is in force.
+    AcquireRefused {
+        req: u32,
+        holder: Option<u64>,
+        lock_delay: bool,
     },
     /// ZooKeeper: `getChildren /lock`; etcd: `Get pfx --prefix` sorted by create revision.
     ListLockNodes {
@@ -395,6 +413,8 @@ pub enum Note {
     Promoted { epoch: u64 },
     /// Redis: a primary heard from a newer primary and became its replica.
     Demoted { epoch: u64, primary: NodeId },
+    /// Redis: the watchdog's renewal set `holder`'s key to expire at `expires_wall_ms`.
+    LockExtended { holder: NodeId, expires_wall_ms: i64 },
     /// Lock service: refused `client` because `holder` holds it.
     LockBusy { client: NodeId, holder: NodeId },
     /// Lock service: the lease of `holder` expired by the server's wall clock.

@@ -109,6 +109,8 @@ pub enum TokenKind {
     Revision,
     /// Kubernetes' `leaseTransitions`: "leaseTransitions 3".
     Transitions,
+    /// Consul's `LockIndex`: "LockIndex 3".
+    LockIndex,
     /// The object version a conditional write read and presents: "version 3".
     Version,
     /// No token at all (Redlock's value is random and unordered).
@@ -125,6 +127,7 @@ impl TokenKind {
             (TokenKind::Revision, Some(t)) => format!("revision {t}"),
             (TokenKind::Version, Some(t)) => format!("version {t}"),
             (TokenKind::Transitions, Some(t)) => format!("leaseTransitions {t}"),
+            (TokenKind::LockIndex, Some(t)) => format!("LockIndex {t}"),
         }
     }
 

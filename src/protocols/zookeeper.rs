@@ -44,7 +44,7 @@ pub const SPEC: Spec = Spec {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
             Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &ZooKeeper, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
 };
 
@@ -69,7 +69,7 @@ impl Rules for ZooKeeper {
     }
 
     /// The czxid: the create's zxid.
-    fn token(&self, zxid: u64, _revision: u64) -> u64 {
+    fn token(&self, zxid: u64, _revision: u64, _acquisitions: u64) -> u64 {
         zxid
     }
 

@@ -273,6 +273,9 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             "{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
+        Note::LockExtended { holder, expires_wall_ms } => {
+            format!("{me} extends {}'s {lease}: it now expires when {me}'s clock reads {}.", name(*holder), seconds(*expires_wall_ms))
+        }
         Note::VersionRead { client, version, .. } => format!("{me} answers {}'s read: {}.", name(*client), c.tok(Some(*version))),
     }
 }

@@ -206,7 +206,12 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
 /// elections and failovers.
 pub fn quiet_stretch_ms(s: &Scenario) -> i64 {
     let l = &s.lock;
-    let lease = l.ttl_ms.max(2 * l.tick_ms).max(2_000) + l.tick_ms.max(500) + 1_000;
+    let mut lease = l.ttl_ms.max(2 * l.tick_ms).max(2_000) + l.tick_ms.max(500) + 1_000;
+    if s.approach.spec().config.fields.contains(&"lock_delay_ms") {
+        // Consul: an invalidated session is found only after 2 × TTL, then the lock-delay runs,
+        // and a refused client looks again 5 s later.
+        lease += l.ttl_ms + l.lock_delay().min(60_000) + 5_000;
+    }
     let reply = 2 * s.network.latency_ms[1] + l.request_timeout_ms;
     let turn: i64 = s.clients.iter().map(|c| c.writes as i64 * (c.work_ms + reply) + l.retry_ms[1] + 1_000).sum();
     lease + 2 * turn + 10_000
