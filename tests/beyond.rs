@@ -158,3 +158,47 @@ fn k8s_lease_refuses_a_config_client_go_refuses_and_the_fields_elsewhere() {
     let e = parse("redis", r#"{"retry_period_ms": 2000}"#).unwrap_err();
     assert!(e.starts_with("lock.retry_period_ms: only k8s-lease has this field (this scenario is redis)"), "{e}");
 }
+
+// --- redisson -------------------------------------------------------------------------------
+
+#[test]
+fn redisson_happy_path_is_safe_and_live() {
+    happy(Approach::Redisson);
+    // A worked 12 s on a 30 s lease: the watchdog renewed it at least once.
+    let r = lab::run(&builtin("happy-path-redisson").unwrap());
+    assert!(r.trace.events.iter().any(|e| matches!(e.kind, EventKind::Note(Note::LockExtended { .. }))));
+}
+
+#[test]
+fn redisson_watchdog_hides_a_15_s_pause_that_a_fixed_10_s_ttl_does_not_and_loses_a_40_s_one() {
+    let [off, _] = agrees_with_expect("redisson-watchdog");
+    // The first write (after the 15 s pause) is A's own and safe; the stale one follows the 40 s pause.
+    let first = &off.verdict.writes[0];
+    assert_eq!((first.client.as_str(), first.accepted, first.stale), ("A", true, false));
+    let b = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    assert!(b > 40_000, "B got the lock only after the long pause, at {b}");
+    // The same 15 s pause against a fixed 10 s TTL (redis-gc-pause's lock) loses the lock.
+    let mut fixed = builtin("redisson-watchdog").unwrap();
+    fixed.approach = Approach::Redis;
+    fixed.lock.ttl_ms = 10_000;
+    fixed.lock.retry_ms = [100, 300];
+    fixed.faults.truncate(1);
+    fixed.expect = None;
+    let r = lab::run(&fixed);
+    assert!(!r.verdict.safe, "{:#?}", r.verdict);
+}
+
+#[test]
+fn redisson_watchdog_cut_off_the_worker_writes_on_after_the_key_expired() {
+    let [off, on] = agrees_with_expect("redisson-watchdog-cut");
+    let s = &off.scenario;
+    assert!(!s.faults.iter().any(|f| matches!(f, locklab::scenario::FaultSpec::Pause(_))), "no pause: only the renewals are lost");
+    // With fencing A learns it lost the lock only from storage's refusal.
+    assert_eq!(belief_end(&on, "A").map(|(_, why)| why), Some(BeliefEnd::WriteRejected));
+}
+
+#[test]
+fn redisson_without_the_check_sometimes_loses_an_update() {
+    assert!(lost_updates(Approach::Redisson, false, FaultMix::Any, 31, 300 * scale()) > 0);
+}
+

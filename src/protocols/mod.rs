@@ -11,6 +11,7 @@ pub mod ensemble_client;
 pub mod etcd;
 pub mod k8s_lease;
 pub mod redis;
+pub mod redisson;
 pub mod redlock;
 pub mod registry;
 pub mod single_server;

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 pub use super::spec::Spec;
-use super::{conditional_write, db_lease, etcd, k8s_lease, redis, redlock, zookeeper};
+use super::{conditional_write, db_lease, etcd, k8s_lease, redis, redisson, redlock, zookeeper};
 
 /// A lock approach, as scenario files name it (`"approach": "redis"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -28,14 +28,23 @@ pub enum Approach {
     Etcd,
     ConditionalWrite,
     K8sLease,
+    Redisson,
 }
 
 /// The specs, in `Approach` order (a spec's index is its variant's discriminant).
-static SPECS: [&Spec; 7] =
-    [&db_lease::SPEC, &redis::SPEC, &redlock::SPEC, &zookeeper::SPEC, &etcd::SPEC, &conditional_write::SPEC, &k8s_lease::SPEC];
+static SPECS: [&Spec; 8] = [
+    &db_lease::SPEC,
+    &redis::SPEC,
+    &redlock::SPEC,
+    &zookeeper::SPEC,
+    &etcd::SPEC,
+    &conditional_write::SPEC,
+    &k8s_lease::SPEC,
+    &redisson::SPEC,
+];
 
 impl Approach {
-    pub const ALL: [Approach; 7] = [
+    pub const ALL: [Approach; 8] = [
         Approach::DbLease,
         Approach::Redis,
         Approach::Redlock,
@@ -43,6 +52,7 @@ impl Approach {
         Approach::Etcd,
         Approach::ConditionalWrite,
         Approach::K8sLease,
+        Approach::Redisson,
     ];
 
     pub fn spec(self) -> &'static Spec {

@@ -25,6 +25,9 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/k8s-lease-gc-pause.json"),
     include_str!("catalog/k8s-lease-fast-clock.json"),
     include_str!("catalog/happy-path-k8s-lease.json"),
+    include_str!("catalog/redisson-watchdog.json"),
+    include_str!("catalog/redisson-watchdog-cut.json"),
+    include_str!("catalog/happy-path-redisson.json"),
 ];
 
 /// Every built-in, in catalog order.
