@@ -202,3 +202,72 @@ fn redisson_without_the_check_sometimes_loses_an_update() {
     assert!(lost_updates(Approach::Redisson, false, FaultMix::Any, 31, 300 * scale()) > 0);
 }
 
+// --- consul ---------------------------------------------------------------------------------
+
+#[test]
+fn consul_happy_path_is_safe_and_live() {
+    happy(Approach::Consul);
+}
+
+#[test]
+fn consul_lock_delay_protects_a_pause_shorter_than_twice_the_ttl_plus_the_delay_and_not_a_longer_one() {
+    let [off, _] = agrees_with_expect("consul-lock-delay");
+    // A's 30 s pause ends within 2 × 10 s + 15 s: its late write is not stale, no token needed.
+    let a = off.verdict.writes.iter().find(|w| w.client == "A").unwrap();
+    assert!(a.accepted && !a.stale && !a.after_takeover, "{a:?}");
+    // The next grant waited for the lock-delay after A's session was invalidated.
+    let invalidated = off.trace.events.iter().find_map(|e| match e.kind {
+        EventKind::Note(Note::SessionExpired { .. }) => Some(e.at_ms),
+        _ => None,
+    });
+    let b = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    assert!(b >= invalidated.unwrap() + 15_000, "B at {b}, A's session invalidated at {invalidated:?}");
+    // B's 40 s pause is longer: C takes over and B's write is stale.
+    let stale = off.verdict.writes.iter().find(|w| w.stale).unwrap();
+    assert_eq!(stale.client, "B");
+}
+
+#[test]
+fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_caps_the_lock_delay() {
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"ttl_ms": 5000}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.ttl_ms: 5000 ms is out of range: Consul accepts session TTLs of 10 s to 24 h"), "{e}");
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "etcd", "lock": {"lock_delay_ms": 1000}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
+    // A lock-delay above 60 s acts as 60 s.
+    let mut s = builtin("consul-lock-delay").unwrap();
+    s.lock.lock_delay_ms = Some(60_000);
+    let capped = lab::run(&s).verdict;
+    s.lock.lock_delay_ms = Some(90_000);
+    assert_eq!(lab::run(&s).verdict.grants, capped.grants);
+}
+
+#[test]
+fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twice_the_ttl_and_the_lock_delay() {
+    // Generated runs rarely pause a holder for 2 × TTL + lock-delay (at least 35 s by default):
+    // the lock-delay protects them all. With a pause that long, an update is lost.
+    let mut rng = Stream::new(2026, 41);
+    let n = 200 * scale();
+    let mut lost = 0;
+    for _ in 0..n {
+        let mut s = scenario(&mut rng, Shape::of(Approach::Consul), FaultMix::Any, false);
+        s.duration_ms = 90_000;
+        s.lock.lock_delay_ms = Some(rng.range(0, 5_000));
+        let c = s.clients[rng.range(0, s.clients.len() as i64 - 1) as usize].clone();
+        let duration_ms = 2 * s.lock.ttl_ms + s.lock.lock_delay() + rng.range(1_000, 15_000);
+        s.faults.push(locklab::scenario::FaultSpec::Pause(locklab::scenario::fault::Pause {
+            at_ms: c.acquire_at_ms + rng.range(0, c.work_ms + 200),
+            node: c.name,
+            duration_ms,
+        }));
+        s.faults.sort_by_key(|f| f.at_ms());
+        // Replies slower than the timeout make clients retry in a tight loop: a 90 s run of
+        // that can reach the event limit, which says nothing about the lock.
+        s.lock.request_timeout_ms = s.lock.request_timeout_ms.max(2 * s.network.latency_ms[1] + 10);
+        let r = lab::run(&s);
+        assert!(!r.trace.truncated, "{s:?}");
+        invariants::check(&r).unwrap_or_else(|e| panic!("consul: {e}\n{s:?}"));
+        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+    }
+    println!("consul, fencing false, a pause past 2 × TTL + lock-delay: {lost} of {n} runs lost an update");
+    assert!(lost > 0);
+}

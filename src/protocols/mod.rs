@@ -5,6 +5,7 @@
 pub mod client;
 pub mod conditional_write;
 pub mod config;
+pub mod consul;
 pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;

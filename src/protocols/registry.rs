@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 pub use super::spec::Spec;
-use super::{conditional_write, db_lease, etcd, k8s_lease, redis, redisson, redlock, zookeeper};
+use super::{conditional_write, consul, db_lease, etcd, k8s_lease, redis, redisson, redlock, zookeeper};
 
 /// A lock approach, as scenario files name it (`"approach": "redis"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -29,10 +29,11 @@ pub enum Approach {
     ConditionalWrite,
     K8sLease,
     Redisson,
+    Consul,
 }
 
 /// The specs, in `Approach` order (a spec's index is its variant's discriminant).
-static SPECS: [&Spec; 8] = [
+static SPECS: [&Spec; 9] = [
     &db_lease::SPEC,
     &redis::SPEC,
     &redlock::SPEC,
@@ -41,10 +42,11 @@ static SPECS: [&Spec; 8] = [
     &conditional_write::SPEC,
     &k8s_lease::SPEC,
     &redisson::SPEC,
+    &consul::SPEC,
 ];
 
 impl Approach {
-    pub const ALL: [Approach; 8] = [
+    pub const ALL: [Approach; 9] = [
         Approach::DbLease,
         Approach::Redis,
         Approach::Redlock,
@@ -53,6 +55,7 @@ impl Approach {
         Approach::ConditionalWrite,
         Approach::K8sLease,
         Approach::Redisson,
+        Approach::Consul,
     ];
 
     pub fn spec(self) -> &'static Spec {

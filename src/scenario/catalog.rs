@@ -28,6 +28,8 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/redisson-watchdog.json"),
     include_str!("catalog/redisson-watchdog-cut.json"),
     include_str!("catalog/happy-path-redisson.json"),
+    include_str!("catalog/consul-lock-delay.json"),
+    include_str!("catalog/happy-path-consul.json"),
 ];
 
 /// Every built-in, in catalog order.
