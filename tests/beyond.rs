@@ -271,3 +271,18 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
     println!("consul, fencing false, a pause past 2 × TTL + lock-delay: {lost} of {n} runs lost an update");
     assert!(lost > 0);
 }
+
+// --- real outages -------------------------------------------------------------------------------
+
+#[test]
+fn every_outage_says_what_it_is_adapted_from_links_its_source_and_agrees_with_its_expect() {
+    let outages = locklab::scenario::catalog::outages();
+    assert_eq!(outages.len(), 4);
+    for s in outages {
+        assert!(s.intro.starts_with("Adapted from"), "{}", s.id);
+        assert!(s.intro.contains("https://"), "{}: links its source", s.id);
+        assert!(s.intro.contains("Simplified"), "{}: says what it simplifies", s.id);
+        let [off, on] = agrees_with_expect(&s.id);
+        assert!(!off.verdict.safe && on.verdict.safe, "{}: an update lost without the check, none with it", s.id);
+    }
+}

@@ -24,10 +24,33 @@ fn json_verdict_flips_with_fencing() {
 }
 
 #[test]
-fn list_prints_ids_with_titles() {
+fn list_prints_ids_with_titles_grouped_by_approach() {
     let (code, out, _) = locklab(&["list"]);
     assert_eq!(code, 0);
     assert!(out.lines().any(|l| l.starts_with("redis-gc-pause\t")));
+    // Every built-in once, under its approach's heading (or the outages'), every approach a heading.
+    let mut group = String::new();
+    let mut seen = Vec::new();
+    for l in out.lines() {
+        match l.strip_prefix("# ") {
+            Some(h) => group = h.to_string(),
+            None => seen.push((group.clone(), l.split('\t').next().unwrap().to_string())),
+        }
+    }
+    let all = locklab::scenario::catalog::all();
+    assert_eq!(seen.len(), all.len());
+    for s in all {
+        let (g, _) = seen.iter().find(|(_, id)| *id == s.id).unwrap_or_else(|| panic!("{} not listed", s.id));
+        let want = if locklab::scenario::catalog::is_outage(&s.id) {
+            "Real outages".to_string()
+        } else {
+            format!("{} ({})", s.approach.label(), s.approach.id())
+        };
+        assert_eq!(*g, want, "{}", s.id);
+    }
+    for a in locklab::scenario::Approach::ALL {
+        assert!(out.contains(&format!("# {} ({})\n", a.label(), a.id())), "{}", a.id());
+    }
 }
 
 #[test]

@@ -68,7 +68,7 @@ Each takes --runs N, --seed S, --threads T and --json.")]
         #[command(subcommand)]
         command: LessonCommand,
     },
-    /// List the built-in scenarios: id and title, one a line
+    /// List the built-in scenarios: id and title, one a line, grouped by approach (then the real outages)
     List,
     /// Time every built-in natively
     Bench {
