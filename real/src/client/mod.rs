@@ -1,0 +1,170 @@
+//! A client as its own OS process (`locklab-real client`), so SIGSTOP can freeze it and
+//! kill -9 can end it. It does the model's job (SCENARIO_FORMAT.md, "Semantics", Clients):
+//! acquire (retrying after a random delay), then `writes` times wait `work_ms` and write to
+//! storage, then release; its belief ends when its validity (the TTL from when it *sent* the
+//! request, on its monotonic clock) runs out, a write is rejected, or it releases. It does not
+//! re-check validity before writing: after a freeze, the overdue write goes out first.
+//!
+//! Everything it sees is printed as a JSON line stamped on the shared monotonic clock.
+
+mod postgres;
+pub use postgres::SCHEMA as PG_SCHEMA;
+pub mod redis;
+pub use redis::connect as redis_connect;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use crate::clock::{now_ns, sleep_until, TimeBase};
+use crate::record::{Ended, Failure, Job, Line, Seen, Service};
+
+/// How one lock service is taken and given back.
+pub trait Agent {
+    /// One attempt: the token (None where the service issues none) or why it failed.
+    fn acquire(&mut self, attempt: u32) -> Result<Option<u64>, Failure>;
+    /// Gives the lock back; whether the service removed a lock.
+    fn release(&mut self) -> bool;
+    /// Which of the service's nodes answered the last request (0: the first).
+    fn server(&self) -> usize {
+        0
+    }
+}
+
+/// Prints one observation, stamped now.
+fn emit(seen: Seen) {
+    let line = Line { t_ns: now_ns(), seen };
+    let mut out = std::io::stdout().lock();
+    // A harness that went away cannot be told anything: the process just ends with it.
+    let ok = serde_json::to_writer(&mut out, &line).is_ok() && writeln!(out).is_ok() && out.flush().is_ok();
+    if !ok {
+        std::process::exit(1);
+    }
+}
+
+/// A small seeded generator for the retry delays (SplitMix64): the model's draws are its own,
+/// so only the range is shared, not the numbers.
+struct Rng(u64);
+
+impl Rng {
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        lo + (z % (hi - lo + 1).max(1) as u64) as i64
+    }
+}
+
+/// The connection to the harness's fencing storage: `W name attempt token` → `A` or `R`.
+struct Storage {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Storage {
+    fn connect(addr: &str, timeout: Duration) -> Result<Storage, String> {
+        let stream = TcpStream::connect(addr).map_err(|e| format!("storage {addr}: {e}"))?;
+        stream.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        Ok(Storage { reader: BufReader::new(stream.try_clone().map_err(|e| e.to_string())?), writer: stream })
+    }
+
+    /// Some(accepted), or None when no answer came in time.
+    fn write(&mut self, name: &str, attempt: u32, token: Option<u64>) -> Option<bool> {
+        let token = token.map_or("-".to_string(), |t| t.to_string());
+        writeln!(self.writer, "W {name} {attempt} {token}").ok()?;
+        let mut answer = String::new();
+        self.reader.read_line(&mut answer).ok()?;
+        match answer.trim() {
+            "A" => Some(true),
+            "R" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the job from stdin's first line, then (first processes) the start from the second.
+pub fn main() -> Result<(), String> {
+    let mut stdin = BufReader::new(std::io::stdin());
+    let mut line = String::new();
+    stdin.read_line(&mut line).map_err(|e| e.to_string())?;
+    let job: Job = serde_json::from_str(&line).map_err(|e| format!("client job: {e}"))?;
+    let timeout = Duration::from_millis(((job.request_timeout_ms as f64 * job.scale) as u64).max(job.timeout_floor_ms));
+    let mut agent: Box<dyn Agent> = match &job.service {
+        Service::Redis { addrs } => Box::new(redis::RedisAgent::new(&job, addrs, timeout)),
+        Service::Postgres { conn } => Box::new(postgres::PgAgent::connect(&job, conn, timeout)?),
+    };
+    let mut storage = Storage::connect(&job.storage, timeout)?;
+    let time = match job.time {
+        Some(t) => t,
+        None => {
+            emit(Seen::Ready);
+            line.clear();
+            stdin.read_line(&mut line).map_err(|e| e.to_string())?;
+            serde_json::from_str(&line).map_err(|e| format!("client start: {e}"))?
+        }
+    };
+    work(&job, time, agent.as_mut(), &mut storage);
+    Ok(())
+}
+
+/// The job itself: acquire, write, release.
+fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage) {
+    let mut rng =
+        Rng(job.seed ^ (job.incarnation as u64) << 40 ^ job.name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)));
+    sleep_until(time.at(job.acquire_at_ms));
+    let mut attempt = job.attempts_before;
+    let (attempt, token, validity_at) = loop {
+        attempt += 1;
+        emit(Seen::AcquireStarted { attempt });
+        let sent_ns = now_ns();
+        let failure = match agent.acquire(attempt) {
+            Ok(token) => {
+                let validity_at = sent_ns + time.wall(job.ttl_ms).as_nanos() as i64;
+                emit(Seen::Granted { attempt, token, sent_ns, validity_ms: job.ttl_ms, server: agent.server() });
+                break (attempt, token, validity_at);
+            }
+            Err(f) => f,
+        };
+        let retry_in_ms = rng.range(job.retry_ms[0], job.retry_ms[1]);
+        emit(Seen::AcquireFailed { attempt, failure, retry_in_ms });
+        sleep_until(now_ns() + time.wall(retry_in_ms).as_nanos() as i64);
+    };
+    let reason = hold(job, time, storage, attempt, token, validity_at);
+    emit(Seen::BeliefEnded { reason });
+    emit(Seen::ReleaseSent);
+    let removed = agent.release();
+    emit(Seen::ReleaseAnswered { removed });
+    emit(Seen::Finished);
+}
+
+/// Holding: the writes, each after `work_ms`, until done, rejected or out of validity.
+fn hold(job: &Job, time: TimeBase, storage: &mut Storage, attempt: u32, token: Option<u64>, validity_at: i64) -> Ended {
+    let mut work_at = now_ns() + time.wall(job.work_ms).as_nanos() as i64;
+    for n in 1..=job.writes {
+        if work_at > validity_at {
+            sleep_until(validity_at);
+            return Ended::ValidityExpired;
+        }
+        sleep_until(work_at);
+        emit(Seen::WriteSent { attempt, n, token });
+        let answer = storage.write(&job.name, attempt, token);
+        // The validity deadline passed before the answer came: as in the model, its timer is
+        // handled before the reply.
+        if now_ns() >= validity_at {
+            return Ended::ValidityExpired;
+        }
+        match answer {
+            Some(true) => emit(Seen::WriteAnswered { n, accepted: true }),
+            Some(false) => {
+                emit(Seen::WriteAnswered { n, accepted: false });
+                return Ended::WriteRejected;
+            }
+            None => emit(Seen::WriteTimedOut { n }),
+        }
+        work_at = now_ns() + time.wall(job.work_ms).as_nanos() as i64;
+    }
+    Ended::Released
+}

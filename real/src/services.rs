@@ -1,0 +1,127 @@
+//! The lock service of a run, started for real: one Redis (and its replica), or PostgreSQL.
+//! Its nodes carry the model's names (`redis`, `redis-replica`, `db`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use locklab::protocols::Note;
+use locklab::scenario::{Approach, Scenario};
+use locklab::sim::NodeId;
+
+use crate::poller::{postgres_probe, redis_probe, Poller, Watched};
+use crate::record::Service;
+use crate::servers::postgres::PostgresServer;
+use crate::servers::redis::RedisServer;
+use crate::servers::signal;
+
+pub enum Services {
+    /// `redis`, then `redis-replica` when there is one.
+    Redis {
+        servers: Vec<RedisServer>,
+        promoted: Arc<AtomicBool>,
+    },
+    Postgres(PostgresServer),
+}
+
+impl Services {
+    pub fn start(scenario: &Scenario) -> Result<Services, String> {
+        match scenario.approach {
+            Approach::Redis => {
+                let persistence = scenario.lock.persistence;
+                let primary = RedisServer::start(persistence, None)?;
+                let mut servers = vec![primary];
+                if scenario.lock.replica {
+                    let replica = RedisServer::start(persistence, Some(servers[0].port))?;
+                    servers.push(replica);
+                }
+                Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)) })
+            }
+            Approach::DbLease => Ok(Services::Postgres(PostgresServer::start()?)),
+            other => Err(format!("approach: {} has no real service here", other.id())),
+        }
+    }
+
+    /// How clients reach the service.
+    pub fn service(&self) -> Service {
+        match self {
+            Services::Redis { servers, .. } => Service::Redis { addrs: servers.iter().map(|s| s.addr()).collect() },
+            Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
+        }
+    }
+
+    fn redis_index(node: &str) -> Option<usize> {
+        match node {
+            "redis" => Some(0),
+            "redis-replica" => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Sends a signal to a service node's process (SIGSTOP/SIGCONT).
+    pub fn signal(&self, node: &str, sig: i32) -> bool {
+        let pid = match self {
+            Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
+            Services::Postgres(_) => None,
+        };
+        pid.map(|p| signal(p, sig)).is_some()
+    }
+
+    /// kill -9 of a service node; the counter it held, read just before, for `StateLost`.
+    pub fn crash(&mut self, node: &str) -> Option<u64> {
+        let Services::Redis { servers, .. } = self else { return None };
+        let server = servers.get_mut(Self::redis_index(node)?)?;
+        let counter = read_counter(&server.addr());
+        server.crash();
+        counter
+    }
+
+    /// Restarts a crashed service node on its data dir; the notes that restart makes true (a
+    /// counter that did not survive; an old primary rejoining as a replica of the promoted one).
+    pub fn restart(&mut self, node: &str, counter_was: Option<u64>, id: &dyn Fn(&str) -> NodeId) -> Result<Vec<Note>, String> {
+        let Services::Redis { servers, promoted, .. } = self else { return Ok(vec![]) };
+        let i = Self::redis_index(node).ok_or_else(|| format!("{node}: not a Redis node"))?;
+        let new_primary = (promoted.load(Ordering::SeqCst) && i == 0).then(|| servers[1].port);
+        servers[i].restart(new_primary)?;
+        let mut notes = vec![];
+        let now = read_counter(&servers[i].addr());
+        if let Some(was) = counter_was.filter(|&was| now.is_none_or(|n| n < was)) {
+            notes.push(Note::StateLost { token_counter_was: was });
+        }
+        if new_primary.is_some() {
+            notes.push(Note::Demoted { epoch: 1, primary: id("redis-replica") });
+        }
+        Ok(notes)
+    }
+
+    /// The poller over every service node (the primary first; a replica it may promote).
+    pub fn poller(&mut self, promote_after: Duration) -> Poller {
+        let watched = match self {
+            Services::Redis { servers, promoted, .. } => servers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let (addr, promoted) = (s.addr(), Arc::clone(promoted));
+                    let promote: Option<Box<dyn FnMut() -> bool + Send>> = (i == 1).then(|| {
+                        Box::new(move || promote(&addr) && !promoted.swap(true, Ordering::SeqCst)) as Box<dyn FnMut() -> bool + Send>
+                    });
+                    Watched { node: if i == 0 { "redis".into() } else { "redis-replica".into() }, probe: redis_probe(s.addr()), promote }
+                })
+                .collect(),
+            Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
+        };
+        Poller::start(watched, promote_after)
+    }
+}
+
+fn promote(addr: &str) -> bool {
+    crate::client::redis_connect(addr, Duration::from_millis(200))
+        .and_then(|mut con| redis::cmd("REPLICAOF").arg("NO").arg("ONE").query::<()>(&mut con))
+        .is_ok()
+}
+
+/// The INCR counter's value at `addr`, if it can be read.
+fn read_counter(addr: &str) -> Option<u64> {
+    let mut con = crate::client::redis_connect(addr, Duration::from_millis(200)).ok()?;
+    redis::cmd("GET").arg(crate::client::redis::TOKEN_KEY).query::<Option<u64>>(&mut con).ok().flatten()
+}
