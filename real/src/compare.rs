@@ -110,3 +110,31 @@ pub fn render(c: &Comparison) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(grants: &[(&str, Option<u64>)]) -> Verdict {
+        let mut v = locklab::lab::run(&locklab::scenario::catalog::get("redis-gc-pause").unwrap()).verdict;
+        v.grants = grants.iter().map(|&(c, token)| locklab::check::Grant { client: c.into(), at_ms: 0, token, event: 0 }).collect();
+        v
+    }
+
+    #[test]
+    fn token_order_is_by_rank_so_numbering_does_not_matter() {
+        assert_eq!(token_order(&verdict(&[("A", Some(7)), ("B", Some(9))])), "A#1 B#2");
+        assert_eq!(token_order(&verdict(&[("A", Some(1)), ("B", Some(1))])), "A#1 B#1");
+        assert_eq!(token_order(&verdict(&[("A", Some(2)), ("B", Some(1))])), "A#2 B#1");
+        assert_eq!(token_order(&verdict(&[("A", None)])), "A#-");
+    }
+
+    #[test]
+    fn a_repeated_token_is_a_disagreement() {
+        let (model, real) = (verdict(&[("A", Some(1)), ("B", Some(2))]), verdict(&[("A", Some(1)), ("B", Some(1))]));
+        let c = compare(&model, &real);
+        assert!(!c.agree);
+        assert_eq!(c.fields.iter().filter(|f| !f.agree).map(|f| f.field).collect::<Vec<_>>(), vec!["token_order"]);
+        assert!(compare(&model, &model).agree);
+    }
+}

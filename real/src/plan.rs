@@ -72,3 +72,46 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
     steps.sort_by_key(|s| s.at_ms);
     Ok(steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use locklab::scenario::catalog;
+
+    fn with_fault(json: &str) -> Result<Vec<Step>, String> {
+        let mut s = catalog::get("redis-gc-pause").unwrap();
+        let text = format!(r#"{{"version":1,"approach":"redis","faults":[{json}]}}"#);
+        s.faults = locklab::scenario::parse(&text).unwrap().faults;
+        schedule(&s)
+    }
+
+    #[test]
+    fn a_pause_becomes_sigstop_then_sigcont() {
+        let steps = with_fault(r#"{"at_ms":500,"kind":"pause","node":"A","duration_ms":1000}"#).unwrap();
+        assert_eq!(steps[0], Step { at_ms: 500, node: "A".into(), action: Action::Freeze { until_ms: 1500 } });
+        assert_eq!(steps[1], Step { at_ms: 1500, node: "A".into(), action: Action::Thaw });
+    }
+
+    #[test]
+    fn a_crash_kills_then_restarts_and_without_restart_stays_down() {
+        let steps = with_fault(r#"{"at_ms":100,"kind":"crash","node":"redis","restart_after_ms":50}"#).unwrap();
+        assert_eq!(
+            steps.iter().map(|s| (s.at_ms, s.action.clone())).collect::<Vec<_>>(),
+            vec![(100, Action::Kill), (150, Action::Restart)]
+        );
+        assert_eq!(with_fault(r#"{"at_ms":100,"kind":"crash","node":"A"}"#).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn what_cannot_be_done_for_real_is_refused_by_name() {
+        let err = with_fault(r#"{"at_ms":100,"kind":"clock_jump","node":"redis","by_ms":5000}"#).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("clock_jump is not supported"), "{err}");
+        let err = with_fault(r#"{"at_ms":100,"kind":"crash","node":"redis","machine":true}"#).unwrap_err();
+        assert!(err.contains("machine crash"), "{err}");
+        let err = with_fault(r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":10}"#).unwrap_err();
+        assert!(err.contains("a pause of storage is not supported"), "{err}");
+        let mut etcd = catalog::get("etcd-gc-pause").unwrap();
+        etcd.faults.clear();
+        assert!(schedule(&etcd).unwrap_err().starts_with("approach: etcd"));
+    }
+}
