@@ -1,4 +1,4 @@
-//! `locklab-real`: Lock Lab's scenarios on real servers (Redis 7, PostgreSQL 15), recorded as a
+//! `locklab-real`: Lock Lab's scenarios on real servers (Redis 7, PostgreSQL 15, etcd 3.4), recorded as a
 //! Lock Lab trace, judged by the same `check`, and compared with the model.
 //!
 //!   locklab-real run (FILE | --builtin ID) [--fencing on|off] [--json] [--scale X] [--trace OUT]
@@ -11,6 +11,7 @@
 mod client;
 mod clock;
 mod compare;
+mod http;
 mod plan;
 mod poller;
 mod record;
@@ -25,7 +26,7 @@ use clap::{Args, Parser, Subcommand};
 use locklab::scenario::{catalog, Scenario};
 
 #[derive(Parser)]
-#[command(name = "locklab-real", about = "Lock Lab's scenarios on real Redis and PostgreSQL, judged by the same check")]
+#[command(name = "locklab-real", about = "Lock Lab's scenarios on real Redis, PostgreSQL and etcd, judged by the same check")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

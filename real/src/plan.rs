@@ -30,22 +30,32 @@ pub const DEFAULT_SCALE: f64 = 0.25;
 /// The approaches with a real harness so far.
 pub fn supported(approach: Approach) -> Result<(), String> {
     match approach {
-        Approach::Redis | Approach::DbLease => Ok(()),
-        other => Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis and db-lease)", other.id())),
+        Approach::Redis | Approach::DbLease | Approach::Etcd => Ok(()),
+        other => Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis, db-lease and etcd)", other.id())),
     }
 }
 
 /// The schedule of `scenario`'s faults, or the first one that cannot be done for real.
 pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
     supported(scenario.approach)?;
-    let clients: Vec<&str> = scenario.clients.iter().map(|c| c.name.as_str()).collect();
+    // The processes the harness can signal: the clients, and Redis's and etcd's servers
+    // (PostgreSQL is a family of processes; freezing or killing only its postmaster is not a
+    // pause or a crash of the database).
+    let mut processes: Vec<String> = scenario.clients.iter().map(|c| c.name.clone()).collect();
+    if scenario.approach != Approach::DbLease {
+        processes.extend(locklab::scenario::nodes::service_names(scenario));
+    }
+    let real = |node: &str| processes.iter().any(|p| p == node);
     let mut steps = Vec::new();
     for (i, fault) in scenario.faults.iter().enumerate() {
         let refuse = |why: &str| Err(format!("faults[{i}] ({}): {why}", locklab::scenario::fault::words(fault)));
         match fault {
             FaultSpec::Pause(p) => {
-                if !clients.contains(&p.node.as_str()) && !p.node.starts_with("redis") {
-                    return refuse(&format!("a pause of {} is not supported on real servers (SIGSTOP freezes clients and Redis)", p.node));
+                if !real(&p.node) {
+                    return refuse(&format!(
+                        "a pause of {} is not supported on real servers (SIGSTOP freezes clients, Redis and etcd)",
+                        p.node
+                    ));
                 }
                 let until_ms = p.at_ms + p.duration_ms;
                 steps.push(Step { at_ms: p.at_ms, node: p.node.clone(), action: Action::Freeze { until_ms } });
@@ -55,8 +65,11 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
                 if c.machine {
                     return refuse("a machine crash (power loss) is not supported on real servers; a process crash (kill -9) is");
                 }
-                if !clients.contains(&c.node.as_str()) && !c.node.starts_with("redis") {
-                    return refuse(&format!("a crash of {} is not supported on real servers (kill -9 ends clients and Redis)", c.node));
+                if !real(&c.node) {
+                    return refuse(&format!(
+                        "a crash of {} is not supported on real servers (kill -9 ends clients, Redis and etcd)",
+                        c.node
+                    ));
                 }
                 steps.push(Step { at_ms: c.at_ms, node: c.node.clone(), action: Action::Kill });
                 if let Some(after) = c.restart_after_ms {
@@ -78,10 +91,14 @@ mod tests {
     use super::*;
     use locklab::scenario::catalog;
 
+    fn with_fault_list(approach: &str, json: &str) -> Vec<FaultSpec> {
+        let text = format!(r#"{{"version":1,"approach":"{approach}","faults":[{json}]}}"#);
+        locklab::scenario::parse(&text).unwrap().faults
+    }
+
     fn with_fault(json: &str) -> Result<Vec<Step>, String> {
         let mut s = catalog::get("redis-gc-pause").unwrap();
-        let text = format!(r#"{{"version":1,"approach":"redis","faults":[{json}]}}"#);
-        s.faults = locklab::scenario::parse(&text).unwrap().faults;
+        s.faults = with_fault_list("redis", json);
         schedule(&s)
     }
 
@@ -110,8 +127,11 @@ mod tests {
         assert!(err.contains("machine crash"), "{err}");
         let err = with_fault(r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":10}"#).unwrap_err();
         assert!(err.contains("a pause of storage is not supported"), "{err}");
-        let mut etcd = catalog::get("etcd-gc-pause").unwrap();
-        etcd.faults.clear();
-        assert!(schedule(&etcd).unwrap_err().starts_with("approach: etcd"));
+        let mut zk = catalog::get("zookeeper-session-expiry").unwrap();
+        zk.faults.clear();
+        assert!(schedule(&zk).unwrap_err().starts_with("approach: zookeeper"));
+        let mut db = catalog::get("db-lease-gc-pause").unwrap();
+        db.faults = with_fault_list("db-lease", r#"{"at_ms":100,"kind":"crash","node":"db","restart_after_ms":50}"#);
+        assert!(schedule(&db).unwrap_err().contains("a crash of db is not supported"));
     }
 }

@@ -137,3 +137,8 @@ pub fn postgres_probe(conn: String) -> Probe {
         Some(rows.first().map(|r| owner_of(r.get::<_, &str>(0))))
     })
 }
+
+/// Reads the etcd mutex queue: the owner of its first key (the lowest create revision).
+pub fn etcd_probe(addr: String) -> Probe {
+    Box::new(move || crate::client::etcd_first_in_queue(&addr, Duration::from_millis(100)).ok().map(|first| first.map(|(owner, _)| owner)))
+}

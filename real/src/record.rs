@@ -14,6 +14,8 @@ pub enum Service {
     Redis { addrs: Vec<String> },
     /// PostgreSQL: a libpq-style connection string.
     Postgres { conn: String },
+    /// etcd: the JSON gateway of one member (`host:port`).
+    Etcd { addr: String },
 }
 
 /// One client process's job (SCENARIO_FORMAT.md, "Semantics", Clients), in scenario ms.
@@ -51,6 +53,8 @@ pub enum Failure {
     Busy,
     /// No answer in time, or the connection failed.
     Unreachable,
+    /// etcd: the lease expired while the client was still queued.
+    SessionExpired,
 }
 
 /// Why a belief ended (the model's `BeliefEnd`).
@@ -60,6 +64,8 @@ pub enum Ended {
     ValidityExpired,
     Released,
     WriteRejected,
+    /// etcd: a keepalive was answered with TTL 0.
+    SessionExpired,
 }
 
 /// What a client observed, as it happened.
@@ -77,7 +83,8 @@ pub enum Seen {
         attempt: u32,
         token: Option<u64>,
         sent_ns: i64,
-        validity_ms: i64,
+        /// None for a lease kept alive (etcd): it believes until told otherwise.
+        validity_ms: Option<i64>,
         server: usize,
     },
     AcquireFailed {

@@ -9,8 +9,9 @@ use locklab::protocols::Note;
 use locklab::scenario::{Approach, Scenario};
 use locklab::sim::NodeId;
 
-use crate::poller::{postgres_probe, redis_probe, Poller, Watched};
+use crate::poller::{etcd_probe, postgres_probe, redis_probe, Poller, Watched};
 use crate::record::Service;
+use crate::servers::etcd::{start_cluster, EtcdMember};
 use crate::servers::postgres::PostgresServer;
 use crate::servers::redis::RedisServer;
 use crate::servers::signal;
@@ -22,6 +23,8 @@ pub enum Services {
         promoted: Arc<AtomicBool>,
     },
     Postgres(PostgresServer),
+    /// `etcd-1` … `etcd-N`.
+    Etcd(Vec<EtcdMember>),
 }
 
 impl Services {
@@ -38,6 +41,7 @@ impl Services {
                 Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)) })
             }
             Approach::DbLease => Ok(Services::Postgres(PostgresServer::start()?)),
+            Approach::Etcd => Ok(Services::Etcd(start_cluster(locklab::scenario::nodes::servers(scenario) as usize)?)),
             other => Err(format!("approach: {} has no real service here", other.id())),
         }
     }
@@ -47,6 +51,7 @@ impl Services {
         match self {
             Services::Redis { servers, .. } => Service::Redis { addrs: servers.iter().map(|s| s.addr()).collect() },
             Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
+            Services::Etcd(members) => Service::Etcd { addr: members[0].addr() },
         }
     }
 
@@ -63,12 +68,17 @@ impl Services {
         let pid = match self {
             Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
             Services::Postgres(_) => None,
+            Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.pid()),
         };
         pid.map(|p| signal(p, sig)).is_some()
     }
 
     /// kill -9 of a service node; the counter it held, read just before, for `StateLost`.
     pub fn crash(&mut self, node: &str) -> Option<u64> {
+        if let Services::Etcd(members) = self {
+            members.iter_mut().filter(|m| m.name == node).for_each(|m| m.crash());
+            return None;
+        }
         let Services::Redis { servers, .. } = self else { return None };
         let server = servers.get_mut(Self::redis_index(node)?)?;
         let counter = read_counter(&server.addr());
@@ -79,6 +89,11 @@ impl Services {
     /// Restarts a crashed service node on its data dir; the notes that restart makes true (a
     /// counter that did not survive; an old primary rejoining as a replica of the promoted one).
     pub fn restart(&mut self, node: &str, counter_was: Option<u64>, id: &dyn Fn(&str) -> NodeId) -> Result<Vec<Note>, String> {
+        if let Services::Etcd(members) = self {
+            let m = members.iter_mut().find(|m| m.name == node).ok_or_else(|| format!("{node}: not an etcd member"))?;
+            m.restart()?;
+            return Ok(vec![]);
+        }
         let Services::Redis { servers, promoted, .. } = self else { return Ok(vec![]) };
         let i = Self::redis_index(node).ok_or_else(|| format!("{node}: not a Redis node"))?;
         let new_primary = (promoted.load(Ordering::SeqCst) && i == 0).then(|| servers[1].port);
@@ -109,6 +124,8 @@ impl Services {
                 })
                 .collect(),
             Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
+            // The queue is one, replicated: read through etcd-1, noted at the service's first node.
+            Services::Etcd(members) => vec![Watched { node: members[0].name.clone(), probe: etcd_probe(members[0].addr()), promote: None }],
         };
         Poller::start(watched, promote_after)
     }

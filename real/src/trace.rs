@@ -127,12 +127,13 @@ fn client_events(me: NodeId, line: &Line, service: &[NodeId]) -> Vec<(i64, NodeI
                 service[server.min(service.len() - 1)],
                 EventKind::Note(Note::LockCommitted { client: me, attempt, token, expires_wall_ms: None }),
             ),
-            (t, me, EventKind::Note(Note::BeliefStarted { attempt, token, validity_ms: Some(validity_ms) })),
+            (t, me, EventKind::Note(Note::BeliefStarted { attempt, token, validity_ms })),
         ],
         Seen::AcquireFailed { attempt, failure, retry_in_ms } => {
             let reason = match failure {
                 Failure::Busy => AcquireFailure::Busy,
                 Failure::Unreachable => AcquireFailure::Timeout,
+                Failure::SessionExpired => AcquireFailure::SessionExpired,
             };
             note(Note::AcquireFailed { attempt, reason, retry_in_ms })
         }
@@ -144,6 +145,7 @@ fn client_events(me: NodeId, line: &Line, service: &[NodeId]) -> Vec<(i64, NodeI
                 Ended::ValidityExpired => BeliefEnd::ValidityExpired,
                 Ended::Released => BeliefEnd::Released,
                 Ended::WriteRejected => BeliefEnd::WriteRejected,
+                Ended::SessionExpired => BeliefEnd::SessionExpired,
             },
         }),
         Seen::ReleaseSent => note(Note::ReleaseSent),
@@ -168,9 +170,9 @@ mod tests {
     fn recording(s: &Scenario, a_releases_at: Option<i64>) -> Recording<'_> {
         let mut lines = vec![
             line("A", 1, Seen::AcquireStarted { attempt: 1 }),
-            line("A", 2, Seen::Granted { attempt: 1, token: Some(1), sent_ns: MS, validity_ms: 10_000, server: 0 }),
+            line("A", 2, Seen::Granted { attempt: 1, token: Some(1), sent_ns: MS, validity_ms: Some(10_000), server: 0 }),
             line("B", 2000, Seen::AcquireStarted { attempt: 1 }),
-            line("B", 10_010, Seen::Granted { attempt: 1, token: Some(2), sent_ns: 10_009 * MS, validity_ms: 10_000, server: 0 }),
+            line("B", 10_010, Seen::Granted { attempt: 1, token: Some(2), sent_ns: 10_009 * MS, validity_ms: Some(10_000), server: 0 }),
             line("A", 15_500, Seen::BeliefEnded { reason: Ended::ValidityExpired }),
         ];
         if let Some(at) = a_releases_at {

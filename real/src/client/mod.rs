@@ -7,7 +7,9 @@
 //!
 //! Everything it sees is printed as a JSON line stamped on the shared monotonic clock.
 
+mod etcd;
 mod postgres;
+pub use etcd::first_in_queue as etcd_first_in_queue;
 pub use postgres::SCHEMA as PG_SCHEMA;
 pub mod redis;
 pub use redis::connect as redis_connect;
@@ -28,6 +30,19 @@ pub trait Agent {
     /// Which of the service's nodes answered the last request (0: the first).
     fn server(&self) -> usize {
         0
+    }
+    /// When the service told the client its lock is gone (a lease or session), if it has.
+    fn lost_at(&self) -> Option<i64> {
+        None
+    }
+    /// When the request that found the lock granted left, if not the attempt's first (a
+    /// waiter in a queue learns of its grant from a later read).
+    fn granted_by_request_at(&self) -> Option<i64> {
+        None
+    }
+    /// Whether the client believes for a TTL from its request (else: until told otherwise).
+    fn has_validity(&self) -> bool {
+        true
     }
 }
 
@@ -95,6 +110,7 @@ pub fn main() -> Result<(), String> {
     let mut agent: Box<dyn Agent> = match &job.service {
         Service::Redis { addrs } => Box::new(redis::RedisAgent::new(&job, addrs, timeout)),
         Service::Postgres { conn } => Box::new(postgres::PgAgent::connect(&job, conn, timeout)?),
+        Service::Etcd { addr } => Box::new(etcd::EtcdAgent::new(&job, addr, timeout)),
     };
     let mut storage = Storage::connect(&job.storage, timeout)?;
     let time = match job.time {
@@ -122,8 +138,10 @@ fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage)
         let sent_ns = now_ns();
         let failure = match agent.acquire(attempt) {
             Ok(token) => {
-                let validity_at = sent_ns + time.wall(job.ttl_ms).as_nanos() as i64;
-                emit(Seen::Granted { attempt, token, sent_ns, validity_ms: job.ttl_ms, server: agent.server() });
+                let validity_ms = agent.has_validity().then_some(job.ttl_ms);
+                let validity_at = validity_ms.map_or(i64::MAX, |v| sent_ns + time.wall(v).as_nanos() as i64);
+                let asked_ns = agent.granted_by_request_at().unwrap_or(sent_ns);
+                emit(Seen::Granted { attempt, token, sent_ns: asked_ns, validity_ms, server: agent.server() });
                 break (attempt, token, validity_at);
             }
             Err(f) => f,
@@ -132,7 +150,7 @@ fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage)
         emit(Seen::AcquireFailed { attempt, failure, retry_in_ms });
         sleep_until(now_ns() + time.wall(retry_in_ms).as_nanos() as i64);
     };
-    let reason = hold(job, time, storage, attempt, token, validity_at);
+    let reason = hold(job, time, &*agent, storage, (attempt, token), validity_at);
     emit(Seen::BeliefEnded { reason });
     emit(Seen::ReleaseSent);
     let removed = agent.release();
@@ -140,15 +158,42 @@ fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage)
     emit(Seen::Finished);
 }
 
-/// Holding: the writes, each after `work_ms`, until done, rejected or out of validity.
-fn hold(job: &Job, time: TimeBase, storage: &mut Storage, attempt: u32, token: Option<u64>, validity_at: i64) -> Ended {
+/// Sleeps until `at_ns` unless the service says the lock is gone first: then when it did. A
+/// loss learned after `at_ns` (a frozen process that wakes with both overdue) waits its turn,
+/// as the model handles overdue events in the order they became due.
+fn sleep_unless_lost(agent: &dyn Agent, at_ns: i64) -> Option<i64> {
+    loop {
+        if let Some(lost) = agent.lost_at().filter(|&t| t < at_ns) {
+            return Some(lost);
+        }
+        if now_ns() >= at_ns {
+            return None;
+        }
+        sleep_until(at_ns.min(now_ns() + 5_000_000));
+    }
+}
+
+/// Holding: the writes, each after `work_ms`, until done, rejected, out of validity or told
+/// the lease is gone.
+fn hold(
+    job: &Job,
+    time: TimeBase,
+    agent: &dyn Agent,
+    storage: &mut Storage,
+    (attempt, token): (u32, Option<u64>),
+    validity_at: i64,
+) -> Ended {
     let mut work_at = now_ns() + time.wall(job.work_ms).as_nanos() as i64;
     for n in 1..=job.writes {
         if work_at > validity_at {
-            sleep_until(validity_at);
-            return Ended::ValidityExpired;
+            return match sleep_unless_lost(agent, validity_at) {
+                Some(_) => Ended::SessionExpired,
+                None => Ended::ValidityExpired,
+            };
         }
-        sleep_until(work_at);
+        if sleep_unless_lost(agent, work_at).is_some() {
+            return Ended::SessionExpired;
+        }
         emit(Seen::WriteSent { attempt, n, token });
         let answer = storage.write(&job.name, attempt, token);
         // The validity deadline passed before the answer came: as in the model, its timer is

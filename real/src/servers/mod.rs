@@ -1,6 +1,7 @@
 //! The lock services, started from Debian's packages in temp dirs on free loopback ports and
 //! stopped by PID.
 
+pub mod etcd;
 pub mod postgres;
 pub mod redis;
 
