@@ -86,8 +86,8 @@ want_wasm_opt() {
 #    own browser download is not reachable from these machines);
 #  - firefox-esr: the second engine of the smoke walk (tests/e2e/firefox-smoke.mjs, driven by
 #    puppeteer-core over WebDriver BiDi);
-#  - the real servers of the fidelity suite (real/, locklab-real): redis-server, postgresql
-#    and etcd-server (`servers` installs only these).
+#  - the real servers of the fidelity suite (real/, locklab-real): redis-server, postgresql,
+#    etcd-server, and zookeeper with default-jre-headless (`servers` installs only these).
 want_debian_packages() {
   local need=()
   if [ "${1:-}" != servers ]; then
@@ -98,6 +98,8 @@ want_debian_packages() {
   [ -x /usr/bin/redis-server ] || need+=(redis-server)
   [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
   [ -x /usr/bin/etcd ] || need+=(etcd-server)
+  [ -f /usr/share/java/zookeeper.jar ] || need+=(zookeeper)
+  [ -x /usr/bin/java ] || need+=(default-jre-headless)
   [ "${#need[@]}" -gt 0 ] || return 0
   log "installing Debian ${need[*]}"
   local as_root=()
@@ -106,8 +108,8 @@ want_debian_packages() {
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   # A package that installed without its program must not pass for installed.
   local p
-  for p in /usr/bin/redis-server /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb /usr/bin/etcd; do
-    [ -x "$p" ] || { log "$p is missing after apt-get install"; return 1; }
+  for p in /usr/bin/redis-server /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb /usr/bin/etcd /usr/share/java/zookeeper.jar /usr/bin/java; do
+    [ -e "$p" ] || { log "$p is missing after apt-get install"; return 1; }
   done
 }
 

@@ -3,7 +3,7 @@
 #   tools (install-tools.sh all) → cargo fmt --check → native cargo test → wasm-bindgen-test in
 #   headless Chromium → trunk build --release → Playwright against the release build → a smoke
 #   walk in Firefox ESR (puppeteer-core) against the same build → the fidelity suite on real
-#   Redis, PostgreSQL and etcd (real/, locklab-real).
+#   Redis, PostgreSQL, etcd and ZooKeeper (real/, locklab-real).
 # Each suite runs even when an earlier one failed (except what needs the release build).
 # The last line counts suites: "N passed, N failed".
 set -uo pipefail
@@ -86,7 +86,7 @@ fidelity_suite() {
     && target/debug/locklab-real suite real/cases/suite.txt --markdown target/fidelity/FIDELITY.md
 }
 
-if ! suite "install tools (.tools/, apt chromium firefox-esr redis-server postgresql etcd-server, npm ci)" install_tools; then
+if ! suite "install tools (.tools/, apt chromium firefox-esr redis-server postgresql etcd-server zookeeper, npm ci)" install_tools; then
   echo "Cannot test without the tools; stopping here."
   finish
 fi
@@ -104,5 +104,5 @@ else
   fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"
   fail_unrun "smoke walk in Firefox ESR (puppeteer-core, release build)" "the release build failed"
 fi
-suite "fidelity suite (real Redis, PostgreSQL and etcd against the model)" fidelity_suite
+suite "fidelity suite (real Redis, PostgreSQL, etcd and ZooKeeper against the model)" fidelity_suite
 finish

@@ -30,8 +30,10 @@ pub const DEFAULT_SCALE: f64 = 0.25;
 /// The approaches with a real harness so far.
 pub fn supported(approach: Approach) -> Result<(), String> {
     match approach {
-        Approach::Redis | Approach::DbLease | Approach::Etcd => Ok(()),
-        other => Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis, db-lease and etcd)", other.id())),
+        Approach::Redis | Approach::DbLease | Approach::Etcd | Approach::Zookeeper => Ok(()),
+        other => {
+            Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis, db-lease, etcd and zookeeper)", other.id()))
+        }
     }
 }
 
@@ -53,7 +55,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
             FaultSpec::Pause(p) => {
                 if !real(&p.node) {
                     return refuse(&format!(
-                        "a pause of {} is not supported on real servers (SIGSTOP freezes clients, Redis and etcd)",
+                        "a pause of {} is not supported on real servers (SIGSTOP freezes clients, Redis, etcd and ZooKeeper)",
                         p.node
                     ));
                 }
@@ -67,7 +69,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
                 }
                 if !real(&c.node) {
                     return refuse(&format!(
-                        "a crash of {} is not supported on real servers (kill -9 ends clients, Redis and etcd)",
+                        "a crash of {} is not supported on real servers (kill -9 ends clients, Redis, etcd and ZooKeeper)",
                         c.node
                     ));
                 }
@@ -127,9 +129,9 @@ mod tests {
         assert!(err.contains("machine crash"), "{err}");
         let err = with_fault(r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":10}"#).unwrap_err();
         assert!(err.contains("a pause of storage is not supported"), "{err}");
-        let mut zk = catalog::get("zookeeper-session-expiry").unwrap();
-        zk.faults.clear();
-        assert!(schedule(&zk).unwrap_err().starts_with("approach: zookeeper"));
+        let mut redlock = catalog::get("redlock-clock-jump").unwrap();
+        redlock.faults.clear();
+        assert!(schedule(&redlock).unwrap_err().starts_with("approach: redlock"));
         let mut db = catalog::get("db-lease-gc-pause").unwrap();
         db.faults = with_fault_list("db-lease", r#"{"at_ms":100,"kind":"crash","node":"db","restart_after_ms":50}"#);
         assert!(schedule(&db).unwrap_err().contains("a crash of db is not supported"));

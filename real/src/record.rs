@@ -16,6 +16,8 @@ pub enum Service {
     Postgres { conn: String },
     /// etcd: the JSON gateway of one member (`host:port`).
     Etcd { addr: String },
+    /// ZooKeeper: the connect string (`host:port,host:port,…`).
+    Zookeeper { addrs: String },
 }
 
 /// One client process's job (SCENARIO_FORMAT.md, "Semantics", Clients), in scenario ms.
@@ -53,7 +55,7 @@ pub enum Failure {
     Busy,
     /// No answer in time, or the connection failed.
     Unreachable,
-    /// etcd: the lease expired while the client was still queued.
+    /// etcd, ZooKeeper: the lease or session expired while the client was still queued.
     SessionExpired,
 }
 
@@ -64,7 +66,7 @@ pub enum Ended {
     ValidityExpired,
     Released,
     WriteRejected,
-    /// etcd: a keepalive was answered with TTL 0.
+    /// etcd: a keepalive was answered with TTL 0; ZooKeeper: the session expired.
     SessionExpired,
 }
 

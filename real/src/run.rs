@@ -49,15 +49,26 @@ struct Harness<'a> {
 /// Runs `scenario` for real at `scale` wall ms per scenario ms.
 pub fn run(scenario: &Scenario, scale: f64) -> Result<RealRun, String> {
     let steps = schedule(scenario)?;
-    let services = Services::start(scenario)?;
+    let services = Services::start(scenario, scale)?;
     let storage = StorageServer::start(scenario.storage.fencing)?;
     let mut h =
         Harness { scenario, services, storage, clients: vec![], lines: channel(), seen: vec![], raw: vec![], counters: vec![], scale };
     let result = h.go(&steps);
+    // A client that ended on its own with an error (it could not reach a server, or failed)
+    // makes the recording worthless: the run fails, naming it, instead of judging half a run.
+    let failed: Vec<String> = h
+        .clients
+        .iter_mut()
+        .filter_map(|c| matches!(c.child.try_wait(), Ok(Some(status)) if !status.success()).then_some(c))
+        .map(|c| c.name.clone())
+        .collect();
     for c in &mut h.clients {
         crate::servers::kill(&mut c.child);
     }
     let (time, poller_seen) = result?;
+    if !failed.is_empty() {
+        return Err(format!("client {} failed (its error is above)", failed.join(", ")));
+    }
     h.drain();
     let recording = Recording { scenario, time, lines: h.seen, storage: h.storage.log(), poller: poller_seen, raw: h.raw };
     let trace = recording.trace();

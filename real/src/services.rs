@@ -9,12 +9,13 @@ use locklab::protocols::Note;
 use locklab::scenario::{Approach, Scenario};
 use locklab::sim::NodeId;
 
-use crate::poller::{etcd_probe, postgres_probe, redis_probe, Poller, Watched};
+use crate::poller::{etcd_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
 use crate::record::Service;
 use crate::servers::etcd::{start_cluster, EtcdMember};
 use crate::servers::postgres::PostgresServer;
 use crate::servers::redis::RedisServer;
 use crate::servers::signal;
+use crate::servers::zookeeper::{start_ensemble, ZkServer};
 
 pub enum Services {
     /// `redis`, then `redis-replica` when there is one.
@@ -25,10 +26,12 @@ pub enum Services {
     Postgres(PostgresServer),
     /// `etcd-1` … `etcd-N`.
     Etcd(Vec<EtcdMember>),
+    /// `zk-1` … `zk-N`.
+    Zookeeper(Vec<ZkServer>),
 }
 
 impl Services {
-    pub fn start(scenario: &Scenario) -> Result<Services, String> {
+    pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
         match scenario.approach {
             Approach::Redis => {
                 let persistence = scenario.lock.persistence;
@@ -42,6 +45,10 @@ impl Services {
             }
             Approach::DbLease => Ok(Services::Postgres(PostgresServer::start()?)),
             Approach::Etcd => Ok(Services::Etcd(start_cluster(locklab::scenario::nodes::servers(scenario) as usize)?)),
+            Approach::Zookeeper => {
+                let tick_ms = ((scenario.lock.tick_ms as f64 * scale).round() as u64).max(1);
+                Ok(Services::Zookeeper(start_ensemble(locklab::scenario::nodes::servers(scenario) as usize, tick_ms)?))
+            }
             other => Err(format!("approach: {} has no real service here", other.id())),
         }
     }
@@ -52,6 +59,7 @@ impl Services {
             Services::Redis { servers, .. } => Service::Redis { addrs: servers.iter().map(|s| s.addr()).collect() },
             Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
             Services::Etcd(members) => Service::Etcd { addr: members[0].addr() },
+            Services::Zookeeper(servers) => Service::Zookeeper { addrs: servers.iter().map(|s| s.addr()).collect::<Vec<_>>().join(",") },
         }
     }
 
@@ -68,16 +76,18 @@ impl Services {
         let pid = match self {
             Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
             Services::Postgres(_) => None,
-            Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.pid()),
+            Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.daemon.pid()),
+            Services::Zookeeper(servers) => servers.iter().find(|s| s.name == node).and_then(|s| s.daemon.pid()),
         };
         pid.map(|p| signal(p, sig)).is_some()
     }
 
     /// kill -9 of a service node; the counter it held, read just before, for `StateLost`.
     pub fn crash(&mut self, node: &str) -> Option<u64> {
-        if let Services::Etcd(members) = self {
-            members.iter_mut().filter(|m| m.name == node).for_each(|m| m.crash());
-            return None;
+        match self {
+            Services::Etcd(members) => members.iter_mut().filter(|m| m.name == node).for_each(|m| m.daemon.crash()),
+            Services::Zookeeper(servers) => servers.iter_mut().filter(|s| s.name == node).for_each(|s| s.daemon.crash()),
+            _ => {}
         }
         let Services::Redis { servers, .. } = self else { return None };
         let server = servers.get_mut(Self::redis_index(node)?)?;
@@ -89,10 +99,16 @@ impl Services {
     /// Restarts a crashed service node on its data dir; the notes that restart makes true (a
     /// counter that did not survive; an old primary rejoining as a replica of the promoted one).
     pub fn restart(&mut self, node: &str, counter_was: Option<u64>, id: &dyn Fn(&str) -> NodeId) -> Result<Vec<Note>, String> {
-        if let Services::Etcd(members) = self {
-            let m = members.iter_mut().find(|m| m.name == node).ok_or_else(|| format!("{node}: not an etcd member"))?;
-            m.restart()?;
-            return Ok(vec![]);
+        match self {
+            Services::Etcd(members) => {
+                members.iter_mut().find(|m| m.name == node).ok_or_else(|| format!("{node}: not an etcd member"))?.restart()?;
+                return Ok(vec![]);
+            }
+            Services::Zookeeper(servers) => {
+                servers.iter_mut().find(|s| s.name == node).ok_or_else(|| format!("{node}: not a ZooKeeper server"))?.restart()?;
+                return Ok(vec![]);
+            }
+            _ => {}
         }
         let Services::Redis { servers, promoted, .. } = self else { return Ok(vec![]) };
         let i = Self::redis_index(node).ok_or_else(|| format!("{node}: not a Redis node"))?;
@@ -111,6 +127,10 @@ impl Services {
 
     /// The poller over every service node (the primary first; a replica it may promote).
     pub fn poller(&mut self, promote_after: Duration) -> Poller {
+        let primary_down = match self {
+            Services::Redis { servers, .. } if servers.len() > 1 => Some(crate::poller::refuses(servers[0].addr())),
+            _ => None,
+        };
         let watched = match self {
             Services::Redis { servers, promoted, .. } => servers
                 .iter()
@@ -126,8 +146,11 @@ impl Services {
             Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
             // The queue is one, replicated: read through etcd-1, noted at the service's first node.
             Services::Etcd(members) => vec![Watched { node: members[0].name.clone(), probe: etcd_probe(members[0].addr()), promote: None }],
+            Services::Zookeeper(servers) => {
+                vec![Watched { node: servers[0].name.clone(), probe: zookeeper_probe(servers[0].addr()), promote: None }]
+            }
         };
-        Poller::start(watched, promote_after)
+        Poller::start(watched, primary_down, promote_after)
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::Agent;
+use super::{Agent, Session};
 use crate::clock::now_ns;
 use crate::http::{base64, int, post, unbase64};
 use crate::record::{Failure, Job};
@@ -39,10 +39,7 @@ pub struct EtcdAgent {
     name: String,
     lease: Option<i64>,
     key: Option<String>,
-    /// When the queue read that found our key first was sent.
-    read_at: Option<i64>,
-    /// When the keepalive thread learned the lease was gone (0: not yet).
-    lost_at: Arc<AtomicI64>,
+    session: Session,
     stop: Arc<AtomicBool>,
 }
 
@@ -57,8 +54,7 @@ impl EtcdAgent {
             name: job.name.clone(),
             lease: None,
             key: None,
-            read_at: None,
-            lost_at: Arc::new(AtomicI64::new(0)),
+            session: Session::default(),
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -67,7 +63,7 @@ impl EtcdAgent {
         let answer = post(&self.addr, "/v3/lease/grant", &json!({ "TTL": self.ttl_s }), self.timeout).map_err(|_| Failure::Unreachable)?;
         let lease = int(&answer["ID"]).ok_or(Failure::Unreachable)?;
         self.lease = Some(lease);
-        let (addr, timeout, lost_at, stop) = (self.addr.clone(), self.timeout, Arc::clone(&self.lost_at), Arc::clone(&self.stop));
+        let (addr, timeout, lost_at, stop) = (self.addr.clone(), self.timeout, Arc::clone(&self.session.lost_at), Arc::clone(&self.stop));
         let every = Duration::from_millis((self.ttl_s * 1000 / 3) as u64);
         std::thread::spawn(move || keep_alive(&addr, lease, every, timeout, &lost_at, &stop));
         Ok(lease)
@@ -112,7 +108,7 @@ impl Agent for EtcdAgent {
             let read_at = now_ns();
             match first_in_queue(&self.addr, self.timeout) {
                 Ok(Some((_, rev))) if rev == mine => {
-                    self.read_at = Some(read_at);
+                    self.session.read_at = Some(read_at);
                     return Ok(Some(mine as u64));
                 }
                 Ok(Some((_, rev))) if rev > mine => return Err(Failure::SessionExpired),
@@ -132,15 +128,7 @@ impl Agent for EtcdAgent {
         deleted > 0
     }
 
-    fn lost_at(&self) -> Option<i64> {
-        Some(self.lost_at.load(Ordering::SeqCst)).filter(|&t| t > 0)
-    }
-
-    fn granted_by_request_at(&self) -> Option<i64> {
-        self.read_at
-    }
-
-    fn has_validity(&self) -> bool {
-        false
+    fn session(&self) -> Option<&Session> {
+        Some(&self.session)
     }
 }

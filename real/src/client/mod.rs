@@ -9,13 +9,17 @@
 
 mod etcd;
 mod postgres;
+mod zookeeper;
 pub use etcd::first_in_queue as etcd_first_in_queue;
 pub use postgres::SCHEMA as PG_SCHEMA;
+pub use zookeeper::{queue as zk_queue, PARENT as ZK_PARENT};
 pub mod redis;
 pub use redis::connect as redis_connect;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::clock::{now_ns, sleep_until, TimeBase};
@@ -31,19 +35,25 @@ pub trait Agent {
     fn server(&self) -> usize {
         0
     }
-    /// When the service told the client its lock is gone (a lease or session), if it has.
+    /// The lease or session (etcd, ZooKeeper) the lock lives on: the client then believes
+    /// until told otherwise, not for a TTL from its request.
+    fn session(&self) -> Option<&Session> {
+        None
+    }
+    /// When the service told the client its lock is gone, if it has.
     fn lost_at(&self) -> Option<i64> {
-        None
+        self.session().and_then(|s| Some(s.lost_at.load(Ordering::SeqCst)).filter(|&t| t > 0))
     }
-    /// When the request that found the lock granted left, if not the attempt's first (a
-    /// waiter in a queue learns of its grant from a later read).
-    fn granted_by_request_at(&self) -> Option<i64> {
-        None
-    }
-    /// Whether the client believes for a TTL from its request (else: until told otherwise).
-    fn has_validity(&self) -> bool {
-        true
-    }
+}
+
+/// A lease or session a lock lives on, as a queue-based client sees it.
+#[derive(Default)]
+pub struct Session {
+    /// When the service said it was gone (0: not yet); set by the thread that keeps it alive.
+    pub lost_at: Arc<AtomicI64>,
+    /// When the queue read that found the client first left (a waiter learns of its grant
+    /// from a later read than its request).
+    pub read_at: Option<i64>,
 }
 
 /// Prints one observation, stamped now.
@@ -111,6 +121,7 @@ pub fn main() -> Result<(), String> {
         Service::Redis { addrs } => Box::new(redis::RedisAgent::new(&job, addrs, timeout)),
         Service::Postgres { conn } => Box::new(postgres::PgAgent::connect(&job, conn, timeout)?),
         Service::Etcd { addr } => Box::new(etcd::EtcdAgent::new(&job, addr, timeout)),
+        Service::Zookeeper { addrs } => Box::new(zookeeper::ZkAgent::connect(&job, addrs, timeout)?),
     };
     let mut storage = Storage::connect(&job.storage, timeout)?;
     let time = match job.time {
@@ -138,9 +149,9 @@ fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage)
         let sent_ns = now_ns();
         let failure = match agent.acquire(attempt) {
             Ok(token) => {
-                let validity_ms = agent.has_validity().then_some(job.ttl_ms);
+                let validity_ms = agent.session().is_none().then_some(job.ttl_ms);
                 let validity_at = validity_ms.map_or(i64::MAX, |v| sent_ns + time.wall(v).as_nanos() as i64);
-                let asked_ns = agent.granted_by_request_at().unwrap_or(sent_ns);
+                let asked_ns = agent.session().and_then(|s| s.read_at).unwrap_or(sent_ns);
                 emit(Seen::Granted { attempt, token, sent_ns: asked_ns, validity_ms, server: agent.server() });
                 break (attempt, token, validity_at);
             }

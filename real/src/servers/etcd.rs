@@ -2,17 +2,15 @@
 //! ports, started together as a new cluster, stopped by PID. Clients use the JSON gateway of
 //! `etcd-1` (any member forwards to the leader).
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use super::{free_port, kill, program, wait_for, TempDir};
+use super::{free_port, program, wait_for, Daemon, TempDir};
 
 pub struct EtcdMember {
     pub name: String,
     pub client_port: u16,
-    dir: TempDir,
-    args: Vec<String>,
-    child: Option<Child>,
+    _dir: TempDir,
+    pub daemon: Daemon,
 }
 
 /// The election timeout the members run with (ms): etcd's minimum lease TTL is
@@ -25,33 +23,9 @@ impl EtcdMember {
         format!("127.0.0.1:{}", self.client_port)
     }
 
-    pub fn pid(&self) -> Option<u32> {
-        self.child.as_ref().map(|c| c.id())
-    }
-
-    fn launch(&mut self) -> Result<(), String> {
-        let bin = program(&["etcd"], "etcd-server")?;
-        let child = Command::new(bin)
-            .args(&self.args)
-            .arg("--data-dir")
-            .arg(self.dir.path().join("data"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("etcd: {e}"))?;
-        self.child = Some(child);
-        Ok(())
-    }
-
-    pub fn crash(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            kill(&mut child);
-        }
-    }
-
     /// Starts again on the same data dir (it rejoins its cluster).
     pub fn restart(&mut self) -> Result<(), String> {
-        self.launch()?;
+        self.daemon.launch()?;
         let addr = self.addr();
         wait_for(&format!("etcd on {addr}"), Duration::from_secs(10), || healthy(&addr))
     }
@@ -66,7 +40,8 @@ pub fn start_cluster(n: usize) -> Result<Vec<EtcdMember>, String> {
         let name = format!("etcd-{}", i + 1);
         let client_url = format!("http://127.0.0.1:{client}");
         let peer_url = format!("http://127.0.0.1:{peer}");
-        let args = [
+        let dir = TempDir::new("etcd")?;
+        let mut args: Vec<std::ffi::OsString> = [
             "--name",
             &name,
             "--listen-client-urls",
@@ -86,11 +61,12 @@ pub fn start_cluster(n: usize) -> Result<Vec<EtcdMember>, String> {
             "--election-timeout",
             &ELECTION_MS.to_string(),
         ]
-        .map(String::from)
+        .map(Into::into)
         .to_vec();
-        let mut m = EtcdMember { name, client_port: *client, dir: TempDir::new("etcd")?, args, child: None };
-        m.launch()?;
-        members.push(m);
+        args.extend(["--data-dir".into(), dir.path().join("data").into()]);
+        let mut daemon = Daemon::new("etcd", program(&["etcd"], "etcd-server")?, args);
+        daemon.launch()?;
+        members.push(EtcdMember { name, client_port: *client, _dir: dir, daemon });
     }
     for m in &members {
         let addr = m.addr();
@@ -103,10 +79,4 @@ pub fn start_cluster(n: usize) -> Result<Vec<EtcdMember>, String> {
 fn healthy(addr: &str) -> bool {
     let body = serde_json::json!({ "key": crate::http::base64(b"health") });
     crate::http::post(addr, "/v3/kv/range", &body, Duration::from_millis(300)).is_ok()
-}
-
-impl Drop for EtcdMember {
-    fn drop(&mut self) {
-        self.crash();
-    }
 }

@@ -4,6 +4,7 @@
 pub mod etcd;
 pub mod postgres;
 pub mod redis;
+pub mod zookeeper;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,49 @@ pub fn kill(child: &mut Child) {
     signal(child.id(), libc::SIGCONT);
     signal(child.id(), libc::SIGKILL);
     let _ = child.wait();
+}
+
+/// A server process the harness starts, kills with -9, and starts again with the same
+/// command line (so on the same data dir and ports).
+pub struct Daemon {
+    what: &'static str,
+    program: PathBuf,
+    args: Vec<std::ffi::OsString>,
+    child: Option<Child>,
+}
+
+impl Daemon {
+    pub fn new(what: &'static str, program: PathBuf, args: Vec<std::ffi::OsString>) -> Daemon {
+        Daemon { what, program, args, child: None }
+    }
+
+    pub fn launch(&mut self) -> Result<(), String> {
+        let child = std::process::Command::new(&self.program)
+            .args(&self.args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{}: {e}", self.what))?;
+        self.child = Some(child);
+        Ok(())
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(|c| c.id())
+    }
+
+    /// kill -9 (and reaped).
+    pub fn crash(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            kill(&mut child);
+        }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.crash();
+    }
 }
 
 /// A directory under the system temp dir, removed when dropped.

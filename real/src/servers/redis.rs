@@ -53,9 +53,14 @@ impl RedisServer {
         self.child = Some(child);
         let addr = self.addr();
         wait_for(&format!("redis-server on {addr}"), Duration::from_secs(5), || ping(&addr))?;
-        if self.replica_of.is_some() {
-            // The run starts with the replica in sync, as the model's does.
-            wait_for(&format!("the replica on {addr} to sync"), Duration::from_secs(10), || in_sync(&addr))?;
+        if let Some(primary) = self.replica_of {
+            // The run starts with the replica in sync, as the model's does: its first sync done
+            // *and* the primary streaming to it. After a diskless sync the primary holds the
+            // stream back until the replica's first REPLCONF ACK (sent once a second), while
+            // INFO already says "online"; a write in that second is lost in a failover. So a
+            // marker written to the primary must show on the replica.
+            let primary = format!("127.0.0.1:{primary}");
+            wait_for(&format!("the replica on {addr} to stream"), Duration::from_secs(10), || streaming(&primary, &addr))?;
         }
         Ok(())
     }
@@ -78,11 +83,15 @@ fn ping(addr: &str) -> bool {
     crate::client::redis_connect(addr, Duration::from_millis(200)).and_then(|mut con| redis::cmd("PING").query::<String>(&mut con)).is_ok()
 }
 
-/// A replica whose link to its primary is up (the initial sync is done).
-fn in_sync(addr: &str) -> bool {
-    crate::client::redis_connect(addr, Duration::from_millis(200))
-        .and_then(|mut con| redis::cmd("INFO").arg("replication").query::<String>(&mut con))
-        .is_ok_and(|info| info.contains("master_link_status:up"))
+/// A primary streaming to its replica: a marker set on the primary is read on the replica.
+fn streaming(primary: &str, replica: &str) -> bool {
+    const MARKER: &str = "locklab:replication-marker";
+    let timeout = Duration::from_millis(200);
+    let set = crate::client::redis_connect(primary, timeout).and_then(|mut con| redis::cmd("SET").arg(MARKER).arg(1).query::<()>(&mut con));
+    set.is_ok()
+        && crate::client::redis_connect(replica, timeout)
+            .and_then(|mut con| redis::cmd("EXISTS").arg(MARKER).query::<bool>(&mut con))
+            .unwrap_or(false)
 }
 
 impl Drop for RedisServer {
