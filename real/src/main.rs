@@ -11,6 +11,7 @@
 mod client;
 mod clock;
 mod compare;
+mod fidelity_doc;
 mod http;
 mod plan;
 mod poller;
@@ -193,12 +194,17 @@ fn compare(args: &ScenarioArgs, json: bool) -> Result<i32, String> {
 
 fn suite(file: &str, markdown: Option<String>) -> Result<i32, String> {
     let cases = suite::read(file)?;
+    let load = || {
+        std::fs::read_to_string("/proc/loadavg").map_or("unknown".into(), |l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+    };
+    let before = load();
     let (results, seconds) = suite::run(&cases)?;
     let runs: Vec<_> = results.iter().flat_map(|(_, c)| c).collect();
     let agree = runs.iter().filter(|c| c.agree).count();
     println!("fidelity: {agree} of {} runs agree ({} cases), {seconds:.1} s", runs.len(), cases.len());
     if let Some(path) = markdown {
-        std::fs::write(&path, suite::markdown(&results, seconds, &cases)).map_err(|e| format!("--markdown: cannot write {path}: {e}"))?;
+        let doc = fidelity_doc::document(&cases, &suite::markdown(&results, seconds, &cases), (&before, &load()));
+        std::fs::write(&path, doc).map_err(|e| format!("--markdown: cannot write {path}: {e}"))?;
     }
     Ok(if agree == runs.len() { 0 } else { 1 })
 }

@@ -57,10 +57,9 @@ impl RedisServer {
             // The run starts with the replica in sync, as the model's does: its first sync done
             // *and* the primary streaming to it. After a diskless sync the primary holds the
             // stream back until the replica's first REPLCONF ACK (sent once a second), while
-            // INFO already says "online"; a write in that second is lost in a failover. So a
-            // marker written to the primary must show on the replica.
-            let primary = format!("127.0.0.1:{primary}");
-            wait_for(&format!("the replica on {addr} to stream"), Duration::from_secs(10), || streaming(&primary, &addr))?;
+            // INFO already says "online"; a write in that second is lost in a failover. So
+            // the run waits for the replica to acknowledge a write.
+            wait_streaming(&format!("127.0.0.1:{primary}"), &addr)?;
         }
         Ok(())
     }
@@ -83,15 +82,35 @@ fn ping(addr: &str) -> bool {
     crate::client::redis_connect(addr, Duration::from_millis(200)).and_then(|mut con| redis::cmd("PING").query::<String>(&mut con)).is_ok()
 }
 
-/// A primary streaming to its replica: a marker set on the primary is read on the replica.
-fn streaming(primary: &str, replica: &str) -> bool {
-    const MARKER: &str = "locklab:replication-marker";
-    let timeout = Duration::from_millis(200);
-    let set = crate::client::redis_connect(primary, timeout).and_then(|mut con| redis::cmd("SET").arg(MARKER).arg(1).query::<()>(&mut con));
-    set.is_ok()
-        && crate::client::redis_connect(replica, timeout)
-            .and_then(|mut con| redis::cmd("EXISTS").arg(MARKER).query::<bool>(&mut con))
-            .unwrap_or(false)
+/// The replication offsets in a primary's `INFO replication`: its own, and what its replica
+/// has acknowledged (`slave0:…,state=online,offset=N`; None before the replica is online).
+fn offsets(primary: &str, write_first: bool) -> Option<(u64, Option<u64>)> {
+    let mut con = crate::client::redis_connect(primary, Duration::from_millis(200)).ok()?;
+    if write_first {
+        redis::cmd("SET").arg("locklab:replication-marker").arg(1).query::<()>(&mut con).ok()?;
+    }
+    let info: String = redis::cmd("INFO").arg("replication").query(&mut con).ok()?;
+    let number = |v: &str| v.trim().parse::<u64>().ok();
+    let master = info.lines().find_map(|l| l.strip_prefix("master_repl_offset:")).and_then(number)?;
+    let replica = info
+        .lines()
+        .find(|l| l.starts_with("slave0:") && l.contains("state=online"))
+        .and_then(|l| l.split(',').find_map(|kv| kv.strip_prefix("offset=")).and_then(number));
+    Some((master, replica))
+}
+
+/// Waits until the replica has acknowledged a write made to the primary now. Reading a marker
+/// on the replica is not proof: a marker written before the sync's snapshot arrives with the
+/// snapshot, while the stream is still held back.
+fn wait_streaming(primary: &str, replica: &str) -> Result<(), String> {
+    let what = format!("the replica on {replica} to stream");
+    let mut written = None;
+    wait_for(&what, Duration::from_secs(10), || {
+        if written.is_none() {
+            written = offsets(primary, true).filter(|(_, r)| r.is_some()).map(|(m, _)| m);
+        }
+        written.is_some_and(|m| offsets(primary, false).and_then(|(_, r)| r).is_some_and(|r| r >= m))
+    })
 }
 
 impl Drop for RedisServer {
