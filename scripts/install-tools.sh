@@ -85,18 +85,32 @@ want_wasm_opt() {
 #  - chromium + chromium-driver: Playwright's and wasm-bindgen-test's browser (Playwright's
 #    own browser download is not reachable from these machines);
 #  - firefox-esr: the second engine of the smoke walk (tests/e2e/firefox-smoke.mjs, driven by
-#    puppeteer-core over WebDriver BiDi).
+#    puppeteer-core over WebDriver BiDi);
+#  - the real servers of the fidelity suite (real/, locklab-real): redis-server, postgresql,
+#    etcd-server, and zookeeper with default-jre-headless (`servers` installs only these).
 want_debian_packages() {
   local need=()
-  [ -x /usr/bin/chromium ] || need+=(chromium)
-  [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
-  [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+  if [ "${1:-}" != servers ]; then
+    [ -x /usr/bin/chromium ] || need+=(chromium)
+    [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+    [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+  fi
+  [ -x /usr/bin/redis-server ] || need+=(redis-server)
+  [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
+  [ -x /usr/bin/etcd ] || need+=(etcd-server)
+  [ -f /usr/share/java/zookeeper.jar ] || need+=(zookeeper)
+  [ -x /usr/bin/java ] || need+=(default-jre-headless)
   [ "${#need[@]}" -gt 0 ] || return 0
   log "installing Debian ${need[*]}"
   local as_root=()
   [ "$(id -u)" -eq 0 ] || as_root=(sudo)
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # A package that installed without its program must not pass for installed.
+  local p
+  for p in /usr/bin/redis-server /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb /usr/bin/etcd /usr/share/java/zookeeper.jar /usr/bin/java; do
+    [ -e "$p" ] || { log "$p is missing after apt-get install"; return 1; }
+  done
 }
 
 want_e2e_packages() {
@@ -126,5 +140,6 @@ case "${1:-all}" in
     want_e2e_packages
     wait "$apt_job" || { log "installing the Debian packages failed"; exit 1; }
     ;;
-  *) log "usage: install-tools.sh [build|all]"; exit 2 ;;
+  servers) want_debian_packages servers ;;
+  *) log "usage: install-tools.sh [build|all|servers]"; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 # Runs every Lock Lab test, from a fresh machine of this kind on up:
 #   tools (install-tools.sh all) → cargo fmt --check → native cargo test → wasm-bindgen-test in
 #   headless Chromium → trunk build --release → Playwright against the release build → a smoke
-#   walk in Firefox ESR (puppeteer-core) against the same build.
+#   walk in Firefox ESR (puppeteer-core) against the same build → the fidelity suite on real
+#   Redis, PostgreSQL, etcd and ZooKeeper (real/, locklab-real).
 # Each suite runs even when an earlier one failed (except what needs the release build).
 # The last line counts suites: "N passed, N failed".
 set -uo pipefail
@@ -73,8 +74,19 @@ wasm_tests() {
 release_dist() { rm -rf dist && release_build && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
 firefox_smoke() { node tests/e2e/firefox-smoke.mjs; }
+# The model against real servers (real/cases/suite.txt): the servers come from apt (a package
+# that fails to install fails this suite), the harness's own tests run first, then every case
+# with fencing off and on. The measured table goes to target/fidelity/ (docs/FIDELITY.md is a
+# copy a person commits).
+fidelity_suite() {
+  bash scripts/install-tools.sh servers \
+    && cargo test -p locklab-real \
+    && cargo build -p locklab-real \
+    && mkdir -p target/fidelity \
+    && target/debug/locklab-real suite real/cases/suite.txt --markdown target/fidelity/FIDELITY.md
+}
 
-if ! suite "install tools (.tools/, apt chromium firefox-esr, npm ci)" install_tools; then
+if ! suite "install tools (.tools/, apt chromium firefox-esr redis-server postgresql etcd-server zookeeper, npm ci)" install_tools; then
   echo "Cannot test without the tools; stopping here."
   finish
 fi
@@ -92,4 +104,5 @@ else
   fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"
   fail_unrun "smoke walk in Firefox ESR (puppeteer-core, release build)" "the release build failed"
 fi
+suite "fidelity suite (real Redis, PostgreSQL, etcd and ZooKeeper against the model)" fidelity_suite
 finish

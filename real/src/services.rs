@@ -1,0 +1,167 @@
+//! The lock service of a run, started for real: one Redis (and its replica), or PostgreSQL.
+//! Its nodes carry the model's names (`redis`, `redis-replica`, `db`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use locklab::protocols::Note;
+use locklab::scenario::{Approach, Scenario};
+use locklab::sim::NodeId;
+
+use crate::poller::{etcd_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
+use crate::record::Service;
+use crate::servers::etcd::{start_cluster, EtcdMember};
+use crate::servers::postgres::PostgresServer;
+use crate::servers::redis::RedisServer;
+use crate::servers::signal;
+use crate::servers::zookeeper::{start_ensemble, ZkServer};
+
+pub enum Services {
+    /// `redis`, then `redis-replica` when there is one.
+    Redis {
+        servers: Vec<RedisServer>,
+        promoted: Arc<AtomicBool>,
+    },
+    Postgres(PostgresServer),
+    /// `etcd-1` … `etcd-N`.
+    Etcd(Vec<EtcdMember>),
+    /// `zk-1` … `zk-N`.
+    Zookeeper(Vec<ZkServer>),
+}
+
+impl Services {
+    pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
+        match scenario.approach {
+            Approach::Redis => {
+                let persistence = scenario.lock.persistence;
+                let primary = RedisServer::start(persistence, None)?;
+                let mut servers = vec![primary];
+                if scenario.lock.replica {
+                    let replica = RedisServer::start(persistence, Some(servers[0].port))?;
+                    servers.push(replica);
+                }
+                Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)) })
+            }
+            Approach::DbLease => Ok(Services::Postgres(PostgresServer::start()?)),
+            Approach::Etcd => Ok(Services::Etcd(start_cluster(locklab::scenario::nodes::servers(scenario) as usize)?)),
+            Approach::Zookeeper => {
+                let tick_ms = ((scenario.lock.tick_ms as f64 * scale).round() as u64).max(1);
+                Ok(Services::Zookeeper(start_ensemble(locklab::scenario::nodes::servers(scenario) as usize, tick_ms)?))
+            }
+            other => Err(format!("approach: {} has no real service here", other.id())),
+        }
+    }
+
+    /// How clients reach the service.
+    pub fn service(&self) -> Service {
+        match self {
+            Services::Redis { servers, .. } => Service::Redis { addrs: servers.iter().map(|s| s.addr()).collect() },
+            Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
+            Services::Etcd(members) => Service::Etcd { addr: members[0].addr() },
+            Services::Zookeeper(servers) => Service::Zookeeper { addrs: servers.iter().map(|s| s.addr()).collect::<Vec<_>>().join(",") },
+        }
+    }
+
+    fn redis_index(node: &str) -> Option<usize> {
+        match node {
+            "redis" => Some(0),
+            "redis-replica" => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Sends a signal to a service node's process (SIGSTOP/SIGCONT).
+    pub fn signal(&self, node: &str, sig: i32) -> bool {
+        let pid = match self {
+            Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
+            Services::Postgres(_) => None,
+            Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.daemon.pid()),
+            Services::Zookeeper(servers) => servers.iter().find(|s| s.name == node).and_then(|s| s.daemon.pid()),
+        };
+        pid.map(|p| signal(p, sig)).is_some()
+    }
+
+    /// kill -9 of a service node; the counter it held, read just before, for `StateLost`.
+    pub fn crash(&mut self, node: &str) -> Option<u64> {
+        match self {
+            Services::Etcd(members) => members.iter_mut().filter(|m| m.name == node).for_each(|m| m.daemon.crash()),
+            Services::Zookeeper(servers) => servers.iter_mut().filter(|s| s.name == node).for_each(|s| s.daemon.crash()),
+            _ => {}
+        }
+        let Services::Redis { servers, .. } = self else { return None };
+        let server = servers.get_mut(Self::redis_index(node)?)?;
+        let counter = read_counter(&server.addr());
+        server.crash();
+        counter
+    }
+
+    /// Restarts a crashed service node on its data dir; the notes that restart makes true (a
+    /// counter that did not survive; an old primary rejoining as a replica of the promoted one).
+    pub fn restart(&mut self, node: &str, counter_was: Option<u64>, id: &dyn Fn(&str) -> NodeId) -> Result<Vec<Note>, String> {
+        match self {
+            Services::Etcd(members) => {
+                members.iter_mut().find(|m| m.name == node).ok_or_else(|| format!("{node}: not an etcd member"))?.restart()?;
+                return Ok(vec![]);
+            }
+            Services::Zookeeper(servers) => {
+                servers.iter_mut().find(|s| s.name == node).ok_or_else(|| format!("{node}: not a ZooKeeper server"))?.restart()?;
+                return Ok(vec![]);
+            }
+            _ => {}
+        }
+        let Services::Redis { servers, promoted, .. } = self else { return Ok(vec![]) };
+        let i = Self::redis_index(node).ok_or_else(|| format!("{node}: not a Redis node"))?;
+        let new_primary = (promoted.load(Ordering::SeqCst) && i == 0).then(|| servers[1].port);
+        servers[i].restart(new_primary)?;
+        let mut notes = vec![];
+        let now = read_counter(&servers[i].addr());
+        if let Some(was) = counter_was.filter(|&was| now.is_none_or(|n| n < was)) {
+            notes.push(Note::StateLost { token_counter_was: was });
+        }
+        if new_primary.is_some() {
+            notes.push(Note::Demoted { epoch: 1, primary: id("redis-replica") });
+        }
+        Ok(notes)
+    }
+
+    /// The poller over every service node (the primary first; a replica it may promote).
+    pub fn poller(&mut self, promote_after: Duration) -> Poller {
+        let primary_down = match self {
+            Services::Redis { servers, .. } if servers.len() > 1 => Some(crate::poller::refuses(servers[0].addr())),
+            _ => None,
+        };
+        let watched = match self {
+            Services::Redis { servers, promoted, .. } => servers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let (addr, promoted) = (s.addr(), Arc::clone(promoted));
+                    let promote: Option<Box<dyn FnMut() -> bool + Send>> = (i == 1).then(|| {
+                        Box::new(move || promote(&addr) && !promoted.swap(true, Ordering::SeqCst)) as Box<dyn FnMut() -> bool + Send>
+                    });
+                    Watched { node: if i == 0 { "redis".into() } else { "redis-replica".into() }, probe: redis_probe(s.addr()), promote }
+                })
+                .collect(),
+            Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
+            // The queue is one, replicated: read through etcd-1, noted at the service's first node.
+            Services::Etcd(members) => vec![Watched { node: members[0].name.clone(), probe: etcd_probe(members[0].addr()), promote: None }],
+            Services::Zookeeper(servers) => {
+                vec![Watched { node: servers[0].name.clone(), probe: zookeeper_probe(servers[0].addr()), promote: None }]
+            }
+        };
+        Poller::start(watched, primary_down, promote_after)
+    }
+}
+
+fn promote(addr: &str) -> bool {
+    crate::client::redis_connect(addr, Duration::from_millis(200))
+        .and_then(|mut con| redis::cmd("REPLICAOF").arg("NO").arg("ONE").query::<()>(&mut con))
+        .is_ok()
+}
+
+/// The INCR counter's value at `addr`, if it can be read.
+fn read_counter(addr: &str) -> Option<u64> {
+    let mut con = crate::client::redis_connect(addr, Duration::from_millis(200)).ok()?;
+    redis::cmd("GET").arg(crate::client::redis::TOKEN_KEY).query::<Option<u64>>(&mut con).ok().flatten()
+}
