@@ -20,6 +20,17 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-redlock.json"),
     include_str!("catalog/happy-path-zookeeper.json"),
     include_str!("catalog/happy-path-etcd.json"),
+    // The course's lessons (src/lesson/*.json) need these.
+    include_str!("catalog/redis-long-ttl.json"),
+    include_str!("catalog/redis-holder-crash.json"),
+    include_str!("catalog/redlock-gc-pause.json"),
+    include_str!("catalog/redlock-network-delay.json"),
+    include_str!("catalog/redlock-clock-drift.json"),
+    include_str!("catalog/zookeeper-no-herd.json"),
+    include_str!("catalog/etcd-recheck.json"),
+    include_str!("catalog/redis-clock-jump.json"),
+    include_str!("catalog/redis-clock-drift.json"),
+    include_str!("catalog/etcd-clock-jump.json"),
 ];
 
 /// Every built-in, in catalog order.
