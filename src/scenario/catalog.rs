@@ -26,6 +26,7 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/redlock-gc-pause.json"),
     include_str!("catalog/redlock-network-delay.json"),
     include_str!("catalog/redlock-clock-drift.json"),
+    include_str!("catalog/redlock-bounded-drift.json"),
     include_str!("catalog/zookeeper-no-herd.json"),
     include_str!("catalog/etcd-recheck.json"),
     include_str!("catalog/redis-clock-jump.json"),
