@@ -3,18 +3,28 @@
 //! Lesson button. Choosing one opens it at its first step. A hook and a function rather than a
 //! component, as the help overlay is: each Yew component costs bundle size.
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::lesson::{open_builtin, LessonState};
 use crate::lesson::{course, share};
 
-/// Whether the index is showing; at first, when the address asks for it (`?lesson=`).
+/// Whether the index is showing; at first, when the address asks for it (`?lesson=`). When it
+/// opens, the first lesson takes the focus (`autofocus` does nothing on an element inserted
+/// later), so Enter opens it and Escape, heard by the overlay, closes the index.
 #[hook]
 pub fn use_lesson_index() -> UseStateHandle<bool> {
-    use_state(|| {
+    let shown = use_state(|| {
         let start = super::start::from_page();
         share::wants_index(&start.search, &start.hash)
-    })
+    });
+    use_effect_with(*shown, |shown| {
+        let first = shown.then(|| gloo::utils::document().query_selector(".lesson-entry").ok().flatten()).flatten();
+        if let Some(el) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
+    shown
 }
 
 /// The index over the page, while `shown`.
@@ -40,7 +50,7 @@ pub fn lesson_index(shown: &UseStateHandle<bool>, lesson: &UseStateHandle<Lesson
         };
         html! {
             <li>
-                <button type="button" class="lesson-entry" data-testid="lesson-entry" data-lesson={e.id.clone()} onclick={open} autofocus={n == 0}>
+                <button type="button" class="lesson-entry" data-testid="lesson-entry" data-lesson={e.id.clone()} onclick={open}>
                     <span class="lesson-entry-n" aria-hidden="true">{(n + 1).to_string()}</span>
                     <span class="lesson-entry-title">{e.title.clone()}</span>
                     <span class="lesson-entry-length" data-testid="lesson-entry-length">{e.length()}</span>

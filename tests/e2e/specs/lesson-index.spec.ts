@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { shot } from './helpers';
 
 // Issue 22 item 8: the course. `?lesson=` with no id, and the header's Lesson button, list the
@@ -61,13 +62,15 @@ test('the Lesson button opens the index; Escape and Close leave it', async ({ pa
   await page.getByTestId('lesson-start').click();
   await page.getByTestId('lesson-index-close').click();
   await expect(index(page)).toHaveCount(0);
-  // From a lesson, the button lists the course again, and another lesson replaces it.
-  await page.goto('/?lesson=why-fencing&step=4');
-  await expect(lesson(page)).toHaveAttribute('data-step', '4');
+  // Enter on a lesson opens it at step 1, in lecture mode (where the header's lesson buttons
+  // give way to the stage).
   await page.getByTestId('lesson-start').click();
-  await page.locator('[data-testid="lesson-entry"][data-lesson="clocks"]').click();
+  await page.locator('[data-testid="lesson-entry"][data-lesson="clocks"]').focus();
+  await page.keyboard.press('Enter');
   await expect(lesson(page)).toHaveAttribute('data-lesson', 'clocks');
   await expect(lesson(page)).toHaveAttribute('data-step', '1');
+  await expect(page.locator('.app')).toHaveClass(/lecture/);
+  await expect.poll(() => new URL(page.url()).search).toBe('?lesson=clocks&step=1');
 });
 
 test('a wrong id names the lessons there are', async ({ page }) => {
@@ -104,3 +107,32 @@ for (const id of NEW) {
     await expect(page.getByTestId('lesson-table')).toBeVisible();
   });
 }
+
+test('the index fits a phone, a projector and a big screen', async ({ page }) => {
+  for (const [w, h, lecture] of [[360, 740, false], [1280, 720, false], [1920, 1080, true], [1920, 1080, false]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto(`/?lesson=${lecture ? '&lecture=1' : ''}`);
+    await expect(entries(page)).toHaveCount(COURSE.length);
+    const sheet = (await page.locator('.lesson-index').boundingBox())!;
+    expect(sheet.x).toBeGreaterThanOrEqual(0);
+    expect(sheet.x + sheet.width).toBeLessThanOrEqual(w);
+    // Every line whole: no title or length cut off inside its button.
+    const cut = await entries(page).evaluateAll((els) =>
+      els.filter((e) => [...e.children].some((c) => (c as HTMLElement).scrollWidth > (c as HTMLElement).clientWidth + 1)).length,
+    );
+    expect(cut, `${w}×${h}`).toBe(0);
+    if (lecture) {
+      expect(await page.locator('.lesson-entry-title').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(36);
+    }
+    await shot(page, `lesson-index-${w}${lecture ? '-lecture' : ''}.png`, false);
+  }
+});
+
+test('the index has no accessibility violations (axe-core), in normal and lecture mode', async ({ page }) => {
+  for (const url of ['/?lesson=', '/?lesson=&lecture=1']) {
+    await page.goto(url);
+    await expect(entries(page)).toHaveCount(COURSE.length);
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid="lesson-index"]').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), url).toEqual([]);
+  }
+});
