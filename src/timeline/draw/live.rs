@@ -19,9 +19,7 @@ const LABELLED: usize = 3;
 /// axis' tick labels but those the tag would cover.
 pub fn cursor(g: &Geometry, cursor: f64) -> String {
     let x = g.x(cursor);
-    let text = seconds((cursor.floor() as i64).max(0));
-    let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
-    let bx = crate::decimal::clamp(x - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
+    let (text, bx, w) = cursor_tag(g, cursor);
     let mut ticks = String::from(r#"<g class="ticks">"#);
     for (tx, ty, words) in super::axis::ticks(g) {
         let half = g.text_width(&words, g.font) / 2.0 + 3.0;
@@ -44,10 +42,21 @@ pub fn cursor(g: &Geometry, cursor: f64) -> String {
         )
 }
 
+/// The cursor's time tag on the axis: its words, left edge and width.
+fn cursor_tag(g: &Geometry, cursor: f64) -> (String, f64, f64) {
+    let text = seconds((cursor.floor() as i64).max(0));
+    let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
+    let bx = crate::decimal::clamp(g.x(cursor) - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
+    (text, bx, w)
+}
+
 /// What moves with the cursor besides the cursor itself: messages in flight and the banner,
-/// placed clear of the labels shown at `cursor` (the banner first: it is a key moment's).
+/// placed clear of the labels shown at `cursor` and of the cursor's time tag (the banner
+/// first: it is a key moment's).
 pub fn layer(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64) -> (InFlight, String) {
     let mut taken = drawing.boxes_until(cursor.floor() as crate::sim::Time);
+    let (_, bx, w) = cursor_tag(g, cursor);
+    taken.push([bx, 1.0, bx + w, g.axis_h - 9.0]);
     let (banner, at) = overlap_banner(t, g, cursor, &taken);
     taken.extend(at);
     (in_flight(t, g, cursor, &taken), banner)
