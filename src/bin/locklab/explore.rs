@@ -10,7 +10,7 @@ use locklab::explore::class::discovery;
 use locklab::explore::shrink::{shrink, Shrunk};
 use locklab::explore::sweep;
 use locklab::explore::table::{self, Cell};
-use locklab::explore::{as_found, Class, Counts, Explorer, Mix, MixError};
+use locklab::explore::{as_found, Class, Counts, Explorer, Found, Mix, MixError, Target};
 use locklab::lab;
 use locklab::scenario::fault;
 use locklab::scenario::{FaultKind, Scenario};
@@ -199,18 +199,8 @@ fn search_property(a: Args, property: &'static Property) -> Result<String, Strin
     let per_s = rate(report.runs, secs);
     let first = report.found.first();
     let shrunk = first.map(|f| shrink(&f.scenario, property));
-    let how = |f: &locklab::explore::Found, what: &str| {
-        format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words())
-    };
-    let files = first.zip(shrunk.as_ref()).map(|(f, s)| {
-        let after = as_found(&s.after, property, &how(f, &format!(", shrunk in {} runs", s.runs)));
-        let before = as_found(&s.before, property, &how(f, ", before shrinking"));
-        (after, before)
-    });
+    let files = first.zip(shrunk.as_ref()).map(|(f, s)| found_files(&a, runs, f, s, property.into())).transpose()?;
     let evidence = shrunk.as_ref().and_then(|s| discovery(property, &s.after));
-    if let (Some(path), Some((after, _))) = (&a.out, &files) {
-        std::fs::write(path, pretty(after)).map_err(|e| format!("-o: cannot write {path}: {e}"))?;
-    }
     if a.json {
         let v = json!({
             "approach": base.approach,
@@ -279,17 +269,7 @@ fn search(a: Args) -> Result<String, String> {
     })?;
     let per_s = rate(report.runs, secs);
     let shrunk = report.worst().map(|f| (f, shrink(&f.scenario, f.class)));
-    let how = |f: &locklab::explore::Found, what: &str| {
-        format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words())
-    };
-    let files = shrunk.as_ref().map(|(f, s)| {
-        let after = as_found(&s.after, f.class, &how(f, &format!(", shrunk in {} runs", s.runs)));
-        let before = as_found(&s.before, f.class, &how(f, ", before shrinking"));
-        (after, before)
-    });
-    if let (Some(path), Some((after, _))) = (&a.out, &files) {
-        std::fs::write(path, pretty(after)).map_err(|e| format!("-o: cannot write {path}: {e}"))?;
-    }
+    let files = shrunk.as_ref().map(|(f, s)| found_files(&a, runs, f, s, f.class.into())).transpose()?;
     if a.json {
         let v = json!({
             "approach": base.approach,
@@ -315,6 +295,19 @@ fn search(a: Args) -> Result<String, String> {
     let nothing = format!("nothing found: every one of the {} schedules was safe\n", thousands(report.runs as usize));
     out += &found_text(found, nothing, files.as_ref().map(|(after, _)| after), a.out.as_deref());
     Ok(out)
+}
+
+/// Counterexample `f` of a search of `runs` schedules, shrunk to `s`, as scenario files (after
+/// and before shrinking) that say where they came from; the shrunk one written to `-o` if given.
+fn found_files(a: &Args, runs: u64, f: &Found, s: &Shrunk, shows: Target) -> Result<(Scenario, Scenario), String> {
+    let how =
+        |what: &str| format!("Explorer seed {}, schedule {} of {} ({}){what}", a.seed, f.index, thousands(runs as usize), a.mix.words());
+    let after = as_found(&s.after, shows, &how(&format!(", shrunk in {} runs", s.runs)));
+    let before = as_found(&s.before, shows, &how(", before shrinking"));
+    if let Some(path) = &a.out {
+        std::fs::write(path, pretty(&after)).map_err(|e| format!("-o: cannot write {path}: {e}"))?;
+    }
+    Ok((after, before))
 }
 
 /// What a search found (its words, schedule and shrink), or `nothing` when it found nothing.
