@@ -98,6 +98,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
         c.lock.replica = false;
     }
     settings_that_do_not_carry(s, with, &mut notes);
+    own_settings(s, with, &mut c.lock, &mut notes);
     let not_applicable = carry_faults(s, &mut c, &mut notes);
     validate::validate(&c)
         .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
@@ -195,6 +196,39 @@ fn settings_that_do_not_carry(s: &Scenario, with: Approach, notes: &mut Vec<Stri
         } else if kept_alive(from) {
             notes.push(format!("lock.safe_unlock: false had no effect on {src}; on {dst} it unlocks with a plain DEL that can delete another holder's lock."));
         }
+    }
+}
+
+/// The `lock` fields only some approaches have: those `with` does not accept are left out,
+/// and its own rules are met (a Kubernetes RenewDeadline below the LeaseDuration), each with a
+/// note.
+fn own_settings(s: &Scenario, with: Approach, lock: &mut LockConfig, notes: &mut Vec<String>) {
+    let dst = short_name(with);
+    let accepts = |f: &str| with.spec().config.fields.contains(&f);
+    for (field, value) in [
+        ("renew_deadline_ms", &mut lock.renew_deadline_ms),
+        ("retry_period_ms", &mut lock.retry_period_ms),
+        ("lock_delay_ms", &mut lock.lock_delay_ms),
+    ] {
+        if value.is_some() && !accepts(field) {
+            *value = None;
+            notes.push(format!("lock.{field}: {} only; {dst} has no such setting.", short_name(s.approach)));
+        }
+    }
+    let before = lock.clone();
+    (with.spec().config.fit)(lock);
+    if *lock != before {
+        notes.push(format!(
+            "lock: {dst}'s own rules need other timing here: {}.",
+            [("lock.ttl_ms", before.ttl_ms, lock.ttl_ms)]
+                .into_iter()
+                .chain([("lock.renew_deadline_ms", before.renew_deadline(), lock.renew_deadline())])
+                .chain([("lock.retry_period_ms", before.retry_period(), lock.retry_period())])
+                .filter(|(_, a, b)| a != b)
+                .map(|(f, a, b)| format!("{f} {} → {}", seconds(a), seconds(b)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
 }
 

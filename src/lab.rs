@@ -58,12 +58,14 @@ pub fn run(scenario: &Scenario) -> Run {
 pub fn judge(scenario: &Scenario) -> Verdict {
     let trace = build::world(scenario).without_messages().run();
     let mut verdict = judge_trace(scenario, &trace);
-    // A fixed-TTL lock's granted lifetime is read off its acquire requests, which a judged run
-    // does not keep; every one of them asks for `lock.ttl_ms` (kept-alive leases are read off
-    // the SessionOpened notes, which it does keep).
+    // A TTL lock's granted lifetime is read off its acquire requests, which a judged run does
+    // not keep; every one of them asks for `lock.ttl_ms` (kept-alive leases are read off the
+    // SessionOpened notes, which it does keep). A lock its server expires by its wall clock is
+    // one set by an acquire carrying its TTL.
     let asked =
         trace.events.iter().any(|e| matches!(e.kind, crate::protocols::EventKind::Note(crate::protocols::Note::AcquireStarted { .. })));
-    if verdict.granted_ttl_ms.is_none() && asked && scenario.approach.spec().lease == crate::protocols::spec::LeaseKind::FixedTtl {
+    let ttl_in_acquire = scenario.approach.spec().expiry_clock == crate::sim::ClockKind::Wall;
+    if verdict.granted_ttl_ms.is_none() && asked && ttl_in_acquire {
         verdict.granted_ttl_ms = Some(scenario.lock.ttl_ms);
     }
     verdict

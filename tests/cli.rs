@@ -24,10 +24,33 @@ fn json_verdict_flips_with_fencing() {
 }
 
 #[test]
-fn list_prints_ids_with_titles() {
+fn list_prints_ids_with_titles_grouped_by_approach() {
     let (code, out, _) = locklab(&["list"]);
     assert_eq!(code, 0);
     assert!(out.lines().any(|l| l.starts_with("redis-gc-pause\t")));
+    // Every built-in once, under its approach's heading (or the outages'), every approach a heading.
+    let mut group = String::new();
+    let mut seen = Vec::new();
+    for l in out.lines() {
+        match l.strip_prefix("# ") {
+            Some(h) => group = h.to_string(),
+            None => seen.push((group.clone(), l.split('\t').next().unwrap().to_string())),
+        }
+    }
+    let all = locklab::scenario::catalog::all();
+    assert_eq!(seen.len(), all.len());
+    for s in all {
+        let (g, _) = seen.iter().find(|(_, id)| *id == s.id).unwrap_or_else(|| panic!("{} not listed", s.id));
+        let want = if locklab::scenario::catalog::is_outage(&s.id) {
+            "Real outages".to_string()
+        } else {
+            format!("{} ({})", s.approach.label(), s.approach.id())
+        };
+        assert_eq!(*g, want, "{}", s.id);
+    }
+    for a in locklab::scenario::Approach::ALL {
+        assert!(out.contains(&format!("# {} ({})\n", a.label(), a.id())), "{}", a.id());
+    }
 }
 
 #[test]
@@ -270,7 +293,7 @@ fn explore_writes_the_counterexample_with_o_and_says_so() {
 fn explore_table_and_sweep() {
     let v = json(&["explore", "--table", "--faults", "pause", "--runs", "400", "--json"]);
     let cells = v["cells"].as_array().unwrap();
-    assert_eq!(cells.len(), 12);
+    assert_eq!(cells.len(), 2 * locklab::explore::table::rows().len());
     let cell = |row: &str, fencing: bool| cells.iter().find(|c| c["row"] == row && c["fencing"] == fencing).unwrap();
     assert!(cell("redlock", true)["lost_update"].as_u64().unwrap() > 0);
     assert_eq!(cell("zookeeper", true)["lost_update"], 0);
@@ -287,7 +310,7 @@ fn explore_table_and_sweep() {
     assert!(lines[2].trim_start().starts_with("0.500") && lines[2].ends_with("0.0%"), "{out}");
     let v = json(&["explore", "--sweep", "jump_ms=-20000..20000", "--steps", "5", "--runs", "50", "--json"]);
     assert_eq!(v["points"].as_array().unwrap().len(), 5);
-    assert_eq!(v["series"].as_array().unwrap().len(), 6, "one line per table row");
+    assert_eq!(v["series"].as_array().unwrap().len(), locklab::explore::table::rows().len(), "one line per table row");
 }
 
 #[test]

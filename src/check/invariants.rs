@@ -243,6 +243,11 @@ fn clocks_move_as_the_faults_say(s: &Scenario, trace: &Trace) -> Option<Evidence
                 deadlines.retain(|(k, _)| *k != (e.node, *client));
                 deadlines.push(((e.node, *client), *w));
             }
+            // A renewal moves the deadline of the key it extends.
+            EventKind::Note(Note::LockExtended { holder, expires_wall_ms }) => {
+                deadlines.retain(|(k, _)| *k != (e.node, *holder));
+                deadlines.push(((e.node, *holder), *expires_wall_ms));
+            }
             // A server whose state was replaced (restarted empty, demoted, promoted from
             // replicated state) holds keys whose deadlines it did not set.
             EventKind::Note(Note::StateLost { .. } | Note::Demoted { .. } | Note::Promoted { .. }) => {
@@ -307,7 +312,9 @@ fn every_belief_ends_at_an_event(_: &Scenario, trace: &Trace) -> Option<Evidence
                         Some(EventKind::Received {
                             msg: Msg::KeepAliveReply { alive: false, .. }
                                 | Msg::ReconnectRefused { .. }
-                                | Msg::ListReply { mine: None, .. },
+                                | Msg::ListReply { mine: None, .. }
+                                | Msg::WatchFired { .. }
+                                | Msg::WatchReply { exists: false, .. },
                             ..
                         })
                     ),

@@ -7,6 +7,7 @@ pub mod properties;
 
 use serde::Serialize;
 
+use crate::protocols::spec::Workload;
 use crate::protocols::{EventKind, GrantRef, Msg, Note, Trace};
 use crate::scenario::{Approach, Outcome};
 use crate::sim::{NodeId, Time};
@@ -151,11 +152,11 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
     for (i, e) in trace.events.iter().enumerate() {
         match &e.kind {
             EventKind::Note(Note::LockCommitted { client, attempt, token, .. }) => {
-                let key = GrantRef { client: *client, attempt: *attempt };
-                match commits.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, v)) => v.push((i, e.at_ms, *token)),
-                    None => commits.push((key, vec![(i, e.at_ms, *token)])),
-                }
+                commit(&mut commits, *client, *attempt, (i, e.at_ms, *token))
+            }
+            // A conditional write's "grant" is its read (SCENARIO_FORMAT.md, "Beyond the seed").
+            EventKind::Note(Note::VersionRead { client, attempt, version }) => {
+                commit(&mut commits, *client, *attempt, (i, e.at_ms, Some(*version)))
             }
             EventKind::Note(Note::BeliefStarted { attempt, .. }) => accepted.push(GrantRef { client: e.node, attempt: *attempt }),
             _ => {}
@@ -173,13 +174,26 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
     out
 }
 
+/// One commit (event, time, token) of `client`'s acquisition `attempt`.
+fn commit(commits: &mut Vec<(GrantRef, Vec<(usize, Time, Option<u64>)>)>, client: NodeId, attempt: u32, at: (usize, Time, Option<u64>)) {
+    let key = GrantRef { client, attempt };
+    match commits.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, v)) => v.push(at),
+        None => commits.push((key, vec![at])),
+    }
+}
+
 /// Judges a trace: the ledger of grants and writes with what each shows (`judge_writes`,
 /// `token_findings`), the overlapping believers, and `safe` as the property `no-lost-update`
 /// reads it off them.
 pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed: u64, quorum: usize) -> Verdict {
     let grants = grants(trace, quorum.max(1));
     let (writes, mut findings) = judge_writes(trace, &grants, approach, fencing);
-    findings.extend(token_findings(&grants, approach));
+    if approach.spec().workload == Workload::UnderLock {
+        // Versions read are no lock's tokens: two clients reading the same one is the race the
+        // precondition is for, not a token handed out twice.
+        findings.extend(token_findings(&grants, approach));
+    }
     crate::sort::by_key(&mut findings, |f| (f.at_ms, f.event));
     let (overlaps, max_concurrent_holders) = overlaps(trace);
     let stale_writes_accepted = writes.iter().filter(|w| w.stale && w.accepted).count() as u32;
@@ -208,6 +222,7 @@ pub fn verdict(trace: &Trace, id: &str, approach: Approach, fencing: bool, seed:
 /// accepted or rejected, a rightful write rejected, a write after a takeover, a write with
 /// no token under fencing.
 fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach, fencing: bool) -> (Vec<Write>, Vec<Finding>) {
+    let rmw = approach.spec().workload == Workload::ReadModifyWrite;
     let order = |g: &GrantRef| grants.iter().position(|(k, _)| k == g);
     let mut writes: Vec<Write> = Vec::new();
     let mut findings = Vec::new();
@@ -216,30 +231,18 @@ fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach,
     for (i, e) in trace.events.iter().enumerate() {
         let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, highest_before }) = &e.kind else { continue };
         let mine = order(grant);
-        let stale = matches!((mine, newest_accepted), (Some(m), Some((n, _))) if n > m);
-        let takeover_by = mine.and_then(|m| grants[m + 1..].iter().find(|(k, g)| k.client != *client && g.at_ms <= e.at_ms));
+        let newer = stale_against(&writes, grants, mine, newest_accepted, rmw);
+        // Read-modify-write has no takeover: every write is checked against its own read.
+        let takeover_by =
+            mine.filter(|_| !rmw).and_then(|m| grants[m + 1..].iter().find(|(k, g)| k.client != *client && g.at_ms <= e.at_ms));
         let after_takeover = takeover_by.is_some();
         let unfenced = token.is_none() && *accepted;
         let name = trace.name(*client).to_string();
         let tok = |t: &Option<u64>| approach.token_label(*t);
         let finding = |kind, text| Finding { kind, at_ms: e.at_ms, event: i, text };
-        if let (true, Some((n, w))) = (stale, newest_accepted) {
-            let (newer, newer_client) = (&writes[w], &grants[n].1.client);
-            findings.push(if *accepted {
-                finding(
-                    FindingKind::StaleWriteAccepted,
-                    format!(
-                        "{name} wrote ({}) after {newer_client}, who took the lock later, had written ({}): {newer_client}'s update is lost.",
-                        tok(token),
-                        tok(&newer.token)
-                    ),
-                )
-            } else {
-                finding(
-                    FindingKind::StaleWriteRejected,
-                    format!("{name}'s stale write with {} was rejected: storage had already accepted {}.", tok(token), tok(&newer.token)),
-                )
-            });
+        if let Some((w, newer_client)) = &newer {
+            let (kind, text) = stale_finding(&name, newer_client, &tok(token), &tok(&writes[*w].token), *accepted, rmw);
+            findings.push(finding(kind, text));
         } else if !*accepted {
             // Not stale, yet rejected: the higher token storage had seen came from an earlier
             // grant (no write under a later one was accepted), so the token went back.
@@ -267,16 +270,59 @@ fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach,
                 format!("{name}'s write carried no fencing token, so storage had nothing to check."),
             ));
         }
-        if *accepted {
-            if let Some(m) = mine {
-                if newest_accepted.is_none_or(|(n, _)| m >= n) {
-                    newest_accepted = Some((m, writes.len()));
-                }
+        if let (true, Some(m)) = (*accepted, mine) {
+            if newest_accepted.is_none_or(|(n, _)| m >= n) {
+                newest_accepted = Some((m, writes.len()));
             }
         }
+        let stale = newer.is_some();
         writes.push(Write { client: name, at_ms: e.at_ms, token: *token, accepted: *accepted, stale, after_takeover, unfenced, event: i });
     }
     (writes, findings)
+}
+
+/// The accepted write (its index in `writes`, its writer) that makes a write under grant
+/// `mine` stale, if any. Under a lock: the newest accepted under a later grant (`newest`).
+/// Read-modify-write (`rmw`): the first accepted after the read the write is based on.
+fn stale_against(
+    writes: &[Write],
+    grants: &[(GrantRef, Grant)],
+    mine: Option<usize>,
+    newest: Option<(usize, usize)>,
+    rmw: bool,
+) -> Option<(usize, String)> {
+    if rmw {
+        let read = grants[mine?].1.event;
+        let w = writes.iter().position(|w| w.accepted && w.event > read)?;
+        return Some((w, writes[w].client.clone()));
+    }
+    match (mine, newest) {
+        (Some(m), Some((n, w))) if n > m => Some((w, grants[n].1.client.clone())),
+        _ => None,
+    }
+}
+
+/// The finding of a stale write by `name` (its token `tok`), accepted or rejected, given the
+/// newer write's client and token that make it stale.
+fn stale_finding(name: &str, newer: &str, tok: &str, newer_tok: &str, accepted: bool, rmw: bool) -> (FindingKind, String) {
+    match (accepted, rmw) {
+        (true, false) => (
+            FindingKind::StaleWriteAccepted,
+            format!("{name} wrote ({tok}) after {newer}, who took the lock later, had written ({newer_tok}): {newer}'s update is lost."),
+        ),
+        (true, true) => (
+            FindingKind::StaleWriteAccepted,
+            format!("{name} wrote (based on {tok}) after {newer}'s write, accepted since {name}'s read: {newer}'s update is lost."),
+        ),
+        (false, false) => (
+            FindingKind::StaleWriteRejected,
+            format!("{name}'s stale write with {tok} was rejected: storage had already accepted {newer_tok}."),
+        ),
+        (false, true) => (
+            FindingKind::StaleWriteRejected,
+            format!("{name}'s write based on {tok} was refused (412): {newer}'s write was accepted after {name}'s read."),
+        ),
+    }
 }
 
 /// Tokens must rise with every grant; says where they do not (repeated or gone back).

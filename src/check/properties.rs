@@ -287,7 +287,9 @@ fn token_not_risen(v: &Verdict) -> Option<Evidence> {
 }
 
 fn two_believers(v: &Verdict) -> Option<Evidence> {
-    (v.max_concurrent_holders >= 2).then(|| match v.overlaps.first() {
+    // Clients between a read and their conditional write claim no lock: not a finding.
+    let locked = v.approach.spec().workload == crate::protocols::spec::Workload::UnderLock;
+    (locked && v.max_concurrent_holders >= 2).then(|| match v.overlaps.first() {
         Some(o) => Evidence {
             at_ms: Some(o.from_ms),
             event: None,

@@ -19,8 +19,10 @@ pub struct Row {
 }
 
 /// The base every row shares, on `approach`: two clients, A from 0 s and B from 2 s, each
-/// holding the lock for three writes a second apart; a 10 s TTL, 30 s of run (room for a
-/// pause of twice the TTL to end inside it), no faults.
+/// holding the lock for three writes a second apart; a 10 s lease for every approach (the same
+/// lifetime against the same faults; an approach's own rules fitted to it, as a Kubernetes
+/// RenewDeadline below it), 30 s of run (room for a pause of twice the TTL to end inside it),
+/// no faults.
 /// Three writes rather than one give a fault that strikes mid-hold a later write to spoil.
 pub fn base(approach: Approach) -> Scenario {
     Scenario {
@@ -31,7 +33,7 @@ pub fn base(approach: Approach) -> Scenario {
         approach,
         seed: 1,
         duration_ms: 30_000,
-        lock: Default::default(),
+        lock: fitted(approach),
         storage: Default::default(),
         network: Default::default(),
         clients: vec![
@@ -41,6 +43,13 @@ pub fn base(approach: Approach) -> Scenario {
         faults: Vec::new(),
         expect: None,
     }
+}
+
+/// A 10 s lease with the other settings at their defaults, fitted to `approach`'s rules.
+fn fitted(approach: Approach) -> crate::scenario::LockConfig {
+    let mut lock = crate::scenario::LockConfig::default();
+    (approach.spec().config.fit)(&mut lock);
+    lock
 }
 
 /// The rows: every approach, and each approach that can have a replica again with one.

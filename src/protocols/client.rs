@@ -8,6 +8,7 @@
 //! one of its own. Whatever the old process left at the lock service stays there until it
 //! expires.
 
+use super::spec::Workload;
 use super::{AcquireFailure, BeliefEnd, ClientPhase as Phase, Ctx, GrantRef, Msg, Note};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -115,6 +116,8 @@ pub struct ClientPlan {
     pub writes: u32,
     pub retry_ms: (i64, i64),
     pub request_timeout_ms: i64,
+    /// Writes under one lock, or each under its own read (conditional writes).
+    pub workload: Workload,
 }
 
 /// What a client is built with.
@@ -184,6 +187,8 @@ impl ClientProcess {
             AgentEvent::Failed(reason) if self.phase == Phase::Acquiring => self.fail(n, ctx, reason),
             AgentEvent::Failed(_) => {}
             AgentEvent::Lost(reason) => self.end_belief(n, ctx, reason),
+            // A read-modify-write client reads again for its next write, or to redo a refused one.
+            AgentEvent::Released if self.phase == Phase::Releasing && self.rereads() => self.begin_attempt(n, ctx),
             AgentEvent::Released if self.phase == Phase::Releasing => {
                 self.phase = Phase::Done;
                 ctx.note(Note::Finished);
@@ -224,8 +229,21 @@ impl ClientProcess {
         ctx.send(self.storage, Msg::Write { req, token: self.token, grant });
     }
 
-    /// A write finished (accepted, or given up on): next write or release.
-    fn after_write(&mut self, n: &mut Numbering, ctx: &mut Ctx) {
+    /// Whether a finished release is followed by another read: a read-modify-write client that
+    /// has writes left to make (or to redo).
+    fn rereads(&self) -> bool {
+        self.plan.workload == Workload::ReadModifyWrite && self.writes_done < self.plan.writes
+    }
+
+    /// A write finished (accepted, or given up on): next write or release. A read-modify-write
+    /// write is its own grant's only one: it ends the belief (and the client reads again), and
+    /// one given up on counts as refused.
+    fn after_write(&mut self, n: &mut Numbering, ctx: &mut Ctx, accepted: bool) {
+        if self.plan.workload == Workload::ReadModifyWrite {
+            self.writes_done += u32::from(accepted);
+            self.end_belief(n, ctx, BeliefEnd::Released);
+            return;
+        }
         self.writes_done += 1;
         if self.writes_done < self.plan.writes {
             self.work = Some(ctx.set_timer(self.plan.work_ms, ClockKind::Mono, WORK));
@@ -276,7 +294,7 @@ impl Process for ClientProcess {
         if let Msg::WriteReply { req, accepted } = msg {
             if self.phase == Phase::Holding && self.write.answer(ctx, req) {
                 if accepted {
-                    self.after_write(n, ctx);
+                    self.after_write(n, ctx, true);
                 } else {
                     self.end_belief(n, ctx, BeliefEnd::WriteRejected);
                 }
@@ -301,7 +319,7 @@ impl Process for ClientProcess {
             WRITE_TIMEOUT if self.phase == Phase::Holding => {
                 self.write.time_out();
                 ctx.note(Note::WriteTimedOut { n: self.writes_done + 1 });
-                self.after_write(n, ctx);
+                self.after_write(n, ctx, false);
             }
             t if t >= AGENT_TAGS => {
                 let event = self.agent.on_timer(ctx, t);

@@ -31,6 +31,38 @@ pub struct LockConfig {
     /// scenarios that never set it serialize (and share) as before.
     #[serde(default = "default_tick", skip_serializing_if = "is_default_tick")]
     pub tick_ms: i64,
+    /// k8s-lease: client-go's RenewDeadline and RetryPeriod (`ttl_ms` is its LeaseDuration);
+    /// None: client-go's defaults (`renew_deadline`, `retry_period`). Accepted only by an
+    /// approach that names them (`Spec::fields`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renew_deadline_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_period_ms: Option<i64>,
+    /// consul: the session's lock-delay; None: Consul's default (`lock_delay`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_delay_ms: Option<i64>,
+}
+
+impl LockConfig {
+    /// The defaults on `approach` (its TTL is the approach's: SCENARIO_FORMAT.md, "Fields").
+    pub fn for_approach(approach: super::Approach) -> LockConfig {
+        LockConfig { ttl_ms: approach.spec().config.default_ttl_ms, ..LockConfig::default() }
+    }
+
+    /// client-go's RenewDeadline (default 10 s).
+    pub fn renew_deadline(&self) -> i64 {
+        self.renew_deadline_ms.unwrap_or(10_000)
+    }
+
+    /// client-go's RetryPeriod (default 2 s).
+    pub fn retry_period(&self) -> i64 {
+        self.retry_period_ms.unwrap_or(2_000)
+    }
+
+    /// Consul's lock-delay (default 15 s).
+    pub fn lock_delay(&self) -> i64 {
+        self.lock_delay_ms.unwrap_or(15_000)
+    }
 }
 
 impl Default for LockConfig {
@@ -45,6 +77,9 @@ impl Default for LockConfig {
             retry_ms: default_retry(),
             request_timeout_ms: default_request_timeout(),
             tick_ms: default_tick(),
+            renew_deadline_ms: None,
+            retry_period_ms: None,
+            lock_delay_ms: None,
         }
     }
 }

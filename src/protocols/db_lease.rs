@@ -6,7 +6,7 @@
 //! The database is durable: a crash keeps the row.
 
 use super::single_server::SingleServerAgent;
-use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
@@ -148,6 +148,8 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
+    config: ConfigRules::PLAIN,
+    workload: Workload::UnderLock,
     words: Words {
         lease: "lease row",
         ttl: "lease TTL",
@@ -155,6 +157,8 @@ pub const SPEC: Spec = Spec {
         keepalive: "",
         roles: ["primary", "replica"],
         message: words,
+        got: "gets the lock",
+        caption: common_captions,
     },
     build: Build {
         agent: |p| {

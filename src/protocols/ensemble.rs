@@ -1,9 +1,9 @@
 //! A consensus ensemble holding lock nodes: the part ZooKeeper and etcd share (PROTOCOLS.md P4,
 //! P5). Requests go to the leader; a log entry commits once a majority has stored it; the
 //! leader expires sessions/leases it has not heard from within their timeout, by its own
-//! monotonic clock, on the real servers' schedule (ZooKeeper: in tick-wide buckets; etcd: a
-//! check every 500 ms); expiring a session deletes its lock node and fires the watch on it,
-//! and a ZooKeeper leader also closes the session's connection.
+//! monotonic clock, on each system's schedule; expiring a session deletes its lock node and
+//! fires the watch on it. What differs by system (timeouts granted, the expiry schedule, the
+//! token, how a gone session is reported) is the system's `Rules`, in its own protocol file.
 //!
 //! Replication is Raft-shaped (terms as epochs, the up-to-date vote rule, a new leader's no-op)
 //! because that is what makes "committed state is never lost" hold under any crash of a
@@ -18,9 +18,6 @@ use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
 /// A leader heartbeats its followers this often.
 pub const HEARTBEAT_MS: i64 = 250;
-/// An etcd leader looks for expired leases this often (lessor's revoke loop), so a lease ends
-/// 0–500 ms after its TTL (measured on etcd 3.4: 34–498 ms late).
-pub const LEASE_CHECK_MS: i64 = 500;
 /// A follower that has not heard from a leader this long starts an election.
 pub const ELECTION_TIMEOUT_MS: i64 = 1000;
 /// Extra wait per server rank, so the lowest-numbered candidate goes first.
@@ -30,49 +27,38 @@ const ELECTION: u32 = 1;
 const TICK: u32 = 2;
 const EXPIRY_CHECK: u32 = 3;
 
-/// Which system the ensemble is: they differ in tokens and session rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavour {
-    /// Token: the lock znode's czxid, `epoch << 32 | counter`.
-    ZooKeeper,
-    /// Token: the lock key's create revision (store-wide, bumped by every mutation).
-    Etcd,
-}
-
-impl Flavour {
-    /// The timeout the server grants for a requested one. ZooKeeper negotiates the session
-    /// timeout into [2, 20] × tickTime; etcd leases have whole-second TTLs of at least
-    /// ceil(1.5 × election timeout).
-    pub fn granted_ttl(self, requested_ms: i64, tick_ms: i64) -> i64 {
-        match self {
-            Flavour::ZooKeeper => requested_ms.clamp(2 * tick_ms, 20 * tick_ms),
-            Flavour::Etcd => {
-                let secs = (requested_ms + 999) / 1000;
-                secs.max((3 * ELECTION_TIMEOUT_MS / 2 + 999) / 1000) * 1000
-            }
-        }
-    }
-
-    /// How often the leader looks for expired sessions (ZooKeeper: every tick, at multiples of
-    /// it; etcd: every 500 ms).
-    fn expiry_period(self, tick_ms: i64) -> i64 {
-        match self {
-            Flavour::ZooKeeper => tick_ms,
-            Flavour::Etcd => LEASE_CHECK_MS,
-        }
-    }
-
+/// What one system built on the ensemble decides its own way: how long a session or lease it
+/// grants, when the leader looks for expired ones and calls one expired, which number a lock
+/// node's token is, and how a request about a session that is gone is answered. Each system
+/// writes its rules in its own protocol file (`zookeeper::ZooKeeper`, `etcd::Etcd`); the
+/// ensemble never asks which system it is.
+pub trait Rules: Sync {
+    /// The timeout the server grants for a requested one (`tick_ms`: `lock.tick_ms`).
+    fn granted_ttl(&self, requested_ms: i64, tick_ms: i64) -> i64;
+    /// How often the leader looks for expired sessions (at multiples of it, on its monotonic clock).
+    fn expiry_period(&self, tick_ms: i64) -> i64;
     /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
-    /// `now_ms` (all on the leader's monotonic clock). ZooKeeper's ExpiryQueue puts the
-    /// deadline in the bucket of the next multiple of tickTime above it and expires a bucket
-    /// when its time comes; etcd revokes a lease whose TTL has passed.
-    fn expired(self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
-        let deadline = heard_ms + ttl_ms;
-        match self {
-            Flavour::ZooKeeper => (deadline.div_euclid(tick_ms) + 1) * tick_ms <= now_ms,
-            Flavour::Etcd => deadline < now_ms,
-        }
+    /// `now_ms` (all on the leader's monotonic clock).
+    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
+    /// A new lock node's token, given the entry's zxid (`epoch << 32 | counter`), the store's
+    /// revision after the create and the key's acquisitions so far, this one included.
+    fn token(&self, zxid: u64, revision: u64, acquisitions: u64) -> u64;
+    /// Lock nodes queue up and the lowest holds the lock (ZooKeeper, etcd); otherwise (Consul's
+    /// `?acquire=`) an acquire succeeds only when nobody holds the key and no lock-delay is in
+    /// force, and is refused otherwise.
+    fn queues(&self) -> bool {
+        true
     }
+    /// The answer to a request that names a session which no longer exists.
+    fn session_gone(&self, session: u64) -> Msg;
+    /// The leader closes an expired session's connection (the client notices it first).
+    fn closes_expired_sessions(&self) -> bool;
+    /// A listing for a session that is gone is answered with `session_gone` (not with an
+    /// empty queue).
+    fn lists_only_live_sessions(&self) -> bool;
+    /// What a client makes of a keepalive answered "gone": its session is lost (true), or its
+    /// connection dropped and it must reconnect to learn more (false).
+    fn gone_reply_is_final(&self) -> bool;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +86,10 @@ struct Store {
     revision: u64,
     zxid_epoch: u64,
     zxid_counter: u64,
+    /// Successful acquisitions of the key so far (Consul's LockIndex).
+    acquisitions: u64,
+    /// Consul: no acquire succeeds before this time (the applying server's monotonic clock).
+    lock_delay_until: i64,
 }
 
 /// What applying one entry did.
@@ -112,6 +102,19 @@ struct Applied {
     expired: Option<SessionRec>,
     /// The op named a session that no longer exists.
     no_session: bool,
+    /// A non-queueing acquire was refused: (the holder's token, if held; refused for lock-delay).
+    refused: Option<(Option<u64>, bool)>,
+}
+
+/// What a server's store is applied with besides the entry: its own settings and clock.
+#[derive(Clone, Copy)]
+struct Applying {
+    tick_ms: i64,
+    /// Consul's lock-delay after an invalidation (0: none).
+    lock_delay_ms: i64,
+    /// The applying server's monotonic clock now (lock-delay is measured on it, as Consul's
+    /// state store does with the server's own time).
+    now_ms: i64,
 }
 
 impl Store {
@@ -127,7 +130,7 @@ impl Store {
         self.nodes.iter().find(|n| n.session == session)
     }
 
-    fn apply(&mut self, flavour: Flavour, tick_ms: i64, entry: &Entry) -> Applied {
+    fn apply(&mut self, rules: &dyn Rules, at: Applying, entry: &Entry) -> Applied {
         // A zxid counts transactions within an epoch; every entry is one.
         if entry.epoch != self.zxid_epoch {
             self.zxid_epoch = entry.epoch;
@@ -144,8 +147,12 @@ impl Store {
                     out.session = Some(*s);
                 } else {
                     self.next_session += 1;
-                    let s =
-                        SessionRec { id: self.next_session, client: *client, nonce: *nonce, ttl_ms: flavour.granted_ttl(*ttl_ms, tick_ms) };
+                    let s = SessionRec {
+                        id: self.next_session,
+                        client: *client,
+                        nonce: *nonce,
+                        ttl_ms: rules.granted_ttl(*ttl_ms, at.tick_ms),
+                    };
                     self.sessions.push(s);
                     out.session = Some(s);
                     out.opened = true;
@@ -158,6 +165,10 @@ impl Store {
                         out.expired = Some(s);
                     }
                     out.deleted = self.remove_nodes(*session);
+                    // An invalidated session's lock stays unacquirable for the lock-delay.
+                    if !rules.queues() && !out.deleted.is_empty() {
+                        self.lock_delay_until = at.now_ms + at.lock_delay_ms;
+                    }
                 }
                 None => out.no_session = true,
             },
@@ -166,12 +177,12 @@ impl Store {
                     out.no_session = true;
                 } else if let Some(n) = self.node_of(*session) {
                     out.created = Some(*n); // the GUID / CreateRevision==0 guard: one per session
+                } else if !rules.queues() && (!self.nodes.is_empty() || at.now_ms < self.lock_delay_until) {
+                    out.refused = Some((self.lowest().map(|n| n.token), self.nodes.is_empty()));
                 } else {
                     self.revision += 1;
-                    let token = match flavour {
-                        Flavour::ZooKeeper => zxid,
-                        Flavour::Etcd => self.revision,
-                    };
+                    self.acquisitions += 1;
+                    let token = rules.token(zxid, self.revision, self.acquisitions);
                     let node = LockNode { session: *session, client: *client, attempt: *attempt, token };
                     self.nodes.push(node);
                     out.created = Some(node);
@@ -213,10 +224,12 @@ struct Waiting {
 
 /// What an ensemble server is built with.
 pub struct EnsembleConfig {
-    pub flavour: Flavour,
+    pub rules: &'static dyn Rules,
     pub rank: usize,
     pub servers: Vec<NodeId>,
     pub tick_ms: i64,
+    /// Consul's lock-delay (0 for the others).
+    pub lock_delay_ms: i64,
 }
 
 /// What a server keeps through a crash. The log, epoch and vote are fsynced before any reply
@@ -242,8 +255,9 @@ impl Durable for EnsembleDisk {}
 
 /// An ensemble server's process: its role in the current epoch and the leader's bookkeeping.
 pub struct EnsembleServer {
-    flavour: Flavour,
+    rules: &'static dyn Rules,
     tick_ms: i64,
+    lock_delay_ms: i64,
     rank: usize,
     servers: Vec<NodeId>,
     role: Role,
@@ -266,9 +280,9 @@ pub struct EnsembleServer {
 
 impl EnsembleServer {
     /// Server `rank` (0-based) of the ensemble `servers`; rank 0 leads epoch 1 at start.
-    /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`).
-    pub fn node(flavour: Flavour, rank: usize, servers: Vec<NodeId>, tick_ms: i64) -> Host<EnsembleServer> {
-        Host::from_config(EnsembleConfig { flavour, rank, servers, tick_ms })
+    /// `tick_ms`: ZooKeeper's tickTime (`lock.tick_ms`); `lock_delay_ms`: Consul's lock-delay.
+    pub fn node(rules: &'static dyn Rules, rank: usize, servers: Vec<NodeId>, tick_ms: i64, lock_delay_ms: i64) -> Host<EnsembleServer> {
+        Host::from_config(EnsembleConfig { rules, rank, servers, tick_ms, lock_delay_ms })
     }
 }
 
@@ -405,7 +419,8 @@ impl Server<'_> {
             let index = self.disk.commit;
             let before = self.disk.store.lowest();
             let entry = self.disk.log[index].clone();
-            let applied = self.disk.store.apply(self.mem.flavour, self.mem.tick_ms, &entry);
+            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms: self.mem.lock_delay_ms, now_ms: ctx.mono_ms() };
+            let applied = self.disk.store.apply(self.mem.rules, at, &entry);
             self.disk.commit += 1;
             if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -421,7 +436,7 @@ impl Server<'_> {
         }
         if let Some(s) = applied.expired {
             ctx.note(Note::SessionExpired { client: s.client, session: s.id });
-            if self.mem.flavour == Flavour::ZooKeeper {
+            if self.mem.rules.closes_expired_sessions() {
                 // ZooKeeper closes the expired session's connection (the client's next step is
                 // to notice, and to try to reconnect).
                 ctx.send(s.client, Msg::SessionClosed { session: s.id });
@@ -467,6 +482,9 @@ impl Server<'_> {
                     Msg::SessionReply { req: w.req, session: s.id, ttl_ms: s.ttl_ms }
                 }
                 (Op::CreateLockNode { .. }, Applied { created: Some(n), .. }) => Msg::CreateReply { req: w.req, token: n.token },
+                (Op::CreateLockNode { .. }, Applied { refused: Some((holder, lock_delay)), .. }) => {
+                    Msg::AcquireRefused { req: w.req, holder: *holder, lock_delay: *lock_delay }
+                }
                 (Op::DeleteLockNode { .. }, _) => Msg::DeleteReply { req: w.req },
                 (Op::CloseSession { .. }, _) => Msg::CloseReply { req: w.req },
                 _ => continue,
@@ -498,7 +516,7 @@ impl Server<'_> {
     /// clock (ZooKeeper's buckets sit on multiples of tickTime). Every server runs it; only a
     /// leader acts on it.
     fn arm_expiry_check(&mut self, ctx: &mut Ctx) {
-        let period = self.mem.flavour.expiry_period(self.mem.tick_ms);
+        let period = self.mem.rules.expiry_period(self.mem.tick_ms);
         let next = (ctx.mono_ms().div_euclid(period) + 1) * period;
         ctx.set_timer_at(next, ClockKind::Mono, EXPIRY_CHECK);
     }
@@ -506,14 +524,14 @@ impl Server<'_> {
     /// Leader: proposes the expiry of every session not heard from within its timeout.
     fn expire_overdue(&mut self, ctx: &mut Ctx) {
         let now = ctx.mono_ms();
-        let (flavour, tick) = (self.mem.flavour, self.mem.tick_ms);
+        let (rules, tick) = (self.mem.rules, self.mem.tick_ms);
         let overdue: Vec<u64> = self
             .disk
             .store
             .sessions
             .iter()
             .filter(|s| !self.mem.closing.contains(&s.id))
-            .filter(|s| flavour.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
+            .filter(|s| rules.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
             .map(|s| s.id)
             .collect();
         for session in overdue {
@@ -522,13 +540,9 @@ impl Server<'_> {
         }
     }
 
-    /// How a request about a session that no longer exists is answered: ZooKeeper has closed
-    /// that session's connection; etcd says the lease is not found (TTL 0).
+    /// How a request about a session that no longer exists is answered (the system's rule).
     fn session_gone(&self, session: u64) -> Msg {
-        match self.mem.flavour {
-            Flavour::ZooKeeper => Msg::SessionClosed { session },
-            Flavour::Etcd => Msg::KeepAliveReply { session, alive: false },
-        }
+        self.mem.rules.session_gone(session)
     }
 
     /// A waiter's ping names the node it watches: a watch this server lacks (it was set on
@@ -663,7 +677,7 @@ impl Server<'_> {
             }
             Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
             Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
-            Msg::ListLockNodes { session, .. } if self.mem.flavour == Flavour::ZooKeeper && !self.session_alive(session) => {
+            Msg::ListLockNodes { session, .. } if self.mem.rules.lists_only_live_sessions() && !self.session_alive(session) => {
                 ctx.send(from, self.session_gone(session))
             }
             Msg::ListLockNodes { req, session } => {
@@ -713,8 +727,9 @@ impl Process for EnsembleServer {
     fn boot(config: &EnsembleConfig, _: &EnsembleDisk, _: u32) -> Self {
         let n = config.servers.len();
         EnsembleServer {
-            flavour: config.flavour,
+            rules: config.rules,
             tick_ms: config.tick_ms,
+            lock_delay_ms: config.lock_delay_ms,
             rank: config.rank,
             servers: config.servers.clone(),
             role: Role::Follower,

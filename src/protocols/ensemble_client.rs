@@ -9,7 +9,7 @@
 //! silence or a "not leader" answer the client tries the next server.
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::ensemble::Flavour;
+use super::ensemble::Rules;
 use super::{AcquireFailure, BeliefEnd, Ctx, Msg, Note};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -30,7 +30,7 @@ enum Step {
 }
 
 pub struct EnsembleAgent {
-    flavour: Flavour,
+    rules: &'static dyn Rules,
     servers: Vec<NodeId>,
     target: usize,
     ttl_ms: i64,
@@ -53,9 +53,9 @@ pub struct EnsembleAgent {
 
 impl EnsembleAgent {
     /// The agent of process `incarnation` of a client (see `client::req_base`).
-    pub fn new(incarnation: u32, flavour: Flavour, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
+    pub fn new(incarnation: u32, rules: &'static dyn Rules, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
         EnsembleAgent {
-            flavour,
+            rules,
             servers,
             target: 0,
             ttl_ms,
@@ -283,10 +283,8 @@ impl LockAgent for EnsembleAgent {
             // not news about this one.
             Msg::KeepAliveReply { session, .. } | Msg::SessionClosed { session } if !self.is_mine(session) => {}
             Msg::SessionClosed { session } if !self.reconnecting => self.disconnected(ctx, session),
-            Msg::KeepAliveReply { session, alive: false } if self.flavour == Flavour::ZooKeeper && !self.reconnecting => {
-                self.disconnected(ctx, session)
-            }
-            Msg::KeepAliveReply { alive: false, .. } if self.flavour == Flavour::Etcd => return self.session_lost(ctx),
+            Msg::KeepAliveReply { alive: false, .. } if self.rules.gone_reply_is_final() => return self.session_lost(ctx),
+            Msg::KeepAliveReply { session, alive: false } if !self.reconnecting => self.disconnected(ctx, session),
             Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
             Msg::SessionReply { req, session, .. } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
                 self.reconnected(ctx, session)

@@ -2,9 +2,9 @@
 //! servers whose lock keys `pfx/<leaseID>` are ordered by create revision, the fencing token,
 //! held while the client's lease is kept alive (`ensemble_client`).
 
-use super::ensemble::{EnsembleServer, Flavour};
+use super::ensemble::{EnsembleServer, Rules, ELECTION_TIMEOUT_MS};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -17,7 +17,7 @@ pub const SPEC: Spec = Spec {
     default_servers: Some(3),
     holding: Holding::Replicated,
     lease: LeaseKind::KeptAlive,
-    granted_ttl: |l| Flavour::Etcd.granted_ttl(l.ttl_ms, l.tick_ms),
+    granted_ttl: |l| Etcd.granted_ttl(l.ttl_ms, l.tick_ms),
     grant_rule: Some(|_| "grants whole-second lease TTLs of at least 2 s".into()),
     token: TokenKind::Revision,
     safe_unlock: false,
@@ -25,6 +25,8 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    config: ConfigRules::PLAIN,
+    workload: Workload::UnderLock,
     words: Words {
         lease: "lease",
         ttl: "lease TTL",
@@ -32,15 +34,63 @@ pub const SPEC: Spec = Spec {
         keepalive: "keepalives",
         roles: ["leader", "follower"],
         message: words,
+        got: "gets the lock",
+        caption: common_captions,
     },
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::Etcd, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &Etcd, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::node(Flavour::Etcd, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
 };
+
+/// An etcd leader looks for expired leases this often (lessor's revoke loop), so a lease ends
+/// 0–500 ms after its TTL (measured on etcd 3.4: 34–498 ms late).
+pub const LEASE_CHECK_MS: i64 = 500;
+
+/// etcd's own rules on the ensemble.
+pub struct Etcd;
+
+impl Rules for Etcd {
+    /// Whole-second TTLs of at least ceil(1.5 × election timeout).
+    fn granted_ttl(&self, requested_ms: i64, _tick_ms: i64) -> i64 {
+        let secs = (requested_ms + 999) / 1000;
+        secs.max((3 * ELECTION_TIMEOUT_MS / 2 + 999) / 1000) * 1000
+    }
+
+    fn expiry_period(&self, _tick_ms: i64) -> i64 {
+        LEASE_CHECK_MS
+    }
+
+    /// A lease whose TTL has passed is revoked at the next check.
+    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
+        heard_ms + ttl_ms < now_ms
+    }
+
+    /// The create revision (store-wide, bumped by every mutation).
+    fn token(&self, _zxid: u64, revision: u64, _acquisitions: u64) -> u64 {
+        revision
+    }
+
+    /// "lease not found": a keepalive answered with TTL 0.
+    fn session_gone(&self, session: u64) -> Msg {
+        Msg::KeepAliveReply { session, alive: false }
+    }
+
+    fn closes_expired_sessions(&self) -> bool {
+        false
+    }
+
+    fn lists_only_live_sessions(&self) -> bool {
+        false
+    }
+
+    fn gone_reply_is_final(&self) -> bool {
+        true
+    }
+}
 
 /// The etcd API calls a message stands for.
 fn words(msg: &Msg) -> Option<String> {

@@ -3,12 +3,16 @@
 //! vocabulary so the checker, the narrator and the UI treat them alike.
 
 pub mod client;
+pub mod conditional_write;
 pub mod config;
+pub mod consul;
 pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;
 pub mod etcd;
+pub mod k8s_lease;
 pub mod redis;
+pub mod redisson;
 pub mod redlock;
 pub mod registry;
 pub mod single_server;
@@ -63,6 +67,17 @@ pub enum Msg {
         req: u32,
         released: bool,
     },
+    /// Redis: extend the lock if it is still this value's (Lua: `if GET == value then PEXPIRE
+    /// ttl`): Redisson's watchdog renewal.
+    Extend {
+        req: u32,
+        value: u64,
+        ttl_ms: i64,
+    },
+    ExtendReply {
+        req: u32,
+        extended: bool,
+    },
     /// Storage: write the protected resource, presenting the fencing token if there is one.
     Write {
         req: u32,
@@ -72,6 +87,38 @@ pub enum Msg {
     WriteReply {
         req: u32,
         accepted: bool,
+    },
+    /// Conditional writes (no lock service): read the object's version (S3 `GET` → ETag, GCS
+    /// generation, SQL `SELECT version`). The reply is the client's "grant".
+    Read {
+        req: u32,
+        attempt: u32,
+    },
+    ReadReply {
+        req: u32,
+        version: u64,
+    },
+    /// Kubernetes: `GET` the Lease object (`coordination.k8s.io/v1`); None: there is none yet.
+    GetLease {
+        req: u32,
+    },
+    LeaseReply {
+        req: u32,
+        lease: Option<LeaseRecord>,
+    },
+    /// Kubernetes: create (`rv` None) or update the Lease, carrying the resourceVersion it
+    /// read: optimistic concurrency, refused with a conflict if another update came first.
+    /// `attempt`: the candidate's acquisition the update belongs to (ground truth).
+    UpdateLease {
+        req: u32,
+        attempt: u32,
+        rv: Option<u64>,
+        lease: LeaseRecord,
+    },
+    UpdateReply {
+        req: u32,
+        /// The record as stored (with its new resourceVersion), or None: a conflict.
+        stored: Option<LeaseRecord>,
     },
     /// Ensemble (ZooKeeper/etcd) client requests, sent to the leader.
     /// ZooKeeper: connect (session); etcd: `LeaseGrant(TTL)`.
@@ -94,6 +141,13 @@ pub enum Msg {
     CreateReply {
         req: u32,
         token: u64,
+    },
+    /// Consul: `PUT kv?acquire=` answered false: the key is held (`holder`: its LockIndex) or,
+    /// with nobody holding it, a lock-delay is in force.
+    AcquireRefused {
+        req: u32,
+        holder: Option<u64>,
+        lock_delay: bool,
     },
     /// ZooKeeper: `getChildren /lock`; etcd: `Get pfx --prefix` sorted by create revision.
     ListLockNodes {
@@ -241,6 +295,22 @@ pub enum Op {
     },
 }
 
+/// A Kubernetes Lease's spec and metadata as the leader-election code reads and writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaseRecord {
+    /// `holderIdentity`: the holding process (None: released, an empty holder).
+    pub holder: Option<NodeId>,
+    /// The identity string of that process (a random id per process, as client-go's
+    /// hostname + UUID); 0 when empty.
+    pub identity: u64,
+    /// `leaseDurationSeconds`, in ms (whole seconds).
+    pub duration_ms: i64,
+    /// `leaseTransitions`.
+    pub transitions: u64,
+    /// `metadata.resourceVersion`, set by the apiserver on every update.
+    pub rv: u64,
+}
+
 /// The Redis lock key as it travels in the replication stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RedisKey {
@@ -345,6 +415,8 @@ pub enum Note {
     Promoted { epoch: u64 },
     /// Redis: a primary heard from a newer primary and became its replica.
     Demoted { epoch: u64, primary: NodeId },
+    /// Redis: the watchdog's renewal set `holder`'s key to expire at `expires_wall_ms`.
+    LockExtended { holder: NodeId, expires_wall_ms: i64 },
     /// Lock service: refused `client` because `holder` holds it.
     LockBusy { client: NodeId, holder: NodeId },
     /// Lock service: the lease of `holder` expired by the server's wall clock.
@@ -359,6 +431,9 @@ pub enum Note {
     RowDeleted { owner: NodeId, by: NodeId, token_was: u64 },
     /// Lock service: a restart kept nothing (no persistence); the counter restarts.
     StateLost { token_counter_was: u64 },
+    /// Storage (conditional writes): answered `client`'s read with the object's `version`: the
+    /// client's grant, for the checker (a conditional write's "grant" is its read).
+    VersionRead { client: NodeId, attempt: u32, version: u64 },
     /// Storage: a write arrived and was accepted or rejected.
     WriteApplied { client: NodeId, grant: GrantRef, token: Option<u64>, accepted: bool, highest_before: Option<u64> },
 }

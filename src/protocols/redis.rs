@@ -7,7 +7,7 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -183,6 +183,20 @@ impl RedisServer {
         ctx.set_timer(HEARTBEAT_EVERY_MS, ClockKind::Mono, HEARTBEAT);
     }
 
+    /// The owner-checked `PEXPIRE` (Redisson's renewal script): the key gets `ttl_ms` from
+    /// now by this server's wall clock if it still holds `value`.
+    fn extend(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, (req, value, ttl_ms): (u32, u64, i64)) {
+        let key = self.data.key.filter(|k| k.value == value);
+        if let Some(k) = key {
+            let expires_wall_ms = ctx.wall_ms() + ttl_ms;
+            self.data.key = Some(RedisKey { expires_wall_ms, ..k });
+            ctx.note(Note::LockExtended { holder: k.owner, expires_wall_ms });
+            self.wrote(disk, ctx);
+            self.arm_expiry(disk, ctx);
+        }
+        ctx.send(from, Msg::ExtendReply { req, extended: key.is_some() });
+    }
+
     /// `SET lock <value> NX PX <ttl>` and the INCR, or the unlock.
     fn on_command(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, msg: Msg) {
         match msg {
@@ -203,6 +217,7 @@ impl RedisServer {
                 self.arm_expiry(disk, ctx);
                 ctx.send(from, Msg::AcquireReply { req, granted: true, token });
             }
+            Msg::Extend { req, value, ttl_ms } => self.extend(disk, ctx, from, (req, value, ttl_ms)),
             Msg::Release { req, value, safe, .. } => {
                 let holder = self.data.key.map(|k| k.owner);
                 let matches = self.data.key.is_some_and(|k| k.value == value);
@@ -320,7 +335,18 @@ pub const SPEC: Spec = Spec {
     replica: true,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
-    words: Words { lease: "key", ttl: "lease TTL", expired: "TTL expired", keepalive: "", roles: ["primary", "replica"], message: words },
+    config: ConfigRules::PLAIN,
+    workload: Workload::UnderLock,
+    words: Words {
+        lease: "key",
+        ttl: "lease TTL",
+        expired: "TTL expired",
+        keepalive: "",
+        roles: ["primary", "replica"],
+        message: words,
+        got: "gets the lock",
+        caption: common_captions,
+    },
     build: Build {
         agent: |p| {
             let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);

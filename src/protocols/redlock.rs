@@ -6,7 +6,7 @@
 
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -163,6 +163,8 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: true,
     expiry_clock: ClockKind::Wall,
+    config: ConfigRules::PLAIN,
+    workload: Workload::UnderLock,
     words: Words {
         lease: "key",
         ttl: "lease TTL",
@@ -170,6 +172,8 @@ pub const SPEC: Spec = Spec {
         keepalive: "",
         roles: ["primary", "replica"],
         message: redis::words,
+        got: "gets the lock",
+        caption: common_captions,
     },
     build: Build {
         agent: |p| {

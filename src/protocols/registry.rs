@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 pub use super::spec::Spec;
-use super::{db_lease, etcd, redis, redlock, zookeeper};
+use super::{conditional_write, consul, db_lease, etcd, k8s_lease, redis, redisson, redlock, zookeeper};
 
 /// A lock approach, as scenario files name it (`"approach": "redis"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -26,13 +26,37 @@ pub enum Approach {
     Redlock,
     Zookeeper,
     Etcd,
+    ConditionalWrite,
+    K8sLease,
+    Redisson,
+    Consul,
 }
 
 /// The specs, in `Approach` order (a spec's index is its variant's discriminant).
-static SPECS: [&Spec; 5] = [&db_lease::SPEC, &redis::SPEC, &redlock::SPEC, &zookeeper::SPEC, &etcd::SPEC];
+static SPECS: [&Spec; 9] = [
+    &db_lease::SPEC,
+    &redis::SPEC,
+    &redlock::SPEC,
+    &zookeeper::SPEC,
+    &etcd::SPEC,
+    &conditional_write::SPEC,
+    &k8s_lease::SPEC,
+    &redisson::SPEC,
+    &consul::SPEC,
+];
 
 impl Approach {
-    pub const ALL: [Approach; 5] = [Approach::DbLease, Approach::Redis, Approach::Redlock, Approach::Zookeeper, Approach::Etcd];
+    pub const ALL: [Approach; 9] = [
+        Approach::DbLease,
+        Approach::Redis,
+        Approach::Redlock,
+        Approach::Zookeeper,
+        Approach::Etcd,
+        Approach::ConditionalWrite,
+        Approach::K8sLease,
+        Approach::Redisson,
+        Approach::Consul,
+    ];
 
     pub fn spec(self) -> &'static Spec {
         SPECS[self as usize]

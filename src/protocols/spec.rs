@@ -3,7 +3,7 @@
 
 use super::client::AgentFactory;
 use super::config::LockConfig;
-use super::{BoxedNode, Msg};
+use super::{BoxedNode, Msg, Trace};
 use crate::sim::{ClockKind, NodeId};
 
 /// What an approach is, in data. See the module doc.
@@ -36,6 +36,10 @@ pub struct Spec {
     /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
     /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
     pub expiry_clock: ClockKind,
+    /// How clients use it to write, and so what storage checks and what the checker calls stale.
+    pub workload: Workload,
+    /// Its `lock` settings beyond the common ones: their defaults and rules.
+    pub config: ConfigRules,
     pub words: Words,
     pub build: Build,
 }
@@ -61,6 +65,39 @@ pub enum LeaseKind {
     KeptAlive,
 }
 
+/// An approach's own `lock` settings (SCENARIO_FORMAT.md, "Fields" and "Beyond the seed").
+pub struct ConfigRules {
+    /// `lock.ttl_ms` when absent.
+    pub default_ttl_ms: i64,
+    /// The `lock` fields only some approaches accept that this one does (any other approach
+    /// refuses them, naming the field).
+    pub fields: &'static [&'static str],
+    /// Rules beyond each field's bounds: the field path and what is wrong.
+    pub check: fn(&LockConfig) -> Result<(), (&'static str, String)>,
+    /// Makes a lock configuration (another approach's, a generated one) valid for this
+    /// approach by its own rules, changing as little as it can: Compare, the explorer's base
+    /// and the test generators use it.
+    pub fit: fn(&mut LockConfig),
+}
+
+impl ConfigRules {
+    /// The common `lock` settings only, with a 10 s TTL by default.
+    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, fields: &[], check: |_| Ok(()), fit: |_| {} };
+}
+
+/// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// Take the lock, make `writes` writes under it, release. Storage's fencing check is
+    /// highest-token-seen; a write is stale when storage accepted one under a later grant.
+    UnderLock,
+    /// No lock: each write is a read-modify-write under its own read (its "grant"), sent with
+    /// the version read as a precondition; a refused write is read again and redone. Storage's
+    /// fencing check is the precondition (the version must still be the one read); a write is
+    /// stale when another write was accepted after its read ("Beyond the seed", conditional-write).
+    ReadModifyWrite,
+}
+
 /// What the approach hands out as a fencing token, and how it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenKind {
@@ -70,6 +107,12 @@ pub enum TokenKind {
     Czxid,
     /// etcd's create revision: "revision 5".
     Revision,
+    /// Kubernetes' `leaseTransitions`: "leaseTransitions 3".
+    Transitions,
+    /// Consul's `LockIndex`: "LockIndex 3".
+    LockIndex,
+    /// The object version a conditional write read and presents: "version 3".
+    Version,
     /// No token at all (Redlock's value is random and unordered).
     None,
 }
@@ -82,6 +125,9 @@ impl TokenKind {
             (TokenKind::Counter, Some(t)) => format!("token {t}"),
             (TokenKind::Czxid, Some(t)) => format!("czxid {}", czxid(t)),
             (TokenKind::Revision, Some(t)) => format!("revision {t}"),
+            (TokenKind::Version, Some(t)) => format!("version {t}"),
+            (TokenKind::Transitions, Some(t)) => format!("leaseTransitions {t}"),
+            (TokenKind::LockIndex, Some(t)) => format!("LockIndex {t}"),
         }
     }
 
@@ -114,6 +160,16 @@ pub struct Words {
     pub roles: [&'static str; 2],
     /// A message as it reads on the wire for this approach (None: the common words apply).
     pub message: fn(&Msg) -> Option<String>,
+    /// What a client does when it is granted, in a key moment: "gets the lock".
+    pub got: &'static str,
+    /// The caption of trace event `event` (by node `me`) in the approach's own terms, where the
+    /// common caption does not fit (None: the common one applies).
+    pub caption: fn(trace: &Trace, event: usize, me: &str) -> Option<String>,
+}
+
+/// No caption of the approach's own: the common captions fit (every lock approach).
+pub fn common_captions(_: &Trace, _: usize, _: &str) -> Option<String> {
+    None
 }
 
 /// Where a run's nodes are, for building them.

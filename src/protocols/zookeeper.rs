@@ -2,9 +2,9 @@
 //! `zk-N` servers whose lock nodes are EPHEMERAL_SEQUENTIAL znodes, their czxid the fencing
 //! token, held while the client's session is kept alive by pings (`ensemble_client`).
 
-use super::ensemble::{EnsembleServer, Flavour};
+use super::ensemble::{EnsembleServer, Rules};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{numbered, Build, Holding, LeaseKind, Spec, TokenKind, Words};
+use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -17,7 +17,7 @@ pub const SPEC: Spec = Spec {
     default_servers: Some(3),
     holding: Holding::Replicated,
     lease: LeaseKind::KeptAlive,
-    granted_ttl: |l| Flavour::ZooKeeper.granted_ttl(l.ttl_ms, l.tick_ms),
+    granted_ttl: |l| ZooKeeper.granted_ttl(l.ttl_ms, l.tick_ms),
     grant_rule: Some(|l| {
         format!("negotiates session timeouts into {}–{} (2–20 × tickTime)", seconds(2 * l.tick_ms), seconds(20 * l.tick_ms))
     }),
@@ -27,6 +27,8 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    config: ConfigRules::PLAIN,
+    workload: Workload::UnderLock,
     words: Words {
         lease: "session",
         ttl: "session timeout",
@@ -34,15 +36,61 @@ pub const SPEC: Spec = Spec {
         keepalive: "pings",
         roles: ["leader", "follower"],
         message: words,
+        got: "gets the lock",
+        caption: common_captions,
     },
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, Flavour::ZooKeeper, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &ZooKeeper, servers.clone(), ttl, timeout)))
         },
-        server: |p, rank| Box::new(EnsembleServer::node(Flavour::ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms)),
+        server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
 };
+
+/// ZooKeeper's own rules on the ensemble.
+pub struct ZooKeeper;
+
+impl Rules for ZooKeeper {
+    /// A server negotiates the session timeout into [2, 20] × tickTime.
+    fn granted_ttl(&self, requested_ms: i64, tick_ms: i64) -> i64 {
+        requested_ms.clamp(2 * tick_ms, 20 * tick_ms)
+    }
+
+    /// Every tick, at multiples of it.
+    fn expiry_period(&self, tick_ms: i64) -> i64 {
+        tick_ms
+    }
+
+    /// The ExpiryQueue puts the deadline in the bucket of the next multiple of tickTime above
+    /// it and expires a bucket when its time comes.
+    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
+        ((heard_ms + ttl_ms).div_euclid(tick_ms) + 1) * tick_ms <= now_ms
+    }
+
+    /// The czxid: the create's zxid.
+    fn token(&self, zxid: u64, _revision: u64, _acquisitions: u64) -> u64 {
+        zxid
+    }
+
+    /// The server has closed that session's connection.
+    fn session_gone(&self, session: u64) -> Msg {
+        Msg::SessionClosed { session }
+    }
+
+    fn closes_expired_sessions(&self) -> bool {
+        true
+    }
+
+    fn lists_only_live_sessions(&self) -> bool {
+        true
+    }
+
+    /// A closed connection says nothing yet about the session: the client reconnects to learn.
+    fn gone_reply_is_final(&self) -> bool {
+        false
+    }
+}
 
 /// The ZooKeeper API calls a message stands for.
 fn words(msg: &Msg) -> Option<String> {

@@ -5,7 +5,7 @@ use super::format::Scenario;
 use super::limits::MAX_TRACE_EVENTS;
 use super::validate::node_names;
 use crate::protocols::client::{Client, ClientPlan};
-use crate::protocols::spec::Plan;
+use crate::protocols::spec::{Plan, Workload};
 use crate::protocols::storage::Storage;
 use crate::protocols::{BoxedNode, Msg, Note};
 use crate::sim::{NodeInfo, Role, World, WorldConfig};
@@ -32,6 +32,7 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             writes: c.writes,
             retry_ms: (s.lock.retry_ms[0], s.lock.retry_ms[1]),
             request_timeout_ms: s.lock.request_timeout_ms,
+            workload: spec.workload,
         };
         // Each process of the client (one more after every restart) gets an agent of its own.
         let client = Client::new(plan_of_client, storage, (spec.build.agent)(&plan));
@@ -40,7 +41,10 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
     for (rank, name) in plan.server_names.iter().enumerate() {
         nodes.push((NodeInfo { name: name.clone(), role: Role::LockServer }, (spec.build.server)(&plan, rank)));
     }
-    nodes.push((NodeInfo { name: "storage".into(), role: Role::Storage }, Box::new(Storage::new(s.storage.fencing))));
+    nodes.push((
+        NodeInfo { name: "storage".into(), role: Role::Storage },
+        Box::new(Storage::new(s.storage.fencing, spec.workload == Workload::ReadModifyWrite)),
+    ));
     let cfg = WorldConfig {
         seed: s.seed,
         duration_ms: s.duration_ms,

@@ -20,13 +20,46 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-redlock.json"),
     include_str!("catalog/happy-path-zookeeper.json"),
     include_str!("catalog/happy-path-etcd.json"),
+    include_str!("catalog/conditional-write-race.json"),
+    include_str!("catalog/happy-path-conditional-write.json"),
+    include_str!("catalog/k8s-lease-gc-pause.json"),
+    include_str!("catalog/k8s-lease-fast-clock.json"),
+    include_str!("catalog/happy-path-k8s-lease.json"),
+    include_str!("catalog/redisson-watchdog.json"),
+    include_str!("catalog/redisson-watchdog-cut.json"),
+    include_str!("catalog/happy-path-redisson.json"),
+    include_str!("catalog/consul-lock-delay.json"),
+    include_str!("catalog/happy-path-consul.json"),
 ];
 
-/// Every built-in, in catalog order.
+/// Real outages, replayed (PROTOCOLS.md (b) 10): each says what it is adapted from and what it
+/// simplifies. Built-ins like the others; the picker and `locklab list` show them as a group.
+const OUTAGES: &[&str] = &[
+    include_str!("catalog/aws-dynamodb-dns-2025.json"),
+    include_str!("catalog/k8s-two-leaders.json"),
+    include_str!("catalog/hbase-gc-pause-zookeeper.json"),
+    include_str!("catalog/redisson-renewals-missed.json"),
+];
+
+/// Every built-in, in catalog order (the outages last).
 pub fn all() -> Vec<Scenario> {
+    SOURCES.iter().chain(OUTAGES).map(|src| read(src)).collect()
+}
+
+/// The real outages, in catalog order.
+pub fn outages() -> Vec<Scenario> {
+    OUTAGES.iter().map(|src| read(src)).collect()
+}
+
+/// Whether the built-in `id` is a real outage replayed.
+pub fn is_outage(id: &str) -> bool {
+    outages().iter().any(|s| s.id == id)
+}
+
+fn read(src: &str) -> Scenario {
     // Not `expect`: that would format the error with Debug, which (escaping strings) costs
     // bundle size for a panic the catalog tests rule out.
-    SOURCES.iter().map(|src| parse(src).unwrap_or_else(|e| panic!("a built-in scenario is invalid: {e}"))).collect()
+    parse(src).unwrap_or_else(|e| panic!("a built-in scenario is invalid: {e}"))
 }
 
 /// The built-in with this id.

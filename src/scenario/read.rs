@@ -29,10 +29,24 @@ fn persistence(v: &Value, path: &str) -> Read<Persistence> {
     choice(v, path, &[("none", Persistence::None), ("aof-everysec", Persistence::AofEverysec), ("aof-always", Persistence::AofAlways)])
 }
 
-fn lock(v: &Value, path: &str) -> Read<LockConfig> {
-    let known = ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms", "tick_ms"];
+/// The `lock` section of a scenario on `approach` (its TTL's default is the approach's).
+fn lock(v: &Value, path: &str, approach: Approach) -> Read<LockConfig> {
+    let known = [
+        "ttl_ms",
+        "servers",
+        "safe_unlock",
+        "replica",
+        "persistence",
+        "drift_factor",
+        "retry_ms",
+        "request_timeout_ms",
+        "tick_ms",
+        "renew_deadline_ms",
+        "retry_period_ms",
+        "lock_delay_ms",
+    ];
     let o = Object::new(v, path, &known)?;
-    let d = LockConfig::default();
+    let d = LockConfig::for_approach(approach);
     Ok(LockConfig {
         ttl_ms: o.or("ttl_ms", d.ttl_ms, int)?,
         servers: o.opt("servers", uint32)?,
@@ -43,6 +57,9 @@ fn lock(v: &Value, path: &str) -> Read<LockConfig> {
         retry_ms: o.or("retry_ms", d.retry_ms, pair)?,
         request_timeout_ms: o.or("request_timeout_ms", d.request_timeout_ms, int)?,
         tick_ms: o.or("tick_ms", d.tick_ms, int)?,
+        renew_deadline_ms: o.opt("renew_deadline_ms", int)?,
+        retry_period_ms: o.opt("retry_period_ms", int)?,
+        lock_delay_ms: o.opt("lock_delay_ms", int)?,
     })
 }
 
@@ -87,15 +104,16 @@ pub fn scenario(v: &Value) -> Read<Scenario> {
     let known =
         ["version", "id", "title", "intro", "approach", "seed", "duration_ms", "lock", "storage", "network", "clients", "faults", "expect"];
     let o = Object::new(v, "", &known)?;
+    let approach = o.req("approach", approach)?;
     Ok(Scenario {
         version: o.req("version", uint32)?,
         id: o.or("id", String::new(), string)?,
         title: o.or("title", String::new(), string)?,
         intro: o.or("intro", String::new(), string)?,
-        approach: o.req("approach", approach)?,
+        approach,
         seed: o.or("seed", default_seed(), uint)?,
         duration_ms: o.or("duration_ms", default_duration(), int)?,
-        lock: o.or("lock", LockConfig::default(), lock)?,
+        lock: o.or("lock", LockConfig::for_approach(approach), |v, p| lock(v, p, approach))?,
         storage: o.or("storage", StorageConfig::default(), storage)?,
         network: o.or("network", NetworkConfig::default(), network)?,
         clients: o.or("clients", default_clients(), |v, p| list(v, p, client))?,

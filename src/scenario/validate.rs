@@ -62,6 +62,24 @@ fn number(v: f64) -> String {
     }
 }
 
+/// The `lock` fields only some approaches accept, and the approach's own rules.
+fn own_lock_fields(s: &Scenario) -> Result<(), ScenarioError> {
+    let l = &s.lock;
+    let spec = s.approach.spec();
+    for (field, value) in
+        [("renew_deadline_ms", l.renew_deadline_ms), ("retry_period_ms", l.retry_period_ms), ("lock_delay_ms", l.lock_delay_ms)]
+    {
+        let Some(v) = value else { continue };
+        let path = format!("lock.{field}");
+        if !spec.config.fields.contains(&field) {
+            let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().config.fields.contains(&field)).map(|a| a.id()).collect();
+            return Err(err(path, format!("only {} has this field (this scenario is {})", with.join(", "), s.approach.id())));
+        }
+        range(&path, v, 1, MAX_TTL_MS, " ms")?;
+    }
+    (spec.config.check)(l).map_err(|(path, message)| err(path, message))
+}
+
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if s.version != 1 {
         return Err(err("version", format!("unsupported version {} (only version 1 exists)", s.version)));
@@ -79,6 +97,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
     range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
     range("lock.tick_ms", l.tick_ms, MIN_TICK_MS, MAX_TICK_MS, " ms")?;
+    own_lock_fields(s)?;
     if l.replica && !s.approach.spec().replica {
         let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().replica).map(|a| a.id()).collect();
         return Err(err(

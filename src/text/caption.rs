@@ -64,6 +64,9 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
     let c = Ctx { trace, approach, story, event };
     let me = c.name(e.node);
     let spec = approach.spec();
+    if let Some(own) = (spec.words.caption)(trace, event, &me) {
+        return own;
+    }
     match &e.kind {
         EventKind::Sent { to, msg, lost: None, .. } => format!("{me} → {}: {}", c.name(*to), message_label(approach, msg)),
         EventKind::Sent { to, msg, lost: Some(reason), .. } => {
@@ -305,6 +308,10 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             "{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
+        Note::LockExtended { holder, expires_wall_ms } => {
+            format!("{me} extends {}'s {lease}: it now expires when {me}'s clock reads {}.", name(*holder), seconds(*expires_wall_ms))
+        }
+        Note::VersionRead { client, version, .. } => format!("{me} answers {}'s read: {}.", name(*client), c.tok(Some(*version))),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::check::{Finding, FindingKind, Overlap, Verdict};
 use crate::decimal::seconds;
+use crate::protocols::spec::Workload;
 use crate::sim::Time;
 use crate::timeline::draw::words::and_list;
 
@@ -31,7 +32,9 @@ fn worst(v: &Verdict, upto: Option<Time>) -> Worst<'_> {
     if let Some(f) = first(FindingKind::HolderWriteRejected) {
         return Worst::HolderBlocked(f);
     }
-    if let Some(o) = v.overlaps.iter().find(|o| by(o.from_ms)) {
+    // Clients between a read and their conditional write hold no lock: no overlap to speak of.
+    let locked = v.approach.spec().workload == Workload::UnderLock;
+    if let Some(o) = v.overlaps.iter().find(|o| locked && by(o.from_ms)) {
         return Worst::Overlap(o);
     }
     if let Some(f) = first(FindingKind::TokenRepeated).or(first(FindingKind::TokenRegressed)) {
@@ -62,6 +65,9 @@ pub fn sentence(v: &Verdict) -> String {
         Worst::TokenReused(f) => f.text.clone(),
         // Safe, but not fine: a liveness failure (retry storms, a lost majority).
         Worst::NobodyHeld => "No client ever got the lock, so nothing was written under it.".into(),
+        Worst::Fine if v.approach.spec().workload == Workload::ReadModifyWrite => {
+            "Nothing went wrong: every accepted write was based on the latest version.".into()
+        }
         Worst::Fine => "Nothing went wrong: one holder at a time, and every write in order.".into(),
     }
 }

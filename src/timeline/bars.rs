@@ -224,6 +224,12 @@ pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar], shared: boo
                 });
             }
             Note::LockExpired { holder } => close(&mut out, i, Some(holder), LeaseEnd::Expired),
+            // A renewal (Redisson's watchdog) moves the end the server planned.
+            Note::LockExtended { holder, expires_wall_ms } => {
+                for l in out.iter_mut().filter(|l| l.server == e.node && l.holder == holder && l.end == LeaseEnd::Open) {
+                    l.planned_end = clocks.true_time_when(e.node, ClockKind::Wall, e.at_ms, expires_wall_ms);
+                }
+            }
             Note::LockReleased { holder, by } => {
                 let end = if by == holder { LeaseEnd::Released } else { LeaseEnd::DeletedBy(by) };
                 close(&mut out, i, Some(holder), end);

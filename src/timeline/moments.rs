@@ -93,7 +93,7 @@ pub fn key_moments(trace: &Trace, verdict: &Verdict, approach: Approach, leases:
     for g in &verdict.grants {
         let node = trace.events.get(g.event).map_or(0, |e| e.node);
         let takeover = leases.iter().any(|l| l.event == g.event && l.takeover);
-        let (kind, verb) = if takeover { (KeyKind::Takeover, "takes over") } else { (KeyKind::Grant, "gets the lock") };
+        let (kind, verb) = if takeover { (KeyKind::Takeover, "takes over") } else { (KeyKind::Grant, approach.spec().words.got) };
         // Independent instances grant at the quorum-th OK: name the majority, not one instance.
         let how = if quorum > 1 { format!("{quorum} of {servers} instances, {}", tok(g.token)) } else { tok(g.token) };
         push(g.at_ms, g.event, node, kind, format!("{} {verb} ({how})", g.client));

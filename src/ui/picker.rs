@@ -1,10 +1,11 @@
-//! The scenario picker: every built-in, grouped by approach.
+//! The scenario picker: every built-in, grouped by approach, and the real outages as a group
+//! of their own.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::scenario::{Approach, Scenario};
+use crate::scenario::{catalog, Approach, Scenario};
 use crate::ui::select::{on_select, use_select_value};
 use crate::ui::state::{Act, Action};
 
@@ -25,11 +26,13 @@ pub fn picker(p: &PickerProps) -> Html {
     let selected = if p.custom.is_some() { AttrValue::default() } else { p.selected.clone() };
     let select = use_select_value(selected.clone());
     let onchange = on_select(&p.act, Action::Pick);
-    let groups = Approach::ALL.iter().filter_map(|&a| {
-        let mine: Vec<&Scenario> = p.catalog.iter().filter(|s| s.approach == a).collect();
+    let outage = |s: &&Scenario| catalog::is_outage(&s.id);
+    let by_approach = Approach::ALL.iter().map(|&a| (a.label(), p.catalog.iter().filter(|s| s.approach == a && !outage(s)).collect()));
+    let outages = std::iter::once(("Real outages", p.catalog.iter().filter(outage).collect()));
+    let groups = by_approach.chain(outages).filter_map(|(label, mine): (&str, Vec<&Scenario>)| {
         (!mine.is_empty()).then(|| {
             html! {
-                <optgroup label={a.label()}>
+                <optgroup {label}>
                     { for mine.iter().map(|s| html! {
                         <option value={s.id.clone()} selected={s.id == selected.as_str()}>{s.title.clone()}</option>
                     }) }

@@ -68,7 +68,9 @@ fn toggle(p: Toggle) -> Html {
 /// Why the safe-unlock switch is off for some approaches: their releases cannot remove
 /// another holder's lock ("ZooKeeper and etcd releases are owner-scoped by construction").
 fn owner_scoped() -> AttrValue {
-    let names: Vec<&str> = Approach::ALL.iter().filter(|a| !a.spec().safe_unlock).map(|a| a.short_name()).collect();
+    // Conditional writes take no lock, so have nothing to release.
+    let locks = |a: &&Approach| a.spec().workload == crate::protocols::spec::Workload::UnderLock;
+    let names: Vec<&str> = Approach::ALL.iter().filter(|a| !a.spec().safe_unlock).filter(locks).map(|a| a.short_name()).collect();
     format!("{} releases are owner-scoped by construction", crate::timeline::draw::words::and_list(&names)).into()
 }
 

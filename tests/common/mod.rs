@@ -93,7 +93,7 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             writes: rng.range(0, 3) as u32,
         })
         .collect();
-    Scenario {
+    let mut s = Scenario {
         version: 1,
         id: "generated".into(),
         title: String::new(),
@@ -111,6 +111,9 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             retry_ms: [rng.range(10, 200), rng.range(200, 500)],
             request_timeout_ms: rng.range(10, 200),
             tick_ms: *pick(rng, &[200, 500, 2000]),
+            renew_deadline_ms: None,
+            retry_period_ms: None,
+            lock_delay_ms: None,
         },
         storage: StorageConfig { fencing },
         network: NetworkConfig {
@@ -120,7 +123,11 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
         clients,
         faults: Vec::new(),
         expect: None,
-    }
+    };
+    // The approach's own rules (a Kubernetes LeaseDuration above its RenewDeadline, a Consul
+    // TTL of at least 10 s), changing as little of the draw as they allow.
+    (approach.spec().config.fit)(&mut s.lock);
+    s
 }
 
 /// A scenario with up to five faults of `mix`.
@@ -142,7 +149,7 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
     let window = |rng: &mut Stream, max: i64| if mix == FaultMix::Ending { rng.range(1, 5_000) } else { rng.range(1, max) };
     let names = node_names(&s);
     let service = service_names(&s);
-    let minority = (service.len() - 1) / 2;
+    let minority = service.len().saturating_sub(1) / 2;
     let mut crashed: Vec<String> = Vec::new();
     for _ in 0..rng.range(0, 6) {
         let at_ms = rng.range(0, horizon);
@@ -199,7 +206,12 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
 /// elections and failovers.
 pub fn quiet_stretch_ms(s: &Scenario) -> i64 {
     let l = &s.lock;
-    let lease = l.ttl_ms.max(2 * l.tick_ms).max(2_000) + l.tick_ms.max(500) + 1_000;
+    let mut lease = l.ttl_ms.max(2 * l.tick_ms).max(2_000) + l.tick_ms.max(500) + 1_000;
+    if s.approach.spec().config.fields.contains(&"lock_delay_ms") {
+        // Consul: an invalidated session is found only after 2 × TTL, then the lock-delay runs,
+        // and a refused client looks again 5 s later.
+        lease += l.ttl_ms + l.lock_delay().min(60_000) + 5_000;
+    }
     let reply = 2 * s.network.latency_ms[1] + l.request_timeout_ms;
     let turn: i64 = s.clients.iter().map(|c| c.writes as i64 * (c.work_ms + reply) + l.retry_ms[1] + 1_000).sum();
     lease + 2 * turn + 10_000

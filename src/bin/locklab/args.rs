@@ -72,7 +72,7 @@ The first three take --runs N, --seed S, --threads T and --json.")]
         #[command(subcommand)]
         command: LessonCommand,
     },
-    /// List the built-in scenarios: id and title, one a line
+    /// List the built-in scenarios: id and title, one a line, grouped by approach (then the real outages)
     List,
     /// Time every built-in natively
     Bench {

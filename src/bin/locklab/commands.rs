@@ -16,9 +16,25 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
         Command::Explore(a) => super::explore::explore(a),
         Command::Lesson { command: LessonCommand::Check { file, builtin } } => super::lesson::check(file, builtin),
-        Command::List => Ok(catalog::all().iter().map(|s| format!("{}\t{}\n", s.id, s.title)).collect()),
+        Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }
+}
+
+/// The built-ins, `id<TAB>title` a line, grouped by approach under `# <label> (<id>)`, then
+/// the real outages under `# Real outages`.
+fn list() -> String {
+    let outages = catalog::outages();
+    let line = |s: &locklab::scenario::Scenario| format!("{}\t{}\n", s.id, s.title);
+    let mut out = String::new();
+    for a in Approach::ALL {
+        out += &format!("# {} ({})\n", a.label(), a.id());
+        let own = catalog::all().into_iter().filter(|s| s.approach == a && !outages.iter().any(|o| o.id == s.id));
+        out.extend(own.map(|s| line(&s)));
+    }
+    out += "# Real outages\n";
+    out.extend(outages.iter().map(line));
+    out
 }
 
 fn run(scenario: ScenarioArgs, seed: &SeedArg, json: bool, narrate: bool) -> Result<String, String> {

@@ -394,7 +394,7 @@ pub(crate) mod tests {
         page.apply(Action::Start);
         page.step(&mut ticking(0.01), 50.0);
         let t = page.table.as_ref().unwrap();
-        assert_eq!(t.cells.len(), 12);
+        assert_eq!(t.cells.len(), 2 * crate::explore::table::rows().len());
         assert!(t.cells.iter().all(|c| c.explorer.progress().runs > 0), "every cell ran some");
         page.apply(Action::Stop);
         let runs = page.table.as_ref().unwrap().runs();

@@ -598,7 +598,7 @@ mod tests {
         let mut settings = Settings::table();
         settings.runs = 60;
         let mut t = Search::new(&settings, true).unwrap();
-        assert_eq!(t.cells.len(), 12);
+        assert_eq!(t.cells.len(), 2 * table::rows().len());
         // The first slices reach every cell: they fill together.
         t.step(&mut ticking(1.0), 30.0);
         assert!(t.cells.iter().all(|c| c.explorer.progress().runs > 0));

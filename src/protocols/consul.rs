@@ -1,0 +1,369 @@
+//! Consul sessions and KV locks (PROTOCOLS.md P9): `consul-N` servers on the consensus ensemble
+//! (`ensemble`, Raft as Consul runs it). A client creates a session with a TTL and renews it
+//! every TTL/2; the leader invalidates a session it has not heard from for 2 × TTL (the TTL is a
+//! lower bound: SessionTTLMultiplier), and a new leader restarts every session's timer. The
+//! lock is `PUT kv/<key>?acquire=<session>`: it succeeds when no live session holds the key and
+//! no lock-delay is in force, and the key's LockIndex grows by one (the token). Invalidating a
+//! session releases its lock (behavior `release`) and starts the lock-delay: no acquire of the
+//! key succeeds for `lock.lock_delay_ms`, Chubby's mitigation for holders that cannot check a
+//! sequencer. A refused client waits for the key to change (a blocking query), or 5 s after a
+//! lock-delay refusal (DefaultLockRetryTime); the holder watches its key (`monitorLock`) and
+//! stops believing when it no longer names its session.
+
+use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
+use super::ensemble::{EnsembleServer, Rules};
+use super::spec::{numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::{AcquireFailure, BeliefEnd, Ctx, Msg};
+use crate::sim::{ClockKind, NodeId, TimerId};
+
+const REQUEST_TIMEOUT: u32 = AGENT_TAGS;
+const RENEW: u32 = AGENT_TAGS + 1;
+const RETRY: u32 = AGENT_TAGS + 2;
+/// The API's DefaultLockRetryTime: how long `Lock()` waits after a lock-delay refusal.
+pub const LOCK_RETRY_MS: i64 = 5_000;
+/// `structs.MaxLockDelay`: a longer lock-delay is capped.
+pub const MAX_LOCK_DELAY_MS: i64 = 60_000;
+/// Consul accepts session TTLs from 10 s to 24 h.
+const TTL_RANGE_MS: (i64, i64) = (10_000, 86_400_000);
+/// How often the leader looks for sessions past 2 × TTL (Consul arms a timer per session; a
+/// 100 ms sweep keeps the trace small and invalidates at most 100 ms late).
+const SESSION_CHECK_MS: i64 = 100;
+
+/// Consul's own rules on the ensemble.
+pub struct Consul;
+
+impl Rules for Consul {
+    fn granted_ttl(&self, requested_ms: i64, _tick_ms: i64) -> i64 {
+        requested_ms
+    }
+
+    fn expiry_period(&self, _tick_ms: i64) -> i64 {
+        SESSION_CHECK_MS
+    }
+
+    /// The TTL is a lower bound: the leader waits twice it (SessionTTLMultiplier).
+    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
+        heard_ms + 2 * ttl_ms <= now_ms
+    }
+
+    /// The key's LockIndex.
+    fn token(&self, _zxid: u64, _revision: u64, acquisitions: u64) -> u64 {
+        acquisitions
+    }
+
+    /// A renewal of an invalidated session is answered "not found".
+    fn session_gone(&self, session: u64) -> Msg {
+        Msg::KeepAliveReply { session, alive: false }
+    }
+
+    fn closes_expired_sessions(&self) -> bool {
+        false
+    }
+
+    fn lists_only_live_sessions(&self) -> bool {
+        false
+    }
+
+    fn gone_reply_is_final(&self) -> bool {
+        true
+    }
+
+    fn queues(&self) -> bool {
+        false
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Idle,
+    Opening,
+    Acquiring,
+    /// Refused while `holder` holds the key: a blocking query waits for it to change.
+    Waiting(u64),
+    /// Refused for the lock-delay: trying again after `LOCK_RETRY_MS`.
+    Delayed,
+    Holding(u64),
+    Releasing,
+    Destroying,
+}
+
+/// One process's session and lock, as the API's `Lock()` runs them.
+pub struct SessionLock {
+    servers: Vec<NodeId>,
+    target: usize,
+    ttl_ms: i64,
+    timeout_ms: i64,
+    rpc: Rpc,
+    step: Step,
+    attempt: u32,
+    session: Option<u64>,
+    nonce: u64,
+    renew: Option<TimerId>,
+    retry: Option<TimerId>,
+}
+
+impl SessionLock {
+    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
+        SessionLock {
+            servers,
+            target: 0,
+            ttl_ms,
+            timeout_ms,
+            rpc: Rpc::new(incarnation),
+            step: Step::Idle,
+            attempt: 0,
+            session: None,
+            nonce: 0,
+            renew: None,
+            retry: None,
+        }
+    }
+
+    /// (Re)sends the request of the current step to the server it targets.
+    fn send_step(&mut self, ctx: &mut Ctx) {
+        let session = self.session.unwrap_or(0);
+        let msg = |req| match self.step {
+            Step::Opening => Some(Msg::OpenSession { req, nonce: self.nonce, ttl_ms: self.ttl_ms }),
+            Step::Acquiring => Some(Msg::CreateLockNode { req, session, attempt: self.attempt }),
+            Step::Waiting(token) => Some(Msg::WatchNode { req, token, session }),
+            Step::Releasing => Some(Msg::DeleteLockNode { req, session }),
+            Step::Destroying => Some(Msg::CloseSession { req, session }),
+            Step::Idle | Step::Delayed | Step::Holding(_) => None,
+        };
+        if msg(0).is_none() {
+            return;
+        }
+        let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
+        let to = self.servers[self.target];
+        ctx.send(to, msg(req).expect("checked above"));
+    }
+
+    fn go(&mut self, ctx: &mut Ctx, step: Step) {
+        self.step = step;
+        self.send_step(ctx);
+    }
+
+    fn arm_renew(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = self.renew.take() {
+            ctx.cancel_timer(t);
+        }
+        if self.session.is_some() {
+            self.renew = Some(ctx.set_timer((self.ttl_ms / 2).max(1), ClockKind::Mono, RENEW));
+        }
+    }
+
+    /// The session renewal (`RenewPeriodic`), naming the key watched so a server that lacks
+    /// the watch registers it (or fires it if the key has changed).
+    fn send_renew(&mut self, ctx: &mut Ctx) {
+        let Some(session) = self.session else { return };
+        let watching = match self.step {
+            Step::Holding(t) | Step::Waiting(t) => Some(t),
+            _ => None,
+        };
+        let to = self.servers[self.target];
+        ctx.send(to, Msg::KeepAlive { session, watching });
+    }
+
+    /// The session is gone (renewal answered "not found"), or the key no longer names it.
+    fn lost(&mut self, ctx: &mut Ctx) -> AgentEvent {
+        self.session = None;
+        self.rpc.cancel(ctx);
+        for t in [self.renew.take(), self.retry.take()].into_iter().flatten() {
+            ctx.cancel_timer(t);
+        }
+        match std::mem::replace(&mut self.step, Step::Idle) {
+            Step::Holding(_) => AgentEvent::Lost(BeliefEnd::SessionExpired),
+            Step::Releasing | Step::Destroying => AgentEvent::Released,
+            Step::Idle => AgentEvent::Nothing,
+            _ => AgentEvent::Failed(AcquireFailure::SessionExpired),
+        }
+    }
+
+    fn refused(&mut self, ctx: &mut Ctx, holder: Option<u64>) {
+        match holder {
+            Some(token) => self.go(ctx, Step::Waiting(token)),
+            None => {
+                self.step = Step::Delayed;
+                self.retry = Some(ctx.set_timer(LOCK_RETRY_MS, ClockKind::Mono, RETRY));
+            }
+        }
+    }
+
+    /// A "not leader" answer: go to the leader named, else try the next server on the next
+    /// timeout or renewal.
+    fn redirected(&mut self, ctx: &mut Ctx, from: NodeId, req: u32, leader: Option<NodeId>) {
+        match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
+            Some(i) if self.servers[i] != from => {
+                self.target = i;
+                if req == 0 {
+                    self.send_renew(ctx);
+                } else if self.rpc.answer(ctx, req) {
+                    self.send_step(ctx);
+                }
+            }
+            _ => self.target = (self.target + 1) % self.servers.len(),
+        }
+    }
+}
+
+impl LockAgent for SessionLock {
+    fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
+        self.attempt = attempt;
+        if self.session.is_some() {
+            self.go(ctx, Step::Acquiring);
+        } else {
+            self.nonce = ctx.rng().next_u64();
+            self.go(ctx, Step::Opening);
+        }
+    }
+
+    /// `?release=` (no lock-delay), then the session is destroyed.
+    fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
+        if self.session.is_none() {
+            self.step = Step::Idle;
+            return AgentEvent::Released;
+        }
+        self.go(ctx, Step::Releasing);
+        AgentEvent::Nothing
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {
+        match *msg {
+            Msg::SessionReply { req, session, .. } if self.step == Step::Opening && self.rpc.answer(ctx, req) => {
+                self.session = Some(session);
+                self.arm_renew(ctx);
+                self.go(ctx, Step::Acquiring);
+            }
+            Msg::CreateReply { req, token } if self.step == Step::Acquiring && self.rpc.answer(ctx, req) => {
+                // Held: `monitorLock` watches the key from now on.
+                self.step = Step::Waiting(token);
+                self.send_step(ctx);
+                self.step = Step::Holding(token);
+                return AgentEvent::Acquired { token: Some(token), validity_ms: None };
+            }
+            Msg::AcquireRefused { req, holder, .. } if self.step == Step::Acquiring && self.rpc.answer(ctx, req) => {
+                self.refused(ctx, holder)
+            }
+            Msg::WatchReply { req, exists } if self.rpc.answer(ctx, req) => match self.step {
+                Step::Waiting(_) if !exists => self.go(ctx, Step::Acquiring),
+                Step::Holding(_) if !exists => return self.lost(ctx),
+                _ => {}
+            },
+            Msg::WatchFired { token, session } if self.session == Some(session) => match self.step {
+                Step::Waiting(t) if t == token => self.go(ctx, Step::Acquiring),
+                Step::Holding(t) if t == token => return self.lost(ctx),
+                _ => {}
+            },
+            Msg::DeleteReply { req } if self.step == Step::Releasing && self.rpc.answer(ctx, req) => {
+                self.go(ctx, Step::Destroying);
+                return AgentEvent::Released;
+            }
+            Msg::CloseReply { req } if self.step == Step::Destroying && self.rpc.answer(ctx, req) => {
+                self.session = None;
+                self.step = Step::Idle;
+                if let Some(t) = self.renew.take() {
+                    ctx.cancel_timer(t);
+                }
+            }
+            Msg::KeepAliveReply { session, alive: false } if self.session == Some(session) => return self.lost(ctx),
+            Msg::NotLeader { req, leader } => self.redirected(ctx, from, req, leader),
+            _ => {}
+        }
+        AgentEvent::Nothing
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent {
+        match tag {
+            REQUEST_TIMEOUT => {
+                self.rpc.time_out();
+                self.target = (self.target + 1) % self.servers.len();
+                self.send_step(ctx);
+            }
+            // A renewal with no answer is retried at the next period.
+            RENEW => {
+                self.renew = None;
+                self.send_renew(ctx);
+                self.arm_renew(ctx);
+            }
+            RETRY if self.step == Step::Delayed => {
+                self.retry = None;
+                self.go(ctx, Step::Acquiring);
+            }
+            _ => {}
+        }
+        AgentEvent::Nothing
+    }
+}
+
+/// Consul accepts session TTLs of 10 s to 24 h and refuses anything else.
+fn check(l: &super::LockConfig) -> Result<(), (&'static str, String)> {
+    let (lo, hi) = TTL_RANGE_MS;
+    if !(lo..=hi).contains(&l.ttl_ms) {
+        return Err(("lock.ttl_ms", format!("{} ms is out of range: Consul accepts session TTLs of 10 s to 24 h", l.ttl_ms)));
+    }
+    Ok(())
+}
+
+pub const SPEC: Spec = Spec {
+    id: "consul",
+    label: "Consul session lock",
+    short: "Consul",
+    nodes: |_, n| numbered("consul", n),
+    default_servers: Some(3),
+    holding: Holding::Replicated,
+    lease: LeaseKind::KeptAlive,
+    granted_ttl: |l| l.ttl_ms,
+    grant_rule: None,
+    token: TokenKind::LockIndex,
+    safe_unlock: false,
+    persistence: false,
+    replica: false,
+    drift_factor: false,
+    expiry_clock: ClockKind::Mono,
+    config: ConfigRules {
+        default_ttl_ms: 15_000,
+        fields: &["lock_delay_ms"],
+        check,
+        fit: |l| l.ttl_ms = l.ttl_ms.clamp(TTL_RANGE_MS.0, TTL_RANGE_MS.1),
+    },
+    workload: Workload::UnderLock,
+    words: Words {
+        lease: "session",
+        ttl: "session TTL",
+        expired: "session invalidated",
+        keepalive: "renewals",
+        roles: ["leader", "follower"],
+        message: words,
+        got: "gets the lock",
+        caption: super::spec::common_captions,
+    },
+    build: Build {
+        agent: |p| {
+            let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
+            Box::new(move |inc| Box::new(SessionLock::new(inc, servers.clone(), ttl, timeout)))
+        },
+        server: |p, rank| {
+            let delay = p.lock.lock_delay().min(MAX_LOCK_DELAY_MS);
+            Box::new(EnsembleServer::node(&Consul, rank, p.servers.clone(), p.lock.tick_ms, delay))
+        },
+    },
+};
+
+/// The Consul HTTP API calls a message stands for.
+fn words(msg: &Msg) -> Option<String> {
+    Some(match msg {
+        Msg::OpenSession { ttl_ms, .. } => format!("PUT /v1/session/create TTL {}s", ttl_ms / 1000),
+        Msg::SessionReply { session, .. } => format!("session {session:x}"),
+        Msg::CreateLockNode { session, .. } => format!("PUT /v1/kv/lock?acquire={session:x}"),
+        Msg::CreateReply { token, .. } => format!("true (LockIndex {token})"),
+        Msg::AcquireRefused { lock_delay: true, .. } => "false: lock-delay in force".into(),
+        Msg::AcquireRefused { holder, .. } => format!("false: held ({})", SPEC.token.label(*holder)),
+        Msg::WatchNode { .. } => "GET /v1/kv/lock?index=… (blocking query)".into(),
+        Msg::WatchFired { .. } => "the key changed".into(),
+        Msg::DeleteLockNode { session, .. } => format!("PUT /v1/kv/lock?release={session:x}"),
+        Msg::CloseSession { session, .. } => format!("PUT /v1/session/destroy/{session:x}"),
+        Msg::KeepAlive { session, .. } => format!("PUT /v1/session/renew/{session:x}"),
+        Msg::KeepAliveReply { alive: false, .. } => "404: session not found".into(),
+        _ => return None,
+    })
+}

@@ -1,0 +1,288 @@
+//! The approaches beyond the seed (SCENARIO_FORMAT.md, "Beyond the seed"; PROTOCOLS.md P8–P11),
+//! each on its own: its happy path is safe and every client finishes, its stories' verdicts with
+//! fencing off and on are what they `expect`, and over generated scenarios it *sometimes* loses
+//! an update without its check and, where the contract says so, *always* keeps storage safe
+//! with it (`cargo test --test beyond -- --nocapture` prints the counts).
+
+mod common;
+
+use common::{invariants, scale, scenario, with_long_client_pause, FaultMix, Shape};
+use locklab::check::properties::{EVERY_CLIENT_GETS_THE_LOCK, NO_LOST_UPDATE};
+use locklab::lab;
+use locklab::protocols::{BeliefEnd, EventKind, Note};
+use locklab::scenario::catalog::get as builtin;
+use locklab::scenario::Approach;
+use locklab::sim::rng::Stream;
+
+/// The built-in `id` with fencing off and on: each run agrees with its `expect` and keeps the
+/// trace invariants.
+fn agrees_with_expect(id: &str) -> [lab::Run; 2] {
+    let s = builtin(id).unwrap_or_else(|| panic!("no built-in {id}"));
+    [false, true].map(|fencing| {
+        let r = lab::run(&lab::with_fencing(&s, fencing));
+        assert_eq!(r.expect_mismatches(), Some(vec![]), "{id}, fencing {fencing}: {:#?}", r.verdict);
+        invariants::check(&r).unwrap_or_else(|e| panic!("{id}: {e}"));
+        r
+    })
+}
+
+/// The happy path of `approach`: safe, one holder at a time, and every client finished.
+fn happy(approach: Approach) {
+    for r in agrees_with_expect(&format!("happy-path-{}", approach.id())) {
+        assert!(r.verdict.safe && r.verdict.max_concurrent_holders == 1, "{:#?}", r.verdict);
+        invariants::holds(&EVERY_CLIENT_GETS_THE_LOCK, &r).unwrap();
+        let finished = r.trace.events.iter().filter(|e| matches!(e.kind, EventKind::Note(Note::Finished))).count();
+        assert_eq!(finished, r.scenario.clients.len());
+    }
+}
+
+/// Over `n` generated scenarios of `approach` (half of them with a holder paused past its TTL):
+/// how many lost an update with fencing `fencing`. Every run keeps the invariants.
+fn lost_updates(approach: Approach, fencing: bool, mix: FaultMix, key: u64, n: usize) -> usize {
+    let mut rng = Stream::new(2026, key);
+    let mut lost = 0;
+    for _ in 0..n {
+        let s = scenario(&mut rng, Shape::of(approach), mix, fencing);
+        let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
+        let r = lab::run(&s);
+        invariants::check(&r).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
+        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+    }
+    println!("{}, fencing {fencing}: {lost} of {n} runs lost an update", approach.id());
+    lost
+}
+
+// --- conditional-write --------------------------------------------------------------------
+
+#[test]
+fn conditional_write_happy_path_is_safe_and_live() {
+    happy(Approach::ConditionalWrite);
+}
+
+#[test]
+fn conditional_write_race_loses_the_first_update_with_a_plain_put_and_redoes_it_with_if_match() {
+    let [off, on] = agrees_with_expect("conditional-write-race");
+    // Both read version 1; B's write lands first; A's, based on version 1, lands last.
+    let grants: Vec<(&str, Option<u64>)> = off.verdict.grants.iter().map(|g| (g.client.as_str(), g.token)).collect();
+    assert_eq!(grants, [("A", Some(1)), ("B", Some(1))]);
+    assert!(off.verdict.writes.iter().all(|w| w.accepted && !w.after_takeover));
+    // With the precondition A is refused (412), reads version 2 and its redone write goes through.
+    let a = on.trace.node_id("A").unwrap();
+    let refused = on
+        .trace
+        .events
+        .iter()
+        .any(|e| e.node == a && matches!(e.kind, EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::WriteRejected })));
+    assert!(refused);
+    let last = on.verdict.writes.last().unwrap();
+    assert_eq!((last.client.as_str(), last.token, last.accepted, last.stale), ("A", Some(2), true, false));
+    assert_eq!(on.verdict.writes.iter().filter(|w| w.accepted).count(), 2, "both updates survive");
+}
+
+#[test]
+fn conditional_write_without_the_check_sometimes_loses_an_update_and_with_it_never_does() {
+    let n = 300 * scale();
+    assert!(lost_updates(Approach::ConditionalWrite, false, FaultMix::Any, 11, n) > 0);
+    // The precondition is checked at the resource itself: no fault of any kind gets past it.
+    assert_eq!(lost_updates(Approach::ConditionalWrite, true, FaultMix::Any, 12, n), 0);
+}
+
+// --- k8s-lease ------------------------------------------------------------------------------
+
+#[test]
+fn k8s_lease_happy_path_is_safe_and_live() {
+    happy(Approach::K8sLease);
+}
+
+/// When `client`'s belief ended, and why.
+fn belief_end(r: &lab::Run, client: &str) -> Option<(i64, BeliefEnd)> {
+    let n = r.trace.node_id(client)?;
+    r.trace.events.iter().find_map(|e| match e.kind {
+        EventKind::Note(Note::BeliefEnded { reason }) if e.node == n => Some((e.at_ms, reason)),
+        _ => None,
+    })
+}
+
+#[test]
+fn k8s_lease_gc_pause_the_old_leader_writes_before_its_renew_deadline_ends_its_belief() {
+    let [off, on] = agrees_with_expect("k8s-lease-gc-pause");
+    // B took over while A was paused; A's overdue write went out on waking, before its renew
+    // round (which starts only then) could give up.
+    let tokens: Vec<Option<u64>> = off.verdict.grants.iter().map(|g| g.token).collect();
+    assert_eq!(tokens, [Some(0), Some(1)], "leaseTransitions: created at 0, +1 at the takeover");
+    let stale = off.verdict.writes.iter().find(|w| w.stale).unwrap();
+    let (ended, _) = belief_end(&off, "A").unwrap();
+    assert_eq!(stale.client, "A");
+    assert!(stale.at_ms <= ended, "A wrote at {} and stopped believing at {ended}", stale.at_ms);
+    let resumed = off.trace.events.iter().find(|e| matches!(e.kind, EventKind::Resumed)).unwrap().at_ms;
+    assert!(stale.at_ms - resumed < 100, "A's write went out as it woke (at {resumed}), not after a renew round");
+    assert!(on.verdict.writes.iter().any(|w| w.client == "A" && !w.accepted));
+}
+
+#[test]
+fn k8s_lease_fast_clock_gives_two_leaders_with_no_pause() {
+    let [off, _] = agrees_with_expect("k8s-lease-fast-clock");
+    let s = &off.scenario;
+    assert!(!s.faults.iter().any(|f| matches!(f, locklab::scenario::FaultSpec::Pause(_))));
+    // B took the Lease before A's renew round gave up: two leaders at once.
+    let b_granted = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    let (a_stopped, _) = belief_end(&off, "A").unwrap();
+    assert!(b_granted < a_stopped, "B at {b_granted}, A stopped at {a_stopped}");
+    // Without B's drift, B waits its full LeaseDuration and A has stopped by then.
+    let mut steady = s.clone();
+    steady.faults.retain(|f| !matches!(f, locklab::scenario::FaultSpec::ClockDrift(_)));
+    let r = lab::run(&steady);
+    assert!(r.verdict.safe && r.verdict.max_concurrent_holders == 1, "{:#?}", r.verdict);
+}
+
+#[test]
+fn k8s_lease_without_the_check_sometimes_loses_an_update_and_with_transitions_checked_never_does() {
+    let n = 300 * scale();
+    assert!(lost_updates(Approach::K8sLease, false, FaultMix::Any, 21, n) > 0);
+    // leaseTransitions only grows, in one durable store: checked at storage, it fences.
+    assert_eq!(lost_updates(Approach::K8sLease, true, FaultMix::Any, 22, n), 0);
+}
+
+#[test]
+fn k8s_lease_refuses_a_config_client_go_refuses_and_the_fields_elsewhere() {
+    let parse = |approach: &str, lock: &str| {
+        locklab::scenario::parse(&format!(r#"{{"version": 1, "approach": "{approach}", "lock": {lock}}}"#))
+            .map(|s| s.lock)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(parse("k8s-lease", "{}").unwrap().ttl_ms, 15_000, "LeaseDuration defaults to 15 s");
+    let e = parse("k8s-lease", r#"{"ttl_ms": 10000}"#).unwrap_err();
+    assert!(e.starts_with("lock.renew_deadline_ms: 10000 ms must be below the LeaseDuration"), "{e}");
+    let e = parse("k8s-lease", r#"{"renew_deadline_ms": 2000, "retry_period_ms": 2000}"#).unwrap_err();
+    assert!(e.starts_with("lock.renew_deadline_ms: 2000 ms must be above 1.2 × RetryPeriod"), "{e}");
+    let e = parse("redis", r#"{"retry_period_ms": 2000}"#).unwrap_err();
+    assert!(e.starts_with("lock.retry_period_ms: only k8s-lease has this field (this scenario is redis)"), "{e}");
+}
+
+// --- redisson -------------------------------------------------------------------------------
+
+#[test]
+fn redisson_happy_path_is_safe_and_live() {
+    happy(Approach::Redisson);
+    // A worked 12 s on a 30 s lease: the watchdog renewed it at least once.
+    let r = lab::run(&builtin("happy-path-redisson").unwrap());
+    assert!(r.trace.events.iter().any(|e| matches!(e.kind, EventKind::Note(Note::LockExtended { .. }))));
+}
+
+#[test]
+fn redisson_watchdog_hides_a_15_s_pause_that_a_fixed_10_s_ttl_does_not_and_loses_a_40_s_one() {
+    let [off, _] = agrees_with_expect("redisson-watchdog");
+    // The first write (after the 15 s pause) is A's own and safe; the stale one follows the 40 s pause.
+    let first = &off.verdict.writes[0];
+    assert_eq!((first.client.as_str(), first.accepted, first.stale), ("A", true, false));
+    let b = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    assert!(b > 40_000, "B got the lock only after the long pause, at {b}");
+    // The same 15 s pause against a fixed 10 s TTL (redis-gc-pause's lock) loses the lock.
+    let mut fixed = builtin("redisson-watchdog").unwrap();
+    fixed.approach = Approach::Redis;
+    fixed.lock.ttl_ms = 10_000;
+    fixed.lock.retry_ms = [100, 300];
+    fixed.faults.truncate(1);
+    fixed.expect = None;
+    let r = lab::run(&fixed);
+    assert!(!r.verdict.safe, "{:#?}", r.verdict);
+}
+
+#[test]
+fn redisson_watchdog_cut_off_the_worker_writes_on_after_the_key_expired() {
+    let [off, on] = agrees_with_expect("redisson-watchdog-cut");
+    let s = &off.scenario;
+    assert!(!s.faults.iter().any(|f| matches!(f, locklab::scenario::FaultSpec::Pause(_))), "no pause: only the renewals are lost");
+    // With fencing A learns it lost the lock only from storage's refusal.
+    assert_eq!(belief_end(&on, "A").map(|(_, why)| why), Some(BeliefEnd::WriteRejected));
+}
+
+#[test]
+fn redisson_without_the_check_sometimes_loses_an_update() {
+    assert!(lost_updates(Approach::Redisson, false, FaultMix::Any, 31, 300 * scale()) > 0);
+}
+
+// --- consul ---------------------------------------------------------------------------------
+
+#[test]
+fn consul_happy_path_is_safe_and_live() {
+    happy(Approach::Consul);
+}
+
+#[test]
+fn consul_lock_delay_protects_a_pause_shorter_than_twice_the_ttl_plus_the_delay_and_not_a_longer_one() {
+    let [off, _] = agrees_with_expect("consul-lock-delay");
+    // A's 30 s pause ends within 2 × 10 s + 15 s: its late write is not stale, no token needed.
+    let a = off.verdict.writes.iter().find(|w| w.client == "A").unwrap();
+    assert!(a.accepted && !a.stale && !a.after_takeover, "{a:?}");
+    // The next grant waited for the lock-delay after A's session was invalidated.
+    let invalidated = off.trace.events.iter().find_map(|e| match e.kind {
+        EventKind::Note(Note::SessionExpired { .. }) => Some(e.at_ms),
+        _ => None,
+    });
+    let b = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+    assert!(b >= invalidated.unwrap() + 15_000, "B at {b}, A's session invalidated at {invalidated:?}");
+    // B's 40 s pause is longer: C takes over and B's write is stale.
+    let stale = off.verdict.writes.iter().find(|w| w.stale).unwrap();
+    assert_eq!(stale.client, "B");
+}
+
+#[test]
+fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_caps_the_lock_delay() {
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"ttl_ms": 5000}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.ttl_ms: 5000 ms is out of range: Consul accepts session TTLs of 10 s to 24 h"), "{e}");
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "etcd", "lock": {"lock_delay_ms": 1000}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
+    // A lock-delay above 60 s acts as 60 s.
+    let mut s = builtin("consul-lock-delay").unwrap();
+    s.lock.lock_delay_ms = Some(60_000);
+    let capped = lab::run(&s).verdict;
+    s.lock.lock_delay_ms = Some(90_000);
+    assert_eq!(lab::run(&s).verdict.grants, capped.grants);
+}
+
+#[test]
+fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twice_the_ttl_and_the_lock_delay() {
+    // Generated runs rarely pause a holder for 2 × TTL + lock-delay (at least 35 s by default):
+    // the lock-delay protects them all. With a pause that long, an update is lost.
+    let mut rng = Stream::new(2026, 41);
+    let n = 200 * scale();
+    let mut lost = 0;
+    for _ in 0..n {
+        let mut s = scenario(&mut rng, Shape::of(Approach::Consul), FaultMix::Any, false);
+        s.duration_ms = 90_000;
+        s.lock.lock_delay_ms = Some(rng.range(0, 5_000));
+        let c = s.clients[rng.range(0, s.clients.len() as i64 - 1) as usize].clone();
+        let duration_ms = 2 * s.lock.ttl_ms + s.lock.lock_delay() + rng.range(1_000, 15_000);
+        s.faults.push(locklab::scenario::FaultSpec::Pause(locklab::scenario::fault::Pause {
+            at_ms: c.acquire_at_ms + rng.range(0, c.work_ms + 200),
+            node: c.name,
+            duration_ms,
+        }));
+        s.faults.sort_by_key(|f| f.at_ms());
+        // Replies slower than the timeout make clients retry in a tight loop: a 90 s run of
+        // that can reach the event limit, which says nothing about the lock.
+        s.lock.request_timeout_ms = s.lock.request_timeout_ms.max(2 * s.network.latency_ms[1] + 10);
+        let r = lab::run(&s);
+        assert!(!r.trace.truncated, "{s:?}");
+        invariants::check(&r).unwrap_or_else(|e| panic!("consul: {e}\n{s:?}"));
+        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+    }
+    println!("consul, fencing false, a pause past 2 × TTL + lock-delay: {lost} of {n} runs lost an update");
+    assert!(lost > 0);
+}
+
+// --- real outages -------------------------------------------------------------------------------
+
+#[test]
+fn every_outage_says_what_it_is_adapted_from_links_its_source_and_agrees_with_its_expect() {
+    let outages = locklab::scenario::catalog::outages();
+    assert_eq!(outages.len(), 4);
+    for s in outages {
+        assert!(s.intro.starts_with("Adapted from"), "{}", s.id);
+        assert!(s.intro.contains("https://"), "{}: links its source", s.id);
+        assert!(s.intro.contains("Simplified"), "{}: says what it simplifies", s.id);
+        let [off, on] = agrees_with_expect(&s.id);
+        assert!(!off.verdict.safe && on.verdict.safe, "{}: an update lost without the check, none with it", s.id);
+    }
+}
