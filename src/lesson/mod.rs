@@ -4,6 +4,7 @@
 //! scenario reader's field paths and limits; a lesson that fails anywhere is refused whole.
 
 pub mod builtin;
+pub mod course;
 mod format;
 pub mod presenter;
 mod read;

@@ -35,16 +35,23 @@ pub fn open(search: &str, hash: &str) -> Option<Result<Opened, String>> {
     let step = get("step").and_then(|v| v.parse::<usize>().ok()).unwrap_or(1).saturating_sub(1);
     let opened = match (encoded, get("lesson")) {
         (Some(text), _) => decode_lesson(text).map(|(lesson, text)| (lesson, Source::Own(text))),
-        (None, Some(id)) => match builtin::get(id) {
+        (None, Some(id)) if !id.is_empty() => match builtin::get(id) {
             Some(lesson) => Ok((lesson, Source::Builtin(id.to_string()))),
-            None => Err(format!("lesson={id}: no built-in lesson has this id (there is \"why-fencing\")")),
+            None => Err(format!("lesson={id}: no built-in lesson has this id (there are {})", builtin::ids_quoted())),
         },
-        (None, None) => return None,
+        // `?lesson=` without an id asks for the index (`wants_index`), not a lesson.
+        (None, _) => return None,
     };
     Some(opened.map(|(lesson, source)| {
         let step = step.min(lesson.steps.len() - 1);
         Opened { lesson, source, step }
     }))
+}
+
+/// Whether the address asks for the lesson index: `?lesson=` with no id (and no `#l=`).
+pub fn wants_index(search: &str, hash: &str) -> bool {
+    let lesson = pairs(search.trim_start_matches('?')).find(|(k, _)| *k == "lesson").map(|(_, v)| v);
+    lesson == Some("") && !pairs(hash.trim_start_matches('#')).any(|(k, _)| k == "l")
 }
 
 /// A lecturer's own lesson from its text, with the source kept for its link.
@@ -90,6 +97,11 @@ mod tests {
         assert_eq!(open("?lesson=why-fencing&step=0", "").unwrap().unwrap().step, 0);
         assert!(open("?scenario=redis-gc-pause", "#s=abc").is_none());
         assert!(open("?lesson=nope", "").unwrap().unwrap_err().contains("lesson=nope"));
+        assert!(open("?lesson=nope", "").unwrap().unwrap_err().contains(r#""leases", "why-fencing""#));
+        // No id: the index, not an error.
+        assert!(open("?lesson=", "").is_none() && open("?lesson=&lecture=1", "").is_none());
+        assert!(wants_index("?lesson=", "") && wants_index("?lecture=1&lesson=", ""));
+        assert!(!wants_index("?lesson=leases", "") && !wants_index("", "") && !wants_index("?lesson=", "#l=abc"));
 
         let text = r#"{"version": 1, "title": "Mine", "steps": [{"scenario": "happy-path-redis", "text": "a"}, {"scenario": "happy-path-etcd", "text": "b"}]}"#;
         let mine = own(text).unwrap();

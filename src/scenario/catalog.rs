@@ -30,6 +30,18 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-redisson.json"),
     include_str!("catalog/consul-lock-delay.json"),
     include_str!("catalog/happy-path-consul.json"),
+    // The course's lessons (src/lesson/*.json) need these.
+    include_str!("catalog/redis-long-ttl.json"),
+    include_str!("catalog/redis-holder-crash.json"),
+    include_str!("catalog/redlock-gc-pause.json"),
+    include_str!("catalog/redlock-network-delay.json"),
+    include_str!("catalog/redlock-clock-drift.json"),
+    include_str!("catalog/redlock-bounded-drift.json"),
+    include_str!("catalog/zookeeper-no-herd.json"),
+    include_str!("catalog/etcd-recheck.json"),
+    include_str!("catalog/redis-clock-jump.json"),
+    include_str!("catalog/redis-clock-drift.json"),
+    include_str!("catalog/etcd-clock-jump.json"),
 ];
 
 /// Real outages, replayed (PROTOCOLS.md (b) 10): each says what it is adapted from and what it

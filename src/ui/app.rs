@@ -252,6 +252,7 @@ pub fn app() -> Html {
     // Below the fold waits for the first paint (see `painted`).
     let painted = super::painted::use_painted();
     let lesson = super::lesson::use_lesson();
+    let lesson_index = super::lesson_index::use_lesson_index();
     let (copied, copy_field) = use_copied();
     let (named, url) = use_view_link(&lab, lesson.is_open());
 
@@ -271,7 +272,7 @@ pub fn app() -> Html {
     let sharing = if lab.embed {
         Html::default()
     } else {
-        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
+        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson, &lesson_index)}</> }
     };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"), lab.future.then_some("future"), lab.outcome.then_some("whole"))}>
@@ -317,6 +318,7 @@ pub fn app() -> Html {
             if lab.help {
                 {help(&act, lesson.is_open())}
             }
+            {super::lesson_index::lesson_index(&lesson_index, &lesson)}
         </div>
     }
 }

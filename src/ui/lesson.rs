@@ -160,11 +160,16 @@ fn command(cmd: Cmd, state: &UseStateHandle<LessonState>, ctx: &Ctx, act: &Act) 
     }
 }
 
-/// The header's way into lessons: the built-in one, or a file of one's own.
-pub fn opener(state: &UseStateHandle<LessonState>) -> Html {
+/// Opens the built-in lesson `id` at its first step.
+pub fn open_builtin(state: &UseStateHandle<LessonState>, id: &str) {
+    state.set(share::open(&format!("?lesson={id}"), "").map(state_of).unwrap_or_default())
+}
+
+/// The header's way into lessons: the index of the built-in ones (`index`), or a file of one's own.
+pub fn opener(state: &UseStateHandle<LessonState>, index: &UseStateHandle<bool>) -> Html {
     let start = {
-        let state = state.clone();
-        move |_| state.set(share::open("?lesson=why-fencing", "").map(state_of).unwrap_or_default())
+        let index = index.clone();
+        move |_| index.set(true)
     };
     let load = {
         let state = state.clone();
@@ -183,7 +188,7 @@ pub fn opener(state: &UseStateHandle<LessonState>) -> Html {
     };
     html! {
         <span class="lesson-opener">
-            <button type="button" class="small" data-testid="lesson-start" onclick={start} title="Walk through why a lock needs a fencing token, step by step">{"Lesson"}</button>
+            <button type="button" class="small" data-testid="lesson-start" onclick={start} title="The built-in lessons, in course order">{"Lesson"}</button>
             <label class="button small lesson-file" title="Open a lesson of your own (docs/LESSON_FORMAT.md)">
                 {"Lesson file…"}<input type="file" accept=".json,application/json" data-testid="lesson-file" onchange={load} />
             </label>

@@ -16,6 +16,7 @@ pub mod keys;
 mod ledger;
 mod legend;
 mod lesson;
+mod lesson_index;
 mod painted;
 mod picker;
 mod playback;

@@ -184,7 +184,7 @@ pub enum LessonCommand {
         /// A lesson file (JSON, see docs/LESSON_FORMAT.md)
         #[arg(value_name = "FILE")]
         file: Option<String>,
-        /// A built-in lesson (why-fencing)
+        /// A built-in lesson by its id (a wrong id lists them)
         #[arg(long, value_name = "ID", value_parser = builtin_lesson)]
         builtin: Option<Lesson>,
     },
@@ -279,7 +279,7 @@ fn builtin_scenario(id: &str) -> Result<Scenario, String> {
 }
 
 fn builtin_lesson(id: &str) -> Result<Lesson, String> {
-    lessons::get(id).ok_or_else(|| format!("no built-in lesson \"{id}\" (there is \"why-fencing\")"))
+    lessons::get(id).ok_or_else(|| format!("no built-in lesson \"{id}\" (there are {})", lessons::ids_quoted()))
 }
 
 fn compare_with(id: &str) -> Result<Approach, String> {
