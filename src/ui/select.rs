@@ -7,16 +7,20 @@ use yew::prelude::*;
 use crate::ui::state::{Act, Action};
 
 /// The select's `NodeRef`, its DOM value kept on `value`: `selected` on an option stops
-/// counting once the user has touched the select, so the value is set explicitly on the first
-/// render and whenever it changes.
+/// counting once the user has touched the select, so the value is set explicitly after every
+/// render, not only when `value` changes: when the options change under an unchanged value
+/// (the compare select offers every approach but the one on screen), Yew patches the option
+/// nodes in place and the browser's selection stays on the old node, now another approach.
 #[hook]
 pub fn use_select_value(value: AttrValue) -> NodeRef {
     let select = use_node_ref();
     {
         let select = select.clone();
-        use_effect_with(value, move |value| {
+        use_effect(move || {
             if let Some(s) = select.cast::<web_sys::HtmlSelectElement>() {
-                s.set_value(value);
+                if s.value() != value.as_str() {
+                    s.set_value(&value);
+                }
             }
         });
     }

@@ -68,6 +68,25 @@ fn clock_line(out: &mut String, label: &str, reading: i64, at: Time) {
     }
 }
 
+/// A clock line that keeps inside the column's `px`: the reading with its offset, else only
+/// the offset ("w (+4.03 s)": the skew is the lane's story), else nothing. A tall lane's clock
+/// starts at the column's left, so a wider line would run over the plot (at 360 px, onto the
+/// "A and B both hold it" banner).
+fn clock_within(out: &mut String, g: &Geometry, label: &str, reading: i64, at: Time, px: f64) -> bool {
+    let fs = g.font;
+    if g.text_width(&clock_text(label, reading, at), fs) <= px {
+        clock_line(out, label, reading, at);
+        return true;
+    }
+    let off = reading - at;
+    let short = format!("{label} ({}{})", if off > 0 { "+" } else { "−" }, seconds(off.abs()));
+    if off != 0 && g.text_width(&short, fs) <= px {
+        let _ = write!(out, r#"<tspan class="skewed">{}</tspan>"#, Esc(&short));
+        return true;
+    }
+    false
+}
+
 /// `text`, or its leading whole words that fit in `px` at `font` (never a word cut short:
 /// "highest revisio…" says less than "highest"); the lane's title keeps them all.
 fn clipped(g: &Geometry, text: &str, font: f64, px: f64) -> String {
@@ -161,14 +180,9 @@ fn one_line_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Opti
     let room = g.label_w - 4.0 - (10.0 + g.text_width(w.name, fs + 1.0) * 1.1 + 8.0);
     match c.filter(|c| c.wall_ms != at) {
         Some(c) => {
-            let off = seconds((c.wall_ms - at).abs());
-            if g.text_width(&format!("w {} (+{off})", crate::decimal::Fixed(c.wall_ms as f64 / 1000.0, 3)), fs) <= room {
-                line(out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
-            } else if g.text_width(&format!("(+{off})"), fs) <= room {
-                let sign = if c.wall_ms > at { "+" } else { "−" };
-                line(out, "lane-clock", g.label_w - 4.0, y, true, |o| {
-                    let _ = write!(o, r#"<tspan class="skewed">({sign}{off})</tspan>"#);
-                });
+            let mut body = String::new();
+            if clock_within(&mut body, g, "w", c.wall_ms, at, room) {
+                line(out, "lane-clock", g.label_w - 4.0, y, true, |o| o.push_str(&body));
             }
         }
         None if g.text_width(w.words, fs) <= room => {
@@ -206,20 +220,28 @@ fn full_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Option<C
     line(out, &format!("lane-status {}", w.tone), 10.0, y + fs + 4.0, false, |o| text(o, w.words));
     if let Some(c) = c {
         let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
+        let room = g.label_w - 14.0;
+        let clock = |out: &mut String, label: &str, reading: i64, y: f64| {
+            let mut body = String::new();
+            if clock_within(&mut body, g, label, reading, at, room) {
+                line(out, "lane-clock", 10.0, y, false, |o| o.push_str(&body));
+            }
+        };
         if b.h >= 4.0 * fs + 22.0 {
-            line(out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| clock_line(o, wall, c.wall_ms, at));
-            line(out, "lane-clock", 10.0, y + 3.0 * fs + 10.0, false, |o| clock_line(o, mono, c.mono_ms, at));
+            clock(out, wall, c.wall_ms, y + 2.0 * fs + 7.0);
+            clock(out, mono, c.mono_ms, y + 3.0 * fs + 10.0);
         } else {
             // Both clocks on one line where they fit the column, else the wall clock.
             let both = format!("{} {}", clock_text("w", c.wall_ms, at), clock_text("m", c.mono_ms, at));
-            let fit = g.text_width(&both, fs) <= g.label_w - 14.0;
-            line(out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
-                clock_line(o, "w", c.wall_ms, at);
-                if fit {
+            if g.text_width(&both, fs) <= room {
+                line(out, "lane-clock", 10.0, y + 2.0 * fs + 7.0, false, |o| {
+                    clock_line(o, "w", c.wall_ms, at);
                     o.push(' ');
                     clock_line(o, "m", c.mono_ms, at);
-                }
-            });
+                });
+            } else {
+                clock(out, "w", c.wall_ms, y + 2.0 * fs + 7.0);
+            }
         }
     }
 }

@@ -146,3 +146,19 @@ test('redis-gc-pause with fencing against Redlock, at 360 px', async ({ page }) 
   await expect(diagrams(page)).toHaveCount(2);
   await shot(page, 'compare-redis-gc-pause-vs-redlock.png', false);
 });
+
+test('another scenario keeps the compared approach, and the select says which', async ({ page }) => {
+  await openApp(page);
+  await chooseScenario(page, 'happy-path-redis');
+  const select = page.getByTestId('compare-with');
+  await select.selectOption('etcd');
+  await expect(diagrams(page)).toHaveCount(2);
+  // The next scenario is on another approach: the select's options change under it (Redis is
+  // offered now, Redisson no longer), and what it shows must still be the approach compared.
+  await chooseScenario(page, 'happy-path-redisson');
+  await expect(diagrams(page)).toHaveCount(2);
+  await expect(select).toHaveValue('etcd');
+  await expect(page.locator('section.side[aria-label]').nth(1)).toHaveAttribute('aria-label', /etcd/);
+  await select.selectOption('zookeeper');
+  await expect(page.locator('section.side[aria-label]').nth(1)).toHaveAttribute('aria-label', /ZooKeeper/i);
+});

@@ -250,13 +250,20 @@ const inPage = {
     const picked = await choose('scenario-picker', id, () => intro() !== was);
     if (picked) return picked;
     if (compare) {
-      // The sides' approaches, as their sections name them: the second one changes.
-      const sides = () => [...document.querySelectorAll('section.side[aria-label]')].map((e) => e.getAttribute('aria-label')).join('|');
-      const before = sides();
+      // The second side's approach, as its section names it ('etcd', 'Redis': the counterparts
+      // are named by their ids). A comparison carried over from the last built-in may need a
+      // frame or two after the intro to be re-derived: wait for it before choosing.
+      const second = () => document.querySelectorAll('section.side[aria-label]')[1]?.getAttribute('aria-label')?.toLowerCase();
       const two = () => document.querySelectorAll('[data-testid="diagram"]').length === 2;
-      const compared = await choose('compare-with', compare, () => two() && sides() !== before);
-      if (compared) return compared;
-      if (!two()) return `no second diagram with ${compare}`;
+      const shown = () => two() && second() === compare;
+      const t0 = performance.now();
+      while (!shown() && performance.now() - t0 < 1000) await frame();
+      if (!shown()) {
+        const select = document.querySelector('[data-testid="compare-with"]') as HTMLSelectElement | null;
+        if (select?.value === compare) return `compare-with says ${compare} but the second side is ${second() ?? 'missing'}`;
+        const compared = await choose('compare-with', compare, shown);
+        if (compared) return compared;
+      }
     }
     await frame();
     await frame();
