@@ -30,12 +30,22 @@ pub const DEFAULT_SCALE: f64 = 0.25;
 /// The approaches with a real harness so far.
 pub fn supported(approach: Approach) -> Result<(), String> {
     match approach {
-        Approach::Redis | Approach::DbLease | Approach::Etcd | Approach::Zookeeper => Ok(()),
-        other => {
-            Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis, db-lease, etcd and zookeeper)", other.id()))
-        }
+        Approach::Redis
+        | Approach::DbLease
+        | Approach::Etcd
+        | Approach::Zookeeper
+        | Approach::Redlock
+        | Approach::Redisson
+        | Approach::ConditionalWrite => Ok(()),
+        other => Err(format!(
+            "approach: {} is not run on real servers yet (locklab-real runs redis, redlock, redisson, db-lease, conditional-write, etcd and zookeeper)",
+            other.id()
+        )),
     }
 }
+
+/// Why a server's clock cannot be jumped or drifted here (docs/FIDELITY.md says more).
+pub const CLOCKS: &str = "is not supported on real servers: it would need libfaketime (Debian's faketime 0.9.10) under the server, and with it redis-server 7 never starts (its jemalloc calls clock_gettime while libfaketime is still initialising: \"Cannot recover from unexpected recursive calls to clock_gettime()\")";
 
 /// The schedule of `scenario`'s faults, or the first one that cannot be done for real.
 pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
@@ -44,7 +54,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
     // (PostgreSQL is a family of processes; freezing or killing only its postmaster is not a
     // pause or a crash of the database).
     let mut processes: Vec<String> = scenario.clients.iter().map(|c| c.name.clone()).collect();
-    if scenario.approach != Approach::DbLease {
+    if !matches!(scenario.approach, Approach::DbLease | Approach::ConditionalWrite) {
         processes.extend(locklab::scenario::nodes::service_names(scenario));
     }
     let real = |node: &str| processes.iter().any(|p| p == node);
@@ -78,6 +88,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
                     steps.push(Step { at_ms: c.at_ms + after, node: c.node.clone(), action: Action::Restart });
                 }
             }
+            FaultSpec::ClockJump(_) | FaultSpec::ClockDrift(_) => return refuse(&format!("{} {CLOCKS}", fault.kind().id())),
             _ => {
                 return refuse(&format!("the fault kind {} is not supported on real servers (only pause and crash are)", fault.kind().id()))
             }
