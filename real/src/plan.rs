@@ -140,11 +140,40 @@ mod tests {
         assert!(err.contains("machine crash"), "{err}");
         let err = with_fault(r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":10}"#).unwrap_err();
         assert!(err.contains("a pause of storage is not supported"), "{err}");
-        let mut redlock = catalog::get("redlock-clock-jump").unwrap();
-        redlock.faults.clear();
-        assert!(schedule(&redlock).unwrap_err().starts_with("approach: redlock"));
+        let mut consul = catalog::get("consul-lock-delay").unwrap();
+        consul.faults.clear();
+        assert!(schedule(&consul).unwrap_err().starts_with("approach: consul"));
         let mut db = catalog::get("db-lease-gc-pause").unwrap();
         db.faults = with_fault_list("db-lease", r#"{"at_ms":100,"kind":"crash","node":"db","restart_after_ms":50}"#);
         assert!(schedule(&db).unwrap_err().contains("a crash of db is not supported"));
+    }
+
+    #[test]
+    fn redlock_clock_jump_is_refused_naming_the_fault_and_why() {
+        // The built-in: its first fault that cannot be done, a dropped link, is named.
+        let s = catalog::get("redlock-clock-jump").unwrap();
+        let err = schedule(&s).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("the fault kind drop is not supported"), "{err}");
+        // Without the drops, the clock jump itself, with libfaketime's failure.
+        let mut s = s;
+        s.faults.retain(|f| f.kind().id() != "drop");
+        let err = schedule(&s).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("clock_jump is not supported on real servers"), "{err}");
+        assert!(err.contains("libfaketime") && err.contains("redis-server"), "{err}");
+        let drift = with_fault(r#"{"at_ms":100,"kind":"clock_drift","node":"redis","ppm":10000}"#).unwrap_err();
+        assert!(drift.contains("clock_drift is not supported on real servers: it would need libfaketime"), "{drift}");
+    }
+
+    #[test]
+    fn redlock_redisson_and_conditional_write_are_run() {
+        for id in ["redlock-gc-pause", "happy-path-redlock", "redisson-watchdog", "happy-path-redisson", "conditional-write-race"] {
+            assert!(schedule(&catalog::get(id).unwrap()).is_ok(), "{id}");
+        }
+        let mut s = catalog::get("redlock-gc-pause").unwrap();
+        s.faults = with_fault_list("redlock", r#"{"at_ms":100,"kind":"crash","node":"redis-3","restart_after_ms":50}"#);
+        assert_eq!(schedule(&s).unwrap().len(), 2, "an instance can be killed and restarted");
+        let mut s = catalog::get("conditional-write-race").unwrap();
+        s.faults = with_fault_list("conditional-write", r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":50}"#);
+        assert!(schedule(&s).unwrap_err().contains("a pause of storage is not supported"));
     }
 }
