@@ -45,7 +45,7 @@ pub fn supported(approach: Approach) -> Result<(), String> {
 }
 
 /// Why a server's clock cannot be jumped or drifted here (docs/FIDELITY.md says more).
-pub const CLOCKS: &str = "is not supported on real servers: it would need libfaketime (Debian's faketime 0.9.10) under the server, and with it redis-server 7 never starts (its jemalloc calls clock_gettime while libfaketime is still initialising: \"Cannot recover from unexpected recursive calls to clock_gettime()\")";
+pub const CLOCKS: &str = "is not supported on real servers: a server's clock would be stepped through libfaketime (Debian's faketime 0.9.10), which cannot start redis-server 7 (its jemalloc calls clock_gettime while libfaketime is still initialising: \"Cannot recover from unexpected recursive calls to clock_gettime()\") and is not set up for etcd, ZooKeeper or PostgreSQL";
 
 /// The schedule of `scenario`'s faults, or the first one that cannot be done for real.
 pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
@@ -161,7 +161,10 @@ mod tests {
         assert!(err.starts_with("faults[0] (") && err.contains("clock_jump is not supported on real servers"), "{err}");
         assert!(err.contains("libfaketime") && err.contains("redis-server"), "{err}");
         let drift = with_fault(r#"{"at_ms":100,"kind":"clock_drift","node":"redis","ppm":10000}"#).unwrap_err();
-        assert!(drift.contains("clock_drift is not supported on real servers: it would need libfaketime"), "{drift}");
+        assert!(
+            drift.contains("clock_drift is not supported on real servers: a server's clock would be stepped through libfaketime"),
+            "{drift}"
+        );
     }
 
     #[test]
