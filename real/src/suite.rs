@@ -68,15 +68,19 @@ pub fn run_case(case: &Case) -> Result<Vec<Comparison>, String> {
     results.into_iter().collect()
 }
 
+/// Each case's source with its comparisons (fencing off, then on).
+pub type Results = Vec<(String, Vec<Comparison>)>;
+
 /// Runs every case, `jobs` cases at a time (each on servers and ports of its own; a case keeps
 /// its scale, so its margins, whatever runs beside it); prints each case's comparisons as it
 /// finishes; returns them in the suite's order with the suite's wall time (s).
-pub fn run(cases: &[Case], jobs: usize) -> Result<(Vec<(String, Vec<Comparison>)>, f64), String> {
+pub fn run(cases: &[Case], jobs: usize) -> Result<(Results, f64), String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let start = now_ns();
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<Result<Vec<Comparison>, String>>>> = Mutex::new(cases.iter().map(|_| None).collect());
+    type Done = Option<Result<Vec<Comparison>, String>>;
+    let done: Mutex<Vec<Done>> = Mutex::new(cases.iter().map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..jobs.clamp(1, cases.len().max(1)) {
             s.spawn(|| loop {
