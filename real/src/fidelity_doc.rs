@@ -48,12 +48,17 @@ const CLOCKS: &str = "## Clock jumps and drift (libfaketime)\n\nRedlock's clock 
 /// The document around the measured tables.
 /// `load`: the machine's load averages as /proc/loadavg gave them, at the start and the end.
 pub fn document(cases: &[Case], tables: &str, load: (&str, &str)) -> String {
-    let mut approaches: Vec<Approach> = Vec::new();
-    for c in cases {
-        if !approaches.contains(&c.scenario.approach) {
-            approaches.push(c.scenario.approach);
-        }
-    }
+    // The approaches of the suite's cases, Redis's family first (Redlock and Redisson refer to it).
+    let order = [
+        Approach::Redis,
+        Approach::Redlock,
+        Approach::Redisson,
+        Approach::DbLease,
+        Approach::ConditionalWrite,
+        Approach::Etcd,
+        Approach::Zookeeper,
+    ];
+    let approaches: Vec<Approach> = order.into_iter().filter(|a| cases.iter().any(|c| c.scenario.approach == *a)).collect();
     let versions = [
         version("redis-server", &["--version"]),
         version("/usr/lib/postgresql/15/bin/postgres", &["--version"]),
