@@ -1,5 +1,6 @@
 //! `locklab-real`: Lock Lab's scenarios on real servers (Redis 7, PostgreSQL 15, etcd 3.4), recorded as a
-//! Lock Lab trace, judged by the same `check`, and compared with the model.
+//! Lock Lab trace, judged by the same `check`, and compared with the model. Also Redlock (N
+//! Redis instances), Redisson's watchdog, and conditional writes on PostgreSQL.
 //!
 //!   locklab-real run (FILE | --builtin ID) [--fencing on|off] [--json] [--scale X] [--trace OUT]
 //!   locklab-real compare (FILE | --builtin ID) [--fencing on|off] [--json] [--scale X]
@@ -27,7 +28,7 @@ use clap::{Args, Parser, Subcommand};
 use locklab::scenario::{catalog, Scenario};
 
 #[derive(Parser)]
-#[command(name = "locklab-real", about = "Lock Lab's scenarios on real Redis, PostgreSQL and etcd, judged by the same check")]
+#[command(name = "locklab-real", about = "Lock Lab's scenarios on real Redis, PostgreSQL, etcd and ZooKeeper, judged by the same check")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,6 +61,9 @@ enum Command {
         /// Also write the measured table as Markdown to this file (docs/FIDELITY.md is made from it).
         #[arg(long, value_name = "OUT")]
         markdown: Option<String>,
+        /// How many cases run at once, each on servers and ports of its own.
+        #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=16))]
+        jobs: u16,
     },
     /// A client process (started by the harness; reads its job on stdin).
     #[command(hide = true)]
@@ -121,7 +125,7 @@ fn main() {
         Command::Client => client::main().map(|()| 0),
         Command::Run { scenario, json, trace } => run(&scenario, json, trace),
         Command::Compare { scenario, json } => compare(&scenario, json),
-        Command::Suite { file, markdown } => suite(&file, markdown),
+        Command::Suite { file, markdown, jobs } => suite(&file, markdown, jobs as usize),
     };
     match code {
         Ok(code) => std::process::exit(code),
@@ -192,18 +196,18 @@ fn compare(args: &ScenarioArgs, json: bool) -> Result<i32, String> {
     Ok(if all.iter().all(|c| c.agree) { 0 } else { 1 })
 }
 
-fn suite(file: &str, markdown: Option<String>) -> Result<i32, String> {
+fn suite(file: &str, markdown: Option<String>, jobs: usize) -> Result<i32, String> {
     let cases = suite::read(file)?;
     let load = || {
         std::fs::read_to_string("/proc/loadavg").map_or("unknown".into(), |l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
     };
     let before = load();
-    let (results, seconds) = suite::run(&cases)?;
+    let (results, seconds) = suite::run(&cases, jobs)?;
     let runs: Vec<_> = results.iter().flat_map(|(_, c)| c).collect();
     let agree = runs.iter().filter(|c| c.agree).count();
-    println!("fidelity: {agree} of {} runs agree ({} cases), {seconds:.1} s", runs.len(), cases.len());
+    println!("fidelity: {agree} of {} runs agree ({} cases, {jobs} at a time), {seconds:.1} s", runs.len(), cases.len());
     if let Some(path) = markdown {
-        let doc = fidelity_doc::document(&cases, &suite::markdown(&results, seconds, &cases), (&before, &load()));
+        let doc = fidelity_doc::document(&cases, &suite::markdown(&results, seconds, &cases, jobs), (&before, &load()));
         std::fs::write(&path, doc).map_err(|e| format!("--markdown: cannot write {path}: {e}"))?;
     }
     Ok(if agree == runs.len() { 0 } else { 1 })

@@ -30,12 +30,22 @@ pub const DEFAULT_SCALE: f64 = 0.25;
 /// The approaches with a real harness so far.
 pub fn supported(approach: Approach) -> Result<(), String> {
     match approach {
-        Approach::Redis | Approach::DbLease | Approach::Etcd | Approach::Zookeeper => Ok(()),
-        other => {
-            Err(format!("approach: {} is not run on real servers yet (locklab-real runs redis, db-lease, etcd and zookeeper)", other.id()))
-        }
+        Approach::Redis
+        | Approach::DbLease
+        | Approach::Etcd
+        | Approach::Zookeeper
+        | Approach::Redlock
+        | Approach::Redisson
+        | Approach::ConditionalWrite => Ok(()),
+        other => Err(format!(
+            "approach: {} is not run on real servers yet (locklab-real runs redis, redlock, redisson, db-lease, conditional-write, etcd and zookeeper)",
+            other.id()
+        )),
     }
 }
+
+/// Why a server's clock cannot be jumped or drifted here (docs/FIDELITY.md says more).
+pub const CLOCKS: &str = "is not supported on real servers: a server's clock would be stepped through libfaketime (Debian's faketime 0.9.10), which cannot start redis-server 7 (its jemalloc calls clock_gettime while libfaketime is still initialising: \"Cannot recover from unexpected recursive calls to clock_gettime()\") and is not set up for etcd, ZooKeeper or PostgreSQL";
 
 /// The schedule of `scenario`'s faults, or the first one that cannot be done for real.
 pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
@@ -44,7 +54,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
     // (PostgreSQL is a family of processes; freezing or killing only its postmaster is not a
     // pause or a crash of the database).
     let mut processes: Vec<String> = scenario.clients.iter().map(|c| c.name.clone()).collect();
-    if scenario.approach != Approach::DbLease {
+    if !matches!(scenario.approach, Approach::DbLease | Approach::ConditionalWrite) {
         processes.extend(locklab::scenario::nodes::service_names(scenario));
     }
     let real = |node: &str| processes.iter().any(|p| p == node);
@@ -78,6 +88,7 @@ pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
                     steps.push(Step { at_ms: c.at_ms + after, node: c.node.clone(), action: Action::Restart });
                 }
             }
+            FaultSpec::ClockJump(_) | FaultSpec::ClockDrift(_) => return refuse(&format!("{} {CLOCKS}", fault.kind().id())),
             _ => {
                 return refuse(&format!("the fault kind {} is not supported on real servers (only pause and crash are)", fault.kind().id()))
             }
@@ -129,11 +140,43 @@ mod tests {
         assert!(err.contains("machine crash"), "{err}");
         let err = with_fault(r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":10}"#).unwrap_err();
         assert!(err.contains("a pause of storage is not supported"), "{err}");
-        let mut redlock = catalog::get("redlock-clock-jump").unwrap();
-        redlock.faults.clear();
-        assert!(schedule(&redlock).unwrap_err().starts_with("approach: redlock"));
+        let mut consul = catalog::get("consul-lock-delay").unwrap();
+        consul.faults.clear();
+        assert!(schedule(&consul).unwrap_err().starts_with("approach: consul"));
         let mut db = catalog::get("db-lease-gc-pause").unwrap();
         db.faults = with_fault_list("db-lease", r#"{"at_ms":100,"kind":"crash","node":"db","restart_after_ms":50}"#);
         assert!(schedule(&db).unwrap_err().contains("a crash of db is not supported"));
+    }
+
+    #[test]
+    fn redlock_clock_jump_is_refused_naming_the_fault_and_why() {
+        // The built-in: its first fault that cannot be done, a dropped link, is named.
+        let s = catalog::get("redlock-clock-jump").unwrap();
+        let err = schedule(&s).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("the fault kind drop is not supported"), "{err}");
+        // Without the drops, the clock jump itself, with libfaketime's failure.
+        let mut s = s;
+        s.faults.retain(|f| f.kind().id() != "drop");
+        let err = schedule(&s).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("clock_jump is not supported on real servers"), "{err}");
+        assert!(err.contains("libfaketime") && err.contains("redis-server"), "{err}");
+        let drift = with_fault(r#"{"at_ms":100,"kind":"clock_drift","node":"redis","ppm":10000}"#).unwrap_err();
+        assert!(
+            drift.contains("clock_drift is not supported on real servers: a server's clock would be stepped through libfaketime"),
+            "{drift}"
+        );
+    }
+
+    #[test]
+    fn redlock_redisson_and_conditional_write_are_run() {
+        for id in ["redlock-gc-pause", "happy-path-redlock", "redisson-watchdog", "happy-path-redisson", "conditional-write-race"] {
+            assert!(schedule(&catalog::get(id).unwrap()).is_ok(), "{id}");
+        }
+        let mut s = catalog::get("redlock-gc-pause").unwrap();
+        s.faults = with_fault_list("redlock", r#"{"at_ms":100,"kind":"crash","node":"redis-3","restart_after_ms":50}"#);
+        assert_eq!(schedule(&s).unwrap().len(), 2, "an instance can be killed and restarted");
+        let mut s = catalog::get("conditional-write-race").unwrap();
+        s.faults = with_fault_list("conditional-write", r#"{"at_ms":100,"kind":"pause","node":"storage","duration_ms":50}"#);
+        assert!(schedule(&s).unwrap_err().contains("a pause of storage is not supported"));
     }
 }

@@ -116,21 +116,27 @@ pub fn owner_of(value: &str) -> String {
     value.split(':').next().unwrap_or(value).to_string()
 }
 
-/// Reads the Redis lock key at `addr` (its own connection, reopened after a failure).
-pub fn redis_probe(addr: String) -> Probe {
+/// Reads the Redis lock key at `addr` (its own connection, reopened after a failure); `hash`:
+/// Redisson's lock, a hash whose field is the owner.
+pub fn redis_probe(addr: String, hash: bool) -> Probe {
     let mut con = None;
     Box::new(move || {
         if con.is_none() {
             con = crate::client::redis_connect(&addr, Duration::from_millis(100)).ok();
         }
-        let value: Option<String> = match redis::cmd("GET").arg(crate::client::redis::LOCK_KEY).query(con.as_mut()?) {
-            Ok(v) => v,
+        let con_ref = con.as_mut()?;
+        let read = if hash {
+            crate::client::redisson_owner(con_ref)
+        } else {
+            redis::cmd("GET").arg(crate::client::redis::LOCK_KEY).query::<Option<String>>(con_ref).map(|v| v.map(|v| owner_of(&v)))
+        };
+        match read {
+            Ok(owner) => Some(owner),
             Err(_) => {
                 con = None;
-                return None;
+                None
             }
-        };
-        Some(value.map(|v| owner_of(&v)))
+        }
     })
 }
 

@@ -18,6 +18,13 @@ pub enum Service {
     Etcd { addr: String },
     /// ZooKeeper: the connect string (`host:port,host:port,…`).
     Zookeeper { addrs: String },
+    /// Redlock: N independent Redis instances (`redis-1` … `redis-N`).
+    Redlock { addrs: Vec<String> },
+    /// Redisson's lock and watchdog on one Redis.
+    Redisson { addr: String },
+    /// No lock service: the object row in PostgreSQL, written with its version as the
+    /// precondition (conditional-write).
+    Versioned { conn: String },
 }
 
 /// One client process's job (SCENARIO_FORMAT.md, "Semantics", Clients), in scenario ms.
@@ -40,6 +47,12 @@ pub struct Job {
     pub timeout_floor_ms: u64,
     pub request_timeout_ms: i64,
     pub safe_unlock: bool,
+    /// Redlock's clock drift factor.
+    #[serde(default)]
+    pub drift_factor: f64,
+    /// Storage checks the precondition (conditional-write: the only storage is the database).
+    #[serde(default)]
+    pub fencing: bool,
     pub seed: u64,
     pub service: Service,
     pub storage: String,
@@ -57,6 +70,10 @@ pub enum Failure {
     Unreachable,
     /// etcd, ZooKeeper: the lease or session expired while the client was still queued.
     SessionExpired,
+    /// Redlock: fewer than a majority of instances said OK.
+    NoQuorum { granted: u32, needed: u32 },
+    /// Redlock: a majority said OK, but no validity was left.
+    ValidityExhausted { validity_ms: i64 },
 }
 
 /// Why a belief ended (the model's `BeliefEnd`).
@@ -88,6 +105,19 @@ pub enum Seen {
         /// None for a lease kept alive (etcd): it believes until told otherwise.
         validity_ms: Option<i64>,
         server: usize,
+        /// Redlock: each instance that said OK, with when (midway between its request and
+        /// its answer); the grant is the majority's.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        commits: Vec<(usize, i64)>,
+    },
+    /// conditional-write: the database applied (or refused) a write, stamped midway between
+    /// the request and its answer; `version_before` is what it was checked against.
+    Applied {
+        attempt: u32,
+        token: Option<u64>,
+        accepted: bool,
+        version_before: Option<u64>,
+        at_ns: i64,
     },
     AcquireFailed {
         attempt: u32,

@@ -119,6 +119,8 @@ impl Harness<'_> {
             timeout_floor_ms: 300,
             request_timeout_ms: lock.request_timeout_ms,
             safe_unlock: lock.safe_unlock,
+            drift_factor: lock.drift_factor,
+            fencing: self.scenario.storage.fencing,
             seed: self.scenario.seed,
             service: self.services.service(),
             storage: self.storage.addr.clone(),

@@ -22,18 +22,24 @@ pub enum Services {
     Redis {
         servers: Vec<RedisServer>,
         promoted: Arc<AtomicBool>,
+        /// Redisson's lock: a hash, not a string.
+        hash: bool,
     },
     Postgres(PostgresServer),
     /// `etcd-1` … `etcd-N`.
     Etcd(Vec<EtcdMember>),
     /// `zk-1` … `zk-N`.
     Zookeeper(Vec<ZkServer>),
+    /// Redlock's `redis-1` … `redis-N`: independent instances.
+    Redlock(Vec<RedisServer>),
+    /// conditional-write: no lock service; the object row lives in PostgreSQL (`storage`).
+    Versioned(PostgresServer),
 }
 
 impl Services {
     pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
         match scenario.approach {
-            Approach::Redis => {
+            Approach::Redis | Approach::Redisson => {
                 let persistence = scenario.lock.persistence;
                 let primary = RedisServer::start(persistence, None)?;
                 let mut servers = vec![primary];
@@ -41,9 +47,15 @@ impl Services {
                     let replica = RedisServer::start(persistence, Some(servers[0].port))?;
                     servers.push(replica);
                 }
-                Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)) })
+                let hash = scenario.approach == Approach::Redisson;
+                Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)), hash })
             }
-            Approach::DbLease => Ok(Services::Postgres(PostgresServer::start()?)),
+            Approach::DbLease => Ok(Services::Postgres(PostgresServer::start(crate::client::PG_SCHEMA)?)),
+            Approach::ConditionalWrite => Ok(Services::Versioned(PostgresServer::start(crate::client::PG_OBJECT_SCHEMA)?)),
+            Approach::Redlock => {
+                let n = locklab::scenario::nodes::servers(scenario) as usize;
+                Ok(Services::Redlock((0..n).map(|_| RedisServer::start(scenario.lock.persistence, None)).collect::<Result<_, _>>()?))
+            }
             Approach::Etcd => Ok(Services::Etcd(start_cluster(locklab::scenario::nodes::servers(scenario) as usize)?)),
             Approach::Zookeeper => {
                 let tick_ms = ((scenario.lock.tick_ms as f64 * scale).round() as u64).max(1);
@@ -56,7 +68,10 @@ impl Services {
     /// How clients reach the service.
     pub fn service(&self) -> Service {
         match self {
+            Services::Redis { servers, hash: true, .. } => Service::Redisson { addr: servers[0].addr() },
             Services::Redis { servers, .. } => Service::Redis { addrs: servers.iter().map(|s| s.addr()).collect() },
+            Services::Redlock(servers) => Service::Redlock { addrs: servers.iter().map(|s| s.addr()).collect() },
+            Services::Versioned(pg) => Service::Versioned { conn: pg.conn() },
             Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
             Services::Etcd(members) => Service::Etcd { addr: members[0].addr() },
             Services::Zookeeper(servers) => Service::Zookeeper { addrs: servers.iter().map(|s| s.addr()).collect::<Vec<_>>().join(",") },
@@ -71,11 +86,17 @@ impl Services {
         }
     }
 
+    /// Redlock's instance `redis-i` (1-based) as an index.
+    fn redlock_index(node: &str) -> Option<usize> {
+        node.strip_prefix("redis-")?.parse::<usize>().ok()?.checked_sub(1)
+    }
+
     /// Sends a signal to a service node's process (SIGSTOP/SIGCONT).
     pub fn signal(&self, node: &str, sig: i32) -> bool {
         let pid = match self {
             Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
-            Services::Postgres(_) => None,
+            Services::Redlock(servers) => Self::redlock_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
+            Services::Postgres(_) | Services::Versioned(_) => None,
             Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.daemon.pid()),
             Services::Zookeeper(servers) => servers.iter().find(|s| s.name == node).and_then(|s| s.daemon.pid()),
         };
@@ -87,6 +108,7 @@ impl Services {
         match self {
             Services::Etcd(members) => members.iter_mut().filter(|m| m.name == node).for_each(|m| m.daemon.crash()),
             Services::Zookeeper(servers) => servers.iter_mut().filter(|s| s.name == node).for_each(|s| s.daemon.crash()),
+            Services::Redlock(servers) => Self::redlock_index(node).and_then(|i| servers.get_mut(i)).into_iter().for_each(|s| s.crash()),
             _ => {}
         }
         let Services::Redis { servers, .. } = self else { return None };
@@ -106,6 +128,11 @@ impl Services {
             }
             Services::Zookeeper(servers) => {
                 servers.iter_mut().find(|s| s.name == node).ok_or_else(|| format!("{node}: not a ZooKeeper server"))?.restart()?;
+                return Ok(vec![]);
+            }
+            Services::Redlock(servers) => {
+                let server = Self::redlock_index(node).and_then(|i| servers.get_mut(i));
+                server.ok_or_else(|| format!("{node}: not a Redlock instance"))?.restart(None)?;
                 return Ok(vec![]);
             }
             _ => {}
@@ -132,7 +159,7 @@ impl Services {
             _ => None,
         };
         let watched = match self {
-            Services::Redis { servers, promoted, .. } => servers
+            Services::Redis { servers, promoted, hash } => servers
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
@@ -140,10 +167,22 @@ impl Services {
                     let promote: Option<Box<dyn FnMut() -> bool + Send>> = (i == 1).then(|| {
                         Box::new(move || promote(&addr) && !promoted.swap(true, Ordering::SeqCst)) as Box<dyn FnMut() -> bool + Send>
                     });
-                    Watched { node: if i == 0 { "redis".into() } else { "redis-replica".into() }, probe: redis_probe(s.addr()), promote }
+                    Watched {
+                        node: if i == 0 { "redis".into() } else { "redis-replica".into() },
+                        probe: redis_probe(s.addr(), *hash),
+                        promote,
+                    }
                 })
                 .collect(),
             Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
+            // Each instance on its own: a key expires by that instance's clock.
+            Services::Redlock(servers) => servers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Watched { node: format!("redis-{}", i + 1), probe: redis_probe(s.addr(), false), promote: None })
+                .collect(),
+            // No lock to watch: the object's versions are in the clients' answers.
+            Services::Versioned(_) => vec![],
             // The queue is one, replicated: read through etcd-1, noted at the service's first node.
             Services::Etcd(members) => vec![Watched { node: members[0].name.clone(), probe: etcd_probe(members[0].addr()), promote: None }],
             Services::Zookeeper(servers) => {

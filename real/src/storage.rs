@@ -33,7 +33,8 @@ pub struct StorageServer {
 
 impl StorageServer {
     pub fn start(fencing: bool) -> Result<StorageServer, String> {
-        let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("storage: {e}"))?;
+        let port = crate::servers::free_port()?;
+        let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("storage: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?.to_string();
         let register = Arc::new(Mutex::new(Register::default()));
         let shared = Arc::clone(&register);

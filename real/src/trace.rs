@@ -53,7 +53,7 @@ impl Recording<'_> {
         let service: Vec<NodeId> = locklab::scenario::nodes::service_names(self.scenario).iter().map(|n| id(n)).collect();
         let mut raw: Vec<(i64, NodeId, EventKind)> = Vec::new();
         for (who, line) in &self.lines {
-            raw.extend(client_events(id(who), line, &service));
+            raw.extend(client_events(id(who), line, &service, id("storage")));
         }
         for w in &self.storage {
             let client = id(&w.client);
@@ -114,26 +114,46 @@ impl Recording<'_> {
 }
 
 /// A client's line as trace events: its own notes, and for a grant the service's commit
-/// (stamped midway between request and answer: when the service did it is not observed).
-fn client_events(me: NodeId, line: &Line, service: &[NodeId]) -> Vec<(i64, NodeId, EventKind)> {
+/// (stamped midway between request and answer: when the service did it is not observed): each
+/// Redlock instance's that said OK, or with no lock service (conditional-write) the read of
+/// the version at storage. A conditional write's verdict, as the database answered it, is
+/// storage's.
+fn client_events(me: NodeId, line: &Line, service: &[NodeId], storage: NodeId) -> Vec<(i64, NodeId, EventKind)> {
     let t = line.t_ns;
     let note = |n: Note| vec![(t, me, EventKind::Note(n))];
     match line.seen {
         Seen::Ready | Seen::ReleaseAnswered { .. } => vec![],
         Seen::AcquireStarted { attempt } => note(Note::AcquireStarted { attempt }),
-        Seen::Granted { attempt, token, sent_ns, validity_ms, server } => vec![
-            (
-                sent_ns + (t - sent_ns) / 2,
-                service[server.min(service.len() - 1)],
-                EventKind::Note(Note::LockCommitted { client: me, attempt, token, expires_wall_ms: None }),
-            ),
-            (t, me, EventKind::Note(Note::BeliefStarted { attempt, token, validity_ms })),
-        ],
+        Seen::Granted { attempt, token, sent_ns, validity_ms, server, ref commits } => {
+            let committed = |at: i64, node: NodeId| {
+                (at, node, EventKind::Note(Note::LockCommitted { client: me, attempt, token, expires_wall_ms: None }))
+            };
+            let midway = sent_ns + (t - sent_ns) / 2;
+            let mut out: Vec<_> = match (service.is_empty(), commits.is_empty()) {
+                (true, _) => {
+                    vec![(midway, storage, EventKind::Note(Note::VersionRead { client: me, attempt, version: token.unwrap_or(0) }))]
+                }
+                (false, true) => vec![committed(midway, service[server.min(service.len() - 1)])],
+                (false, false) => commits.iter().map(|&(i, at)| committed(at, service[i.min(service.len() - 1)])).collect(),
+            };
+            out.push((t, me, EventKind::Note(Note::BeliefStarted { attempt, token, validity_ms })));
+            out
+        }
+        Seen::Applied { attempt, token, accepted, version_before, at_ns } => {
+            let grant = GrantRef { client: me, attempt };
+            vec![(
+                at_ns,
+                storage,
+                EventKind::Note(Note::WriteApplied { client: me, grant, token, accepted, highest_before: version_before }),
+            )]
+        }
         Seen::AcquireFailed { attempt, failure, retry_in_ms } => {
             let reason = match failure {
                 Failure::Busy => AcquireFailure::Busy,
                 Failure::Unreachable => AcquireFailure::Timeout,
                 Failure::SessionExpired => AcquireFailure::SessionExpired,
+                Failure::NoQuorum { granted, needed } => AcquireFailure::NoQuorum { granted, needed },
+                Failure::ValidityExhausted { validity_ms } => AcquireFailure::ValidityExhausted { validity_ms },
             };
             note(Note::AcquireFailed { attempt, reason, retry_in_ms })
         }
@@ -170,9 +190,13 @@ mod tests {
     fn recording(s: &Scenario, a_releases_at: Option<i64>) -> Recording<'_> {
         let mut lines = vec![
             line("A", 1, Seen::AcquireStarted { attempt: 1 }),
-            line("A", 2, Seen::Granted { attempt: 1, token: Some(1), sent_ns: MS, validity_ms: Some(10_000), server: 0 }),
+            line("A", 2, Seen::Granted { attempt: 1, token: Some(1), sent_ns: MS, validity_ms: Some(10_000), server: 0, commits: vec![] }),
             line("B", 2000, Seen::AcquireStarted { attempt: 1 }),
-            line("B", 10_010, Seen::Granted { attempt: 1, token: Some(2), sent_ns: 10_009 * MS, validity_ms: Some(10_000), server: 0 }),
+            line(
+                "B",
+                10_010,
+                Seen::Granted { attempt: 1, token: Some(2), sent_ns: 10_009 * MS, validity_ms: Some(10_000), server: 0, commits: vec![] },
+            ),
             line("A", 15_500, Seen::BeliefEnded { reason: Ended::ValidityExpired }),
         ];
         if let Some(at) = a_releases_at {

@@ -9,9 +9,14 @@
 
 mod etcd;
 mod postgres;
+mod redisson;
+mod redlock;
+mod versioned;
 mod zookeeper;
 pub use etcd::first_in_queue as etcd_first_in_queue;
 pub use postgres::SCHEMA as PG_SCHEMA;
+pub use redisson::owner as redisson_owner;
+pub use versioned::SCHEMA as PG_OBJECT_SCHEMA;
 pub use zookeeper::{queue as zk_queue, PARENT as ZK_PARENT};
 pub mod redis;
 pub use redis::connect as redis_connect;
@@ -39,6 +44,16 @@ pub trait Agent {
     /// until told otherwise, not for a TTL from its request.
     fn session(&self) -> Option<&Session> {
         None
+    }
+    /// How long the client may believe a grant: None until told otherwise, else the validity
+    /// it reports and the time from its request's leaving to the end of its belief (scenario
+    /// ms). A TTL lock: its TTL, from the request.
+    fn validity(&self, job: &Job) -> Option<(i64, i64)> {
+        self.session().is_none().then_some((job.ttl_ms, job.ttl_ms))
+    }
+    /// The nodes that said OK to the last grant, with when (Redlock); empty: `server()` alone.
+    fn commits(&self) -> Vec<(usize, i64)> {
+        vec![]
     }
     /// When the service told the client its lock is gone, if it has.
     fn lost_at(&self) -> Option<i64> {
@@ -122,25 +137,41 @@ pub fn main() -> Result<(), String> {
         Service::Postgres { conn } => Box::new(postgres::PgAgent::connect(&job, conn, timeout)?),
         Service::Etcd { addr } => Box::new(etcd::EtcdAgent::new(&job, addr, timeout)),
         Service::Zookeeper { addrs } => Box::new(zookeeper::ZkAgent::connect(&job, addrs, timeout)?),
-    };
-    let mut storage = Storage::connect(&job.storage, timeout)?;
-    let time = match job.time {
-        Some(t) => t,
-        None => {
-            emit(Seen::Ready);
-            line.clear();
-            stdin.read_line(&mut line).map_err(|e| e.to_string())?;
-            serde_json::from_str(&line).map_err(|e| format!("client start: {e}"))?
+        Service::Redlock { addrs } => Box::new(redlock::RedlockAgent::new(&job, addrs, timeout)),
+        Service::Redisson { addr } => Box::new(redisson::RedissonAgent::new(&job, addr, timeout)),
+        Service::Versioned { conn } => {
+            let mut object = versioned::Object::connect(&job, conn, timeout)?;
+            let time = start(&job, &mut stdin, &mut line)?;
+            versioned::work(&job, time, &mut object);
+            return Ok(());
         }
     };
+    let mut storage = Storage::connect(&job.storage, timeout)?;
+    let time = start(&job, &mut stdin, &mut line)?;
     work(&job, time, agent.as_mut(), &mut storage);
     Ok(())
 }
 
+/// The run's time base: known to a restarted process; the first processes say Ready and wait
+/// for it on stdin.
+fn start(job: &Job, stdin: &mut impl BufRead, line: &mut String) -> Result<TimeBase, String> {
+    if let Some(t) = job.time {
+        return Ok(t);
+    }
+    emit(Seen::Ready);
+    line.clear();
+    stdin.read_line(line).map_err(|e| e.to_string())?;
+    serde_json::from_str(line).map_err(|e| format!("client start: {e}"))
+}
+
+/// The client's retry generator: seeded by the scenario, the client and its process.
+fn rng(job: &Job) -> Rng {
+    Rng(job.seed ^ (job.incarnation as u64) << 40 ^ job.name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)))
+}
+
 /// The job itself: acquire, write, release.
 fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage) {
-    let mut rng =
-        Rng(job.seed ^ (job.incarnation as u64) << 40 ^ job.name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)));
+    let mut rng = rng(job);
     sleep_until(time.at(job.acquire_at_ms));
     let mut attempt = job.attempts_before;
     let (attempt, token, validity_at) = loop {
@@ -149,10 +180,11 @@ fn work(job: &Job, time: TimeBase, agent: &mut dyn Agent, storage: &mut Storage)
         let sent_ns = now_ns();
         let failure = match agent.acquire(attempt) {
             Ok(token) => {
-                let validity_ms = agent.session().is_none().then_some(job.ttl_ms);
-                let validity_at = validity_ms.map_or(i64::MAX, |v| sent_ns + time.wall(v).as_nanos() as i64);
+                let validity = agent.validity(job);
+                let validity_at = validity.map_or(i64::MAX, |(_, v)| sent_ns + time.wall(v).as_nanos() as i64);
                 let asked_ns = agent.session().and_then(|s| s.read_at).unwrap_or(sent_ns);
-                emit(Seen::Granted { attempt, token, sent_ns: asked_ns, validity_ms, server: agent.server() });
+                let (validity_ms, server, commits) = (validity.map(|(v, _)| v), agent.server(), agent.commits());
+                emit(Seen::Granted { attempt, token, sent_ns: asked_ns, validity_ms, server, commits });
                 break (attempt, token, validity_at);
             }
             Err(f) => f,

@@ -13,10 +13,26 @@ use std::time::Duration;
 
 use crate::clock::now_ns;
 
-/// A port nobody listens on now (the OS picks it; the listener is closed at once).
+/// The loopback ports the harness's servers may use (other programs on this machine use
+/// theirs outside it; the OS's ephemeral range, 32768 and up, is left to outgoing connections).
+pub const PORTS: std::ops::RangeInclusive<u16> = 20000..=31999;
+
+/// The next port to try: shared by every run of this process, so cases run side by side
+/// (`suite --jobs`) never pick the same one; each process starts at its own offset.
+static NEXT_PORT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// A port of `PORTS` nobody listens on now and no run of this process has been given.
 pub fn free_port() -> Result<u16, String> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free loopback port: {e}"))?;
-    listener.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+    use std::sync::atomic::Ordering;
+    let (lo, n) = (*PORTS.start() as u32, PORTS.len() as u32);
+    let _ = NEXT_PORT.compare_exchange(u32::MAX, (std::process::id() * 97) % n, Ordering::SeqCst, Ordering::SeqCst);
+    for _ in 0..n {
+        let port = (lo + NEXT_PORT.fetch_add(1, Ordering::SeqCst) % n) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return Ok(port);
+        }
+    }
+    Err(format!("no free loopback port in {}-{}", PORTS.start(), PORTS.end()))
 }
 
 /// Sends `signal` to process `pid` (SIGSTOP, SIGCONT, SIGKILL, SIGTERM).

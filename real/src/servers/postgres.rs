@@ -42,7 +42,8 @@ fn command(bin: &PathBuf, user: Option<(u32, u32)>) -> Command {
 }
 
 impl PostgresServer {
-    pub fn start() -> Result<PostgresServer, String> {
+    /// `schema`: the SQL that makes the tables of the run.
+    pub fn start(schema: &str) -> Result<PostgresServer, String> {
         let initdb = program(&[&format!("{BIN}/initdb"), "initdb"], "postgresql")?;
         let postgres = program(&[&format!("{BIN}/postgres"), "postgres"], "postgresql")?;
         let user = run_as()?;
@@ -75,7 +76,7 @@ impl PostgresServer {
             postgres::Client::connect(&conn, postgres::NoTls).is_ok()
         })?;
         let mut client = postgres::Client::connect(&conn, postgres::NoTls).map_err(|e| e.to_string())?;
-        client.batch_execute(crate::client::PG_SCHEMA).map_err(|e| format!("creating the locks table: {e}"))?;
+        client.batch_execute(schema).map_err(|e| format!("creating the tables: {e}"))?;
         Ok(server)
     }
 
