@@ -276,6 +276,9 @@ fn leases_step(s: &Step) {
             // The answer: B gets the lock when A's key expires, 20 s after A took it, by the reveal.
             let (a, b) = (s.grant("A").at_ms, s.grant("B").at_ms);
             assert!(b >= a + 20_000 && b <= s.reveal(), "A {a}, B {b}");
+            // "at 20 s": B's grant, to the second.
+            s.says(&["at 20 s"]);
+            assert_eq!((b + 500) / 1000, 20, "B {b}");
             assert!(s.expiries().iter().any(|&(at, _, holder)| holder == "A" && at <= b));
         }
         2 => {
