@@ -172,6 +172,10 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
         Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
             format!("by {newer}'s clock {writer}'s {lease} had run out{paused}; {got}")
         }
+        // An ensemble's session ends at its leader, whichever server that is: no name needed.
+        Some((_, Gone::Expired { clock_stepped: false, .. })) if c.approach.spec().holding == Holding::Replicated => {
+            format!("{writer}'s {lease} expired{paused}; {got}")
+        }
         Some((server, Gone::Expired { clock_stepped, .. })) => format!(
             "{writer}'s {lease} expired at {}{paused}{}; {got}",
             c.name(server),
@@ -200,7 +204,7 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
             let newer = c.name(*newer);
             let guard = match (token, newer_token) {
                 (None, _) => " It carries no token to check.".to_string(),
-                _ if !fencing => " Fencing is off, so tokens go unchecked.".to_string(),
+                _ if !fencing => " Fencing is off: tokens go unchecked.".to_string(),
                 (Some(a), Some(b)) if a == *b => format!(" Fencing cannot tell them apart: both carry {tok}, handed out twice."),
                 _ => format!(" Fencing lets it through: {tok} is higher than {}, because the token went back.", c.tok(*newer_token)),
             };
