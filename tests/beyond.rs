@@ -308,7 +308,7 @@ fn each_approach_captions_in_its_own_terms() {
     for id in ["k8s-lease-gc-pause", "k8s-lease-fast-clock", "k8s-two-leaders"] {
         let k8s = captions_of(id);
         assert!(!k8s.contains("expired at apiserver") && !k8s.contains("lock node"), "{id}");
-        assert!(k8s.contains("The apiserver expires nothing") && k8s.contains("'s clock") && k8s.contains("had run out"), "{id}");
+        assert!(k8s.contains("The apiserver expires nothing") && k8s.contains("'s own clock") && k8s.contains("'s Lease over"), "{id}");
     }
     // Redis has no nodes: the key expired.
     for id in ["redisson-watchdog", "redisson-watchdog-cut", "redisson-renewals-missed"] {

@@ -170,7 +170,7 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
     match why.lost {
         // The apiserver expires nothing: the newer holder judged the Lease over by its own clock.
         Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
-            format!("by {newer}'s clock {writer}'s {lease} had run out{paused}; {got}")
+            format!("{newer} judged {writer}'s {lease} over{paused}; {got}")
         }
         // An ensemble's session ends at its leader, whichever server that is: no name needed.
         Some((_, Gone::Expired { clock_stepped: false, .. })) if c.approach.spec().holding == Holding::Replicated => {
