@@ -286,3 +286,33 @@ fn every_outage_says_what_it_is_adapted_from_links_its_source_and_agrees_with_it
         assert!(!off.verdict.safe && on.verdict.safe, "{}: an update lost without the check, none with it", s.id);
     }
 }
+
+/// Every caption of the built-in `id`'s run (fencing off), one string.
+fn captions_of(id: &str) -> String {
+    let run = lab::run(&builtin(id).unwrap());
+    let story = locklab::text::Story::of_run(&run);
+    locklab::text::caption::all(&run.trace, run.scenario.approach, &story).join("\n")
+}
+
+#[test]
+fn each_approach_captions_in_its_own_terms() {
+    // Consul renews every TTL/2 and invalidates after 2 × TTL (P9); it releases a key, held back
+    // by lock-delay, and queues nobody.
+    let consul = captions_of("consul-lock-delay");
+    assert!(consul.contains("renews every TTL/2 (5 s); the leader invalidates it after 2 × TTL (20 s)"), "{consul}");
+    assert!(consul.contains("for 2 × its TTL") && consul.contains("until the lock-delay ends"));
+    for wrong in ["every third", "lock node", "whole timeout", "joins the queue"] {
+        assert!(!consul.contains(wrong), "consul says {wrong:?}");
+    }
+    // The apiserver expires nothing: each candidate judges the Lease by its own clock (P8).
+    for id in ["k8s-lease-gc-pause", "k8s-lease-fast-clock", "k8s-two-leaders"] {
+        let k8s = captions_of(id);
+        assert!(!k8s.contains("expired at apiserver") && !k8s.contains("lock node"), "{id}");
+        assert!(k8s.contains("The apiserver expires nothing") && k8s.contains("'s own clock") && k8s.contains("'s Lease over"), "{id}");
+    }
+    // Redis has no nodes: the key expired.
+    for id in ["redisson-watchdog", "redisson-watchdog-cut", "redisson-renewals-missed"] {
+        let r = captions_of(id);
+        assert!(!r.contains("lock node") && r.contains("key expired at redis"), "{id}");
+    }
+}

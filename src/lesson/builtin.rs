@@ -9,6 +9,7 @@ const SOURCES: &[&str] = &[
     include_str!("redlock.json"),
     include_str!("consensus-locks.json"),
     include_str!("clocks.json"),
+    include_str!("in-the-wild.json"),
 ];
 
 /// Every built-in lesson, in course order.

@@ -1,6 +1,8 @@
 //! The course: the built-in lessons in order, each with its length as the lesson index shows
 //! it (steps, questions, minutes). The minutes are an estimate computed from the lesson's
 //! own data, so a longer text or another question lengthens it without anyone editing a number.
+//! The order is src/lesson/builtin.rs's: the first course (`leases` … `clocks`), then the second,
+//! `in-the-wild` (the locks people run today and a real outage, issue 24).
 
 use super::{builtin, Lesson};
 

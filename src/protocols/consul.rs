@@ -13,7 +13,8 @@
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Rules};
 use super::spec::{numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
-use super::{AcquireFailure, BeliefEnd, Ctx, Msg};
+use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
+use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
 
 const REQUEST_TIMEOUT: u32 = AGENT_TAGS;
@@ -335,7 +336,7 @@ pub const SPEC: Spec = Spec {
         roles: ["leader", "follower"],
         message: words,
         got: "gets the lock",
-        caption: super::spec::common_captions,
+        caption,
     },
     build: Build {
         agent: |p| {
@@ -364,6 +365,30 @@ fn words(msg: &Msg) -> Option<String> {
         Msg::CloseSession { session, .. } => format!("PUT /v1/session/destroy/{session:x}"),
         Msg::KeepAlive { session, .. } => format!("PUT /v1/session/renew/{session:x}"),
         Msg::KeepAliveReply { alive: false, .. } => "404: session not found".into(),
+        _ => return None,
+    })
+}
+
+/// The captions where Consul's sessions differ from ZooKeeper's and etcd's: renewals every
+/// TTL/2, invalidation after 2 × TTL, a key released (not a node deleted) and then held back
+/// by the lock-delay, no queue.
+fn caption(trace: &Trace, event: usize, _me: &str) -> Option<String> {
+    let EventKind::Note(note) = &trace.events.get(event)?.kind else { return None };
+    let name = |n: NodeId| trace.name(n).to_string();
+    Some(match *note {
+        Note::SessionOpened { client, ttl_ms, .. } => format!(
+            "{}'s session is open (TTL {}): it renews every TTL/2 ({}); the leader invalidates it after 2 × TTL ({}) without a renewal.",
+            name(client),
+            seconds(ttl_ms),
+            seconds(ttl_ms / 2),
+            seconds(2 * ttl_ms)
+        ),
+        Note::SessionExpired { client, .. } => format!(
+            "The leader has not heard from {} for 2 × its TTL and invalidates its session: the key is released, and lock-delay holds it back from every acquire.",
+            name(client)
+        ),
+        Note::LockExpired { holder } => format!("{}'s lock is released with its session; until the lock-delay ends, nobody can take it.", name(holder)),
+        Note::LockQueued { client, token } => format!("{}'s acquire succeeds ({}).", name(client), SPEC.token.label(Some(token))),
         _ => return None,
     })
 }

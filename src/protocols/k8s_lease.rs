@@ -408,8 +408,7 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
             });
             let by = by.unwrap_or_else(|| "a candidate".into());
             format!(
-                "{by} takes over {}'s Lease: by {by}'s own clock the record had not changed for its LeaseDuration. The apiserver expires nothing; {} is not told.",
-                name(holder),
+                "{by} takes over {}'s Lease: by {by}'s own clock the record had not changed for its LeaseDuration. The apiserver expires nothing.",
                 name(holder)
             )
         }

@@ -65,7 +65,11 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
     let me = c.name(e.node);
     let spec = approach.spec();
     if let Some(own) = (spec.words.caption)(trace, event, &me) {
-        return own;
+        // An approach's own words for a lease's end still say where its holder is.
+        return match e.kind {
+            EventKind::Note(Note::LockExpired { .. }) => own + &lease_ended_whereabouts(&c),
+            _ => own,
+        };
     }
     match &e.kind {
         EventKind::Sent { to, msg, lost: None, .. } => format!("{me} → {}: {}", c.name(*to), message_label(approach, msg)),
@@ -164,6 +168,14 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
     let from = c.name(why.newer_granted_by);
     let paused = if why.writer_paused { format!(" while {writer} was paused") } else { String::new() };
     match why.lost {
+        // The apiserver expires nothing: the newer holder judged the Lease over by its own clock.
+        Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
+            format!("{newer} judged {writer}'s {lease} over{paused}; {got}")
+        }
+        // An ensemble's session ends at its leader, whichever server that is: no name needed.
+        Some((_, Gone::Expired { clock_stepped: false, .. })) if c.approach.spec().holding == Holding::Replicated => {
+            format!("{writer}'s {lease} expired{paused}; {got}")
+        }
         Some((server, Gone::Expired { clock_stepped, .. })) => format!(
             "{writer}'s {lease} expired at {}{paused}{}; {got}",
             c.name(server),
@@ -192,7 +204,7 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
             let newer = c.name(*newer);
             let guard = match (token, newer_token) {
                 (None, _) => " It carries no token to check.".to_string(),
-                _ if !fencing => " Fencing is off, so tokens go unchecked.".to_string(),
+                _ if !fencing => " Fencing is off: tokens go unchecked.".to_string(),
                 (Some(a), Some(b)) if a == *b => format!(" Fencing cannot tell them apart: both carry {tok}, handed out twice."),
                 _ => format!(" Fencing lets it through: {tok} is higher than {}, because the token went back.", c.tok(*newer_token)),
             };
@@ -401,13 +413,19 @@ fn lock_committed(c: &Ctx, me: &str, client: NodeId, token: Option<u64>) -> Stri
     }
 }
 
+/// Whether a lease's end is judged by each candidate on its own clock, not by the server that
+/// stores it: Kubernetes's Lease (PROTOCOLS.md P8), whose token is the count of those takeovers.
+fn judged_by_candidates(spec: &crate::protocols::spec::Spec) -> bool {
+    spec.token == TokenKind::Transitions
+}
+
 fn lock_expired(c: &Ctx, me: &str, holder: NodeId) -> String {
     let spec = c.approach.spec();
     let lease = spec.words.lease;
     let holder = c.name(holder);
     let whereabouts = lease_ended_whereabouts(c);
     let stepped = matches!(c.cause(), Some(Cause::LeaseEnded { clock_stepped: true, .. }));
-    if spec.lease == LeaseKind::KeptAlive {
+    if spec.lease == LeaseKind::KeptAlive && spec.holding == Holding::Replicated {
         format!("{holder}'s lock node is gone with its {lease}: the lock is free for the next in line.{whereabouts}")
     } else if stepped {
         format!("{holder}'s {lease} expired at {me} early: {me}'s wall clock was stepped ahead since it was set.{whereabouts}")

@@ -346,13 +346,17 @@ fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
     }
 }
 
+/// A table of more rows than this is long: in lecture mode each row keeps to one line (its
+/// step's title stays in the step itself), so that the nine approaches fit one slide.
+const LONG_TABLE: usize = 6;
+
 /// The closing table: each approach, the step that shows it, and its outcome either way.
 fn table_rows(rows: &[Row], on: &Buttons) -> Html {
     let rows = rows.iter().map(|r| {
         html! {
             <tr data-step={(r.step + 1).to_string()}>
                 <th scope="row"><button type="button" class="link" onclick={on.on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
-                    {r.approach.label()}<span class="lesson-row-step">{format!(" · step {}: {}", r.step + 1, r.title)}</span>
+                    {r.approach.label()}<span class="lesson-row-step">{format!(" · step {}", r.step + 1)}<span class="lesson-row-title">{format!(": {}", r.title)}</span></span>
                 </button></th>
                 {cell(r.fencing_off, r.has_token, false)}
                 {cell(r.fencing_on, r.has_token, true)}
@@ -412,7 +416,7 @@ pub fn lesson_panel(p: &Props) -> Html {
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
                 if !open.rows.is_empty() {
-                    <table class="lesson-table" data-testid="lesson-table">
+                    <table class={classes!("lesson-table", (open.rows.len() > LONG_TABLE).then_some("long"))} data-testid="lesson-table">
                         <thead><tr><th scope="col">{"Approach, and the step that shows it"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
                         <tbody>{table_rows(&open.rows, &buttons)}</tbody>
                     </table>

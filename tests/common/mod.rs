@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 pub mod invariants;
+pub mod lessons;
 
 use locklab::scenario::fault::{ClockDrift, ClockJump, Crash, Delay, Drop, Partition, Pause};
 use locklab::scenario::format::{ClientSpec, FaultSpec, LockConfig, NetworkConfig, StorageConfig};

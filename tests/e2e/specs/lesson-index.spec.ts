@@ -4,11 +4,11 @@ import { shot } from './helpers';
 
 // Issue 22 item 8: the course. `?lesson=` with no id, and the header's Lesson button, list the
 // built-in lessons in course order with their length; choosing one opens it at step 1. Then
-// every step of the four new lessons is walked with the clicker's keys in lecture mode at
+// every step of the five new lessons (the second course's in-the-wild too) is walked with the clicker's keys in lecture mode at
 // 1280×720, each question revealed, and each step photographed into target/screenshots/.
 
-const COURSE = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks'];
-const NEW = ['leases', 'redlock', 'consensus-locks', 'clocks'];
+const COURSE = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild'];
+const NEW = ['leases', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild'];
 
 const index = (page: Page) => page.getByTestId('lesson-index');
 const entries = (page: Page) => page.getByTestId('lesson-entry');
@@ -75,7 +75,7 @@ test('the Lesson button opens the index; Escape and Close leave it', async ({ pa
 
 test('a wrong id names the lessons there are', async ({ page }) => {
   await page.goto('/?lesson=lunch');
-  await expect(page.getByTestId('lesson-error')).toContainText('"leases", "why-fencing", "redlock", "consensus-locks", "clocks"');
+  await expect(page.getByTestId('lesson-error')).toContainText('"leases", "why-fencing", "redlock", "consensus-locks", "clocks", "in-the-wild"');
 });
 
 for (const id of NEW) {
