@@ -14,9 +14,9 @@
 //!   finds the repeats (a whole file costs little more than one of its figures). HASH is
 //!   the content's, so the folder is served `immutable`;
 //! - into DIR/index.html, in the loading placeholder's `<main>`: the first built-in (the
-//!   default address) at its start at both widths, inline, its intro above it and the loading
-//!   line under it; `<main>`'s data attributes tell the page's inline picker script
-//!   (index.html) the folder, the default's id and the widths.
+//!   default address) at its start at the desktop's width, inline, its intro above it and the
+//!   loading line under it; `<main>`'s data attributes tell the page's inline picker script
+//!   (index.html) the folder, the built-ins' ids (the first is the default) and the widths.
 //!
 //! The figures leave out the exported file's own stylesheet: the page links the same
 //! styles/diagram.css, and an inline `<style>` would need its own hash in the page's policy.
@@ -66,12 +66,15 @@ fn for_page(figure: &str) -> String {
         let end = b + "</style>".len();
         svg.replace_range(a..end + usize::from(svg[end..].starts_with('\n')), "");
     }
-    // The title names the moment: the page's figure is a picture for the eye (aria-hidden), and
-    // without it every moment's figure starts with the same static drawing.
-    if let (Some(a), Some(b)) = (svg.find("<title>"), svg.find("</title>")) {
-        let end = b + "</title>".len();
-        svg.replace_range(a..end + usize::from(svg[end..].starts_with('\n')), "");
+    // No titles: the figure's names the moment (without it, every moment's figure starts with
+    // the same static drawing), the others are tooltips (a quarter of the bytes) of a picture
+    // for the eye only (aria-hidden: the app's own diagram is what a screen reader reads).
+    let mut parts = svg.split("<title>");
+    let mut bare = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        bare.push_str(part.split_once("</title>").map_or(part, |(_, after)| after.trim_start_matches('\n')));
     }
+    let mut svg = bare;
     if let Some(w) = svg.find(" width=\"") {
         let end = svg[w + 8..].find('"').map_or(w, |e| w + 8 + e + 1);
         svg.replace_range(w..end, r#" width="100%" preserveAspectRatio="xMinYMin meet" aria-hidden="true""#);
@@ -140,20 +143,20 @@ fn hash(texts: &[String]) -> String {
     format!("{h:016x}")
 }
 
-/// The placeholder's `<main>`: the default built-in at its start, at each width.
-fn main_element(dir: &str, first: &[&Drawn]) -> String {
+/// The placeholder's `<main>`: the default built-in (the first of `ids`) at its start.
+fn main_element(dir: &str, ids: &[&str], first: &[&Drawn]) -> String {
     let d = first[0];
     let widths: Vec<String> = WIDTHS.iter().map(|w| w.to_string()).collect();
     let mut out = format!(
-        r#"<main data-paint="{dir}" data-paint-id="{}" data-paint-widths="{}"><div class="stage">{}"#,
-        Esc(&d.id),
+        r#"<main data-paint="{dir}" data-paint-ids="{}" data-paint-widths="{}"><div class="stage">{}"#,
+        Esc(&ids.join(" ")),
         widths.join(" "),
         d.intro
     );
     for d in first {
         let _ = write!(
             out,
-            r#"<figure class="diagram-wrap fp fp-{}" data-testid="first-paint" data-at="0">{}</figure>"#,
+            r#"<figure class="diagram-wrap fp fp-inline fp-{}" data-testid="first-paint" data-at="0">{}</figure>"#,
             d.width, d.moments[0].1
         );
     }
@@ -197,14 +200,18 @@ fn main() {
         std::fs::write(out.join(format!("{}-{}.json", d.id, d.width)), text).expect("write a figure file");
         figures += d.moments.len();
     }
-    let first: Vec<&Drawn> = drawn.iter().filter(|d| d.id == catalog[0].id).collect();
-    let page = format!("{}{}{}", &html[..a], main_element(&folder, &first), &html[b + "</main>".len()..]);
+    // Inline, the desktop's alone: each page of the app (every embed in a docs page is one)
+    // carries it; a phone's box fetches its width's file like any other address.
+    let first: Vec<&Drawn> = drawn.iter().filter(|d| d.id == catalog[0].id && d.width == WIDTHS[WIDTHS.len() - 1]).collect();
+    let ids: Vec<&str> = catalog.iter().map(|s| s.id.as_str()).collect();
+    let page = format!("{}{}{}", &html[..a], main_element(&folder, &ids, &first), &html[b + "</main>".len()..]);
     std::fs::write(&index, page).expect("write index.html");
     println!(
-        "first-paint: {figures} figures of {} built-ins at {:?} px in {} files under {folder}; {} inline in index.html",
+        "first-paint: {figures} figures of {} built-ins at {:?} px in {} files under {folder}; {} at {} px inline in index.html",
         catalog.len(),
         WIDTHS,
         drawn.len(),
-        first[0].id
+        first[0].id,
+        first[0].width
     );
 }
