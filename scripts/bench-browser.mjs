@@ -10,14 +10,15 @@
 // e.g. scripts/bench/redlock-9x4.json: Redlock with 9 instances and 4 clients, about 17,800
 // trace events in 60 s (issue 4's frame-cost and 10,000-event seek budgets).
 //
-// 1. first render: ms from navigation start until the diagram SVG is in the DOM, and until the
-//    frame after that (when it is on screen), each page load in a fresh browser context:
-//    - on loopback, with the bare-Yew floor page (the counter of scripts/bench/floor/, built by
-//      `scripts/bench-bundle.sh --floor` into target/floor-dist/) loaded in turn in the same run,
-//      and the ratio of the two (issue 11 budget: ≤ 300 ms and ≤ 1.5× the floor);
+// 1. first diagram: ms from navigation start until a diagram is on screen (the frame it is
+//    painted in), the pre-drawn figure (issue 25 item 4) or the live one, until the live diagram is
+//    on screen, and until the app answers input (End or Home moves its cursor); each page load in a fresh
+//    browser context, for three addresses: the default one, a built-in at a moment, an embed:
+//    - on loopback (budget: first diagram p50 ≤ 300 ms);
 //    - on a slow connection, Chromium's network emulation (CDP Network.emulateNetworkConditions:
-//      150 ms latency, 1.6 Mbps down, 750 kbps up; budget ≤ 2.0 s), with the moment the loading
-//      placeholder is painted (first contentful paint) and the bytes transferred.
+//      150 ms latency, 1.6 Mbps down, 750 kbps up), with the moment the loading text is painted
+//      (first contentful paint) and the bytes transferred (budgets: first diagram ≤ 1.2× the
+//      loading text, answers input ≤ 2.0 s). The ratio to a bare-Yew page is retired (issue 25).
 //    --load-only stops after these.
 // 2. frame script cost while playing: a DevTools trace of the renderer's main thread; the script
 //    time (top-level FunctionCall / FireAnimationFrame / RunMicrotasks / TimerFire / EventDispatch /
@@ -27,7 +28,7 @@
 // 4. inject: a pause by the fault menu, re-simulated and redrawn (see `injects`).
 // Needs `trunk build --release` first (scripts/serve.sh or scripts/test.sh do it).
 import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ARGS, chromium, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
 
 const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false, dist: path.join(root, 'dist') };
@@ -45,28 +46,49 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
 }
 needDist('bench-browser', opts.dist);
 
-// Records when `selector` first enters the DOM, and the frame after it.
+// Records when `selector` first enters the DOM, and the frame after it; the first frame with a
+// diagram on screen, the pre-drawn figure (issue 25: `[data-testid=first-paint]`) or the live
+// one; and when the app first answers input: from the live diagram on, End (Home where the
+// cursor starts elsewhere than 0) is sent each frame until the diagram's cursor moves.
 const FIRST_RENDER_PROBE = (selector) => {
-  window.__firstRender = {};
+  const r = (window.__firstRender = {});
   const seen = () => {
-    if (window.__firstRender.dom || !document.querySelector(selector)) return;
-    window.__firstRender.dom = performance.now();
-    requestAnimationFrame(() => requestAnimationFrame(() => (window.__firstRender.frame = performance.now())));
+    if (r.dom || !document.querySelector(selector)) return;
+    r.dom = performance.now();
+    requestAnimationFrame(() => requestAnimationFrame(() => (r.frame = performance.now())));
     obs.disconnect();
   };
   const obs = new MutationObserver(seen);
   obs.observe(document, { childList: true, subtree: true });
   // Trunk's bootstrap fires this once init() returned: the wasm compiled and main() ran (for
   // Yew, the first render pass up to its first 16 ms yield).
-  addEventListener('TrunkApplicationStarted', () => (window.__firstRender.started = performance.now()));
+  addEventListener('TrunkApplicationStarted', () => (r.started = performance.now()));
+  // Each frame, before its paint: is a diagram visible in it, and has the app answered?
+  let cursor0;
+  const tick = () => {
+    const shown = [...document.querySelectorAll('[data-testid="first-paint"], [data-testid="diagram"]')].find((e) => e.checkVisibility());
+    if (shown && r.figure === undefined) [r.figure, r.figureKind] = [performance.now(), shown.dataset.testid];
+    const live = document.querySelector('[data-testid="diagram"]');
+    if (live && r.answered === undefined) {
+      const now = live.getAttribute('data-cursor-ms');
+      if (cursor0 === undefined) cursor0 = now;
+      if (now !== cursor0) r.answered = performance.now();
+      else {
+        const key = cursor0 === '0' ? 'End' : 'Home';
+        document.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true, cancelable: true }));
+      }
+    }
+    if (r.answered === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
 };
 
 // issue 11's slow connection (Lighthouse's mobile profile): 150 ms latency, 1.6 Mbps down, 750 kbps up.
 const SLOW = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
 /** One page load in a fresh context: when `selector` is in the DOM and on screen, and what it took. */
-async function loadOnce(browser, url, selector, network) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+async function loadOnce(browser, url, selector, network, viewport = { width: 1280, height: 720 }) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   if (network) {
     const cdp = await context.newCDPSession(page);
@@ -81,7 +103,7 @@ async function loadOnce(browser, url, selector, network) {
     if (ext) (encodings[ext] ??= new Set()).add((await res.allHeaders())['content-encoding'] ?? 'identity');
   });
   await page.goto(url);
-  await page.waitForFunction(() => window.__firstRender.frame, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__firstRender.frame && window.__firstRender.answered, null, { timeout: 60_000 });
   const r = await page.evaluate(() => {
     const res = performance.getEntriesByType('resource');
     const nav = performance.getEntriesByType('navigation')[0];
@@ -99,10 +121,10 @@ async function loadOnce(browser, url, selector, network) {
 
 /** `opts.runs` loads of each page, taken in turn (so both see the same machine), after one warm-up each. */
 async function firstRenders(browser, pages, network) {
-  const out = pages.map(() => ({ started: [], dom: [], frame: [], wasm: [], fcp: [], bytes: [], wasmFetches: [], encodings: [] }));
+  const out = pages.map(() => ({ started: [], dom: [], frame: [], figure: [], figureKind: [], answered: [], wasm: [], fcp: [], bytes: [], wasmFetches: [], encodings: [] }));
   for (let i = 0; i < opts.runs; i++) {
-    for (const [k, { url, selector }] of pages.entries()) {
-      const r = await loadOnce(browser, url, selector, network);
+    for (const [k, { url, selector, viewport }] of pages.entries()) {
+      const r = await loadOnce(browser, url, selector, network, viewport);
       // the first load warms the OS file cache and the server; it is not counted
       if (i > 0) for (const key of Object.keys(out[k])) out[k][key].push(r[key]);
     }
@@ -282,33 +304,41 @@ const server = await startServer(opts.dist);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
   console.log(`Lock Lab browser figures (release build from ${server.url}, ${await browser.version()}, headless)`);
-  const floorDir = path.join(root, 'target/floor-dist');
-  const floor = existsSync(path.join(floorDir, 'index.html')) ? await startServer(floorDir) : null;
   const app = { url: server.url, selector: '[data-testid="diagram"]' };
-  const pages = floor ? [app, { url: floor.url, selector: 'button' }] : [app];
-  const [fr, fl] = await firstRenders(browser, pages, null);
+  // Issue 25 item 4: the default address (its figure inline in the page), a built-in's address at
+  // a moment (its figure fetched), and a built-in embedded in a 640×360 frame.
+  const pages = [
+    ['default address', app],
+    ['?scenario=etcd-gc-pause&t=20000', { ...app, url: `${server.url}?scenario=etcd-gc-pause&t=20000` }],
+    ['embed 640×360, redis at 15.502 s', { ...app, url: `${server.url}?scenario=redis-gc-pause&t=15502&embed=1`, viewport: { width: 640, height: 360 } }],
+  ];
   const verdict = (ok) => (ok ? 'met' : 'NOT MET');
-  console.log(`\nfirst render of the diagram on loopback (ms from navigation start, ${fr.dom.length} fresh contexts after 1 warm-up${floor ? ', the floor page loaded in turn' : ''})`);
-  console.log(`  .wasm downloaded:        ${stats(fr.wasm)}`);
-  console.log(`  main() ran (first pass): ${stats(fr.started)}`);
-  console.log(`  diagram in the DOM:      ${stats(fr.dom)}`);
-  console.log(`  frame after (on screen): ${stats(fr.frame)}   budget p50 ≤ 300 ms: ${verdict(quantile(fr.frame, 0.5) <= 300)}`);
-  console.log(`  sent as: ${[...new Set(fr.encodings)].join(' | ')}`);
-  if (fl) {
-    const ratio = quantile(fr.frame, 0.5) / quantile(fl.frame, 0.5);
-    console.log(`  bare-Yew floor, counter on screen: ${stats(fl.frame)}`);
-    console.log(`  ratio to the floor: p50 ${ratio.toFixed(2)}×, p95 ${(quantile(fr.frame, 0.95) / quantile(fl.frame, 0.95)).toFixed(2)}×   budget p50 ≤ 1.5×: ${verdict(ratio <= 1.5)}`);
-  } else {
-    console.log('  (no floor page in target/floor-dist/: `scripts/bench-bundle.sh --floor` builds it; ratio not measured)');
+  const kinds = (r) => [...new Set(r.figureKind)].map((k) => (k === 'first-paint' ? 'pre-drawn' : 'live')).join('/');
+  const fr = await firstRenders(browser, pages.map((p) => p[1]), null);
+  console.log(`\nfirst diagram on loopback (ms from navigation start, ${fr[0].dom.length} fresh contexts after 1 warm-up, each address in turn)`);
+  for (const [k, [name]] of pages.entries()) {
+    const r = fr[k];
+    console.log(`  ${name}`);
+    console.log(`    first diagram on screen (${kinds(r)}): ${stats(r.figure)}${k ? '' : `   budget p50 ≤ 300 ms: ${verdict(quantile(r.figure, 0.5) <= 300)}`}`);
+    console.log(`    .wasm downloaded:        ${stats(r.wasm)}`);
+    console.log(`    live diagram on screen:  ${stats(r.frame)}`);
+    console.log(`    answers input (End/Home moved the cursor): ${stats(r.answered)}`);
   }
+  console.log(`  sent as: ${[...new Set(fr[0].encodings)].join(' | ')}`);
 
-  const [slow] = await firstRenders(browser, [app], SLOW);
-  console.log(`\nfirst render on a slow connection (Chromium network emulation: 150 ms latency, 1.6 Mbps down, 750 kbps up; ${slow.dom.length} loads)`);
-  console.log(`  loading text painted:    ${stats(slow.fcp)}`);
-  console.log(`  .wasm downloaded:        ${stats(slow.wasm)}`);
-  console.log(`  frame after (on screen): ${stats(slow.frame)}   budget p50 ≤ 2000 ms: ${verdict(quantile(slow.frame, 0.5) <= 2000)}`);
-  console.log(`  transferred: ${(quantile(slow.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...slow.wasmFetches)}× per load; sent as: ${[...new Set(slow.encodings)].join(' | ')}`);
-  floor?.stop();
+  const slow = await firstRenders(browser, pages.map((p) => p[1]), SLOW);
+  console.log(`\nfirst diagram on a slow connection (Chromium network emulation: 150 ms latency, 1.6 Mbps down, 750 kbps up; ${slow[0].dom.length} loads of each)`);
+  for (const [k, [name]] of pages.entries()) {
+    const r = slow[k];
+    const ratio = quantile(r.figure, 0.5) / quantile(r.fcp, 0.5);
+    console.log(`  ${name}`);
+    console.log(`    loading text painted:    ${stats(r.fcp)}`);
+    console.log(`    first diagram on screen (${kinds(r)}): ${stats(r.figure)}   ${ratio.toFixed(2)}× the loading text (p50)${k ? '' : `, budget ≤ 1.2×: ${verdict(ratio <= 1.2)}`}`);
+    console.log(`    .wasm downloaded:        ${stats(r.wasm)}`);
+    console.log(`    live diagram on screen:  ${stats(r.frame)}`);
+    console.log(`    answers input (End/Home moved the cursor): ${stats(r.answered)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.answered, 0.5) <= 2000)}`}`);
+    console.log(`    transferred: ${(quantile(r.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...r.wasmFetches)}× per load; sent as: ${[...new Set(r.encodings)].join(' | ')}`);
+  }
   if (opts.loadOnly) {
     await browser.close();
     server.stop();

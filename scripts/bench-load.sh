@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Issue 11's load figures, run by hand (not a timed test: on a shared machine they vary with
-# the load, so they are figures to read, not a pass/fail): first diagram on screen on loopback
-# (p50/p95), the bare-Yew floor page loaded in turn in the same run and the ratio to it, and the
-# same load under Chromium's network emulation (150 ms latency, 1.6 Mbps). See bench-browser.mjs.
+# Issues 11 and 25's load figures, run by hand (not a timed test: on a shared machine they vary
+# with the load, so they are figures to read, each against its budget): the first diagram on
+# screen (pre-drawn or live), the live one, and when the app answers input, on loopback and
+# under Chromium's network emulation (150 ms latency, 1.6 Mbps), for the default address, a
+# built-in's address and an embed. See bench-browser.mjs.
 #
 #   scripts/bench-load.sh [--build] [--runs N]    # --build: trunk build --release first
 #
-# Builds dist/ and the floor (target/floor-dist/) when they are missing.
+# Builds dist/ when it is missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -26,5 +27,4 @@ if $build || [ ! -f dist/index.html ]; then
   fetch_crates
   release_build >&2
 fi
-[ -f target/floor-dist/index.html ] || floor_build >&2
 exec node scripts/bench-browser.mjs --load-only --runs 11 "${args[@]}"

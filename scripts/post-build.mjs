@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // Trunk's post_build hook (Trunk.toml), run on the finished build before it becomes dist/:
 //
+// 0. The first diagram at first paint (issue 25): src/bin/first-paint.rs pre-draws every
+//    built-in at its start and key moments with the CLI's drawing code into paint-HASH/, and
+//    the first one into index.html (a native build of the binary, dev profile: seconds once
+//    built). First, so that the policy below hashes the page as it is served.
 // 1. A Content-Security-Policy <meta> in each page, first thing in <head>. Trunk writes an inline
 //    bootstrap <script type="module"> into index.html, and docs/embed-example.html has an inline
 //    <style>; a strict policy allows each by its sha256 hash, taken from the built file, so a
@@ -24,6 +28,17 @@ if (!dir) {
   process.exit(2);
 }
 const release = process.argv[2] !== undefined || process.env.TRUNK_PROFILE === 'release';
+
+if (!process.env.LOCKLAB_NO_FIRST_PAINT) {
+  // A native build: none of the wasm build's settings (scripts/env.sh's lean flags: build-std
+  // needs a --target, and would rebuild the standard library) reach it.
+  const env = { ...process.env };
+  for (const k of ['RUSTC_BOOTSTRAP', 'CARGO_UNSTABLE_BUILD_STD', 'CARGO_BUILD_TARGET', 'RUSTFLAGS']) delete env[k];
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const started = Date.now();
+  execFileSync('cargo', ['run', '--quiet', '--offline', '--bin', 'first-paint', '--', path.resolve(dir)], { cwd: root, env, stdio: 'inherit' });
+  console.log(`post-build: first paint drawn in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
 
 // Each page's policy; `hashes` are the 'sha256-…' sources of the page's inline elements.
 //  - The app: its own script, the wasm (instantiated from bytes: 'wasm-unsafe-eval'), CSS files.
