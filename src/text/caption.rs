@@ -204,12 +204,13 @@ fn write_caption(c: &Ctx, client: NodeId, token: Option<u64>, accepted: bool, hi
             let newer = c.name(*newer);
             let guard = match (token, newer_token) {
                 (None, _) => " It carries no token to check.".to_string(),
-                _ if !fencing => " Fencing is off: tokens go unchecked.".to_string(),
+                // Short: on a compared stage the caption's three lines at 28 px hold ~215 characters.
+                _ if !fencing => " Fencing is off.".to_string(),
                 (Some(a), Some(b)) if a == *b => format!(" Fencing cannot tell them apart: both carry {tok}, handed out twice."),
                 _ => format!(" Fencing lets it through: {tok} is higher than {}, because the token went back.", c.tok(*newer_token)),
             };
             format!(
-                "Storage accepts {who}'s STALE write ({tok}): {}. {newer}'s write ({}) came first and is lost.{guard}",
+                "Storage accepts {who}'s STALE write ({tok}): {}. {newer}'s earlier write ({}) is lost.{guard}",
                 stale_words(c, &who, &newer, why),
                 c.tok(*newer_token)
             )
