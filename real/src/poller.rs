@@ -111,11 +111,6 @@ pub fn refuses(addr: String) -> Down {
     })
 }
 
-/// The client named in a Redis lock value (`NAME:incarnation:pid:attempt`).
-pub fn owner_of(value: &str) -> String {
-    value.split(':').next().unwrap_or(value).to_string()
-}
-
 /// Reads the Redis lock key at `addr` (its own connection, reopened after a failure); `hash`:
 /// Redisson's lock, a hash whose field is the owner.
 pub fn redis_probe(addr: String, hash: bool) -> Probe {
@@ -128,7 +123,10 @@ pub fn redis_probe(addr: String, hash: bool) -> Probe {
         let read = if hash {
             crate::client::redisson_owner(con_ref)
         } else {
-            redis::cmd("GET").arg(crate::client::redis::LOCK_KEY).query::<Option<String>>(con_ref).map(|v| v.map(|v| owner_of(&v)))
+            redis::cmd("GET")
+                .arg(crate::client::redis::LOCK_KEY)
+                .query::<Option<String>>(con_ref)
+                .map(|v| v.map(|v| crate::client::owner_of(&v)))
         };
         match read {
             Ok(owner) => Some(owner),
@@ -154,7 +152,7 @@ pub fn postgres_probe(conn: String) -> Probe {
                 return None;
             }
         };
-        Some(rows.first().map(|r| owner_of(r.get::<_, &str>(0))))
+        Some(rows.first().map(|r| crate::client::owner_of(r.get::<_, &str>(0))))
     })
 }
 

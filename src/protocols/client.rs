@@ -8,7 +8,6 @@
 //! one of its own. Whatever the old process left at the lock service stays there until it
 //! expires.
 
-use super::spec::Workload;
 use super::{AcquireFailure, BeliefEnd, ClientPhase as Phase, Ctx, GrantRef, Msg, Note};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -57,6 +56,19 @@ const REQ_BITS: u32 = 20;
 /// is waiting for.
 pub fn req_base(incarnation: u32) -> u32 {
     incarnation << REQ_BITS
+}
+
+/// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// Take the lock, make `writes` writes under it, release. Storage's fencing check is
+    /// highest-token-seen; a write is stale when storage accepted one under a later grant.
+    UnderLock,
+    /// No lock: each write is a read-modify-write under its own read (its "grant"), sent with
+    /// the version read as a precondition; a refused write is read again and redone. Storage's
+    /// fencing check is the precondition (the version must still be the one read); a write is
+    /// stale when another write was accepted after its read ("Beyond the seed", conditional-write).
+    ReadModifyWrite,
 }
 
 /// Builds the lock agent of one process of a client, given its incarnation (0 for the

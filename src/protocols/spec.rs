@@ -2,6 +2,8 @@
 //! of every approach is `registry`; each approach writes its own `SPEC` in its protocol file.
 
 use super::client::AgentFactory;
+// The client's workload is the client's own notion (client.rs runs it); the spec names it.
+pub use super::client::Workload;
 use super::config::LockConfig;
 use super::{BoxedNode, Msg, Trace};
 use crate::sim::{ClockKind, NodeId};
@@ -83,19 +85,6 @@ pub struct ConfigRules {
 impl ConfigRules {
     /// The common `lock` settings only, with a 10 s TTL by default.
     pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, fields: &[], check: |_| Ok(()), fit: |_| {} };
-}
-
-/// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Workload {
-    /// Take the lock, make `writes` writes under it, release. Storage's fencing check is
-    /// highest-token-seen; a write is stale when storage accepted one under a later grant.
-    UnderLock,
-    /// No lock: each write is a read-modify-write under its own read (its "grant"), sent with
-    /// the version read as a precondition; a refused write is read again and redone. Storage's
-    /// fencing check is the precondition (the version must still be the one read); a write is
-    /// stale when another write was accepted after its read ("Beyond the seed", conditional-write).
-    ReadModifyWrite,
 }
 
 /// What the approach hands out as a fencing token, and how it is written.

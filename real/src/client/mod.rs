@@ -125,6 +125,17 @@ impl Storage {
     }
 }
 
+/// What a Redis lock value starts with: `NAME:incarnation:pid` (each acquisition appends its
+/// attempt number), so the poller can tell whose key it reads and which process set it.
+pub fn owner_prefix(job: &crate::record::Job) -> String {
+    format!("{}:{}:{}", job.name, job.incarnation, std::process::id())
+}
+
+/// The client named in a Redis lock value (`owner_prefix`, then `:attempt`).
+pub fn owner_of(value: &str) -> String {
+    value.split(':').next().unwrap_or(value).to_string()
+}
+
 /// Reads the job from stdin's first line, then (first processes) the start from the second.
 pub fn main() -> Result<(), String> {
     let mut stdin = BufReader::new(std::io::stdin());

@@ -47,7 +47,7 @@ impl RedisAgent {
             con: None,
             timeout,
             value: String::new(),
-            prefix: format!("{}:{}:{}", job.name, job.incarnation, std::process::id()),
+            prefix: super::owner_prefix(job),
             ttl_wall_ms: ((job.ttl_ms as f64 * job.scale).round() as u64).max(1),
             safe_unlock: job.safe_unlock,
         };

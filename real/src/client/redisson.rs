@@ -25,7 +25,7 @@ const UNLOCK: &str = "if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then retur
 /// The owner (client name) of the lock hash at `addr`'s connection, if anyone holds it.
 pub fn owner(con: &mut Connection) -> redis::RedisResult<Option<String>> {
     let fields: Vec<String> = redis::cmd("HKEYS").arg(LOCK_KEY).query(con)?;
-    Ok(fields.first().map(|f| crate::poller::owner_of(f)))
+    Ok(fields.first().map(|f| super::owner_of(f)))
 }
 
 pub struct RedissonAgent {
@@ -45,7 +45,7 @@ impl RedissonAgent {
             addr: addr.to_string(),
             con: connect(addr, timeout).ok(),
             timeout,
-            prefix: format!("{}:{}:{}", job.name, job.incarnation, std::process::id()),
+            prefix: super::owner_prefix(job),
             owner: String::new(),
             ttl_wall_ms: ((job.ttl_ms as f64 * job.scale).round() as u64).max(3),
             stop: Arc::new(AtomicBool::new(true)),

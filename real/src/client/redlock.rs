@@ -41,7 +41,7 @@ impl RedlockAgent {
             addrs: addrs.to_vec(),
             cons,
             timeout,
-            prefix: format!("{}:{}:{}", job.name, job.incarnation, std::process::id()),
+            prefix: super::owner_prefix(job),
             value: String::new(),
             scale: job.scale,
             ttl_ms: job.ttl_ms,
