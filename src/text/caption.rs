@@ -6,7 +6,7 @@
 use super::{Belief, Cause, Gone, StaleWhy, Story, Whereabouts, WriteCause};
 use crate::decimal::seconds;
 use crate::protocols::spec::TokenKind;
-use crate::protocols::spec::{Holding, LeaseKind};
+use crate::protocols::spec::{Holding, LeaseKind, Workload};
 use crate::protocols::words::message_label;
 use crate::protocols::{AcquireFailure, BeliefEnd, ClientPhase, EventKind, Note, Trace};
 use crate::scenario::Approach;
@@ -90,6 +90,11 @@ pub fn caption(trace: &Trace, approach: Approach, story: &Story, event: usize) -
             format!("{me} freezes (a stop-the-world GC pause or VM stall). It does not notice: to {me}, no time passes.")
         }
         EventKind::Resumed => match c.cause() {
+            // A read-modify-write has no lock and no lock service: what it carries on with is
+            // the version it read.
+            Some(Cause::Woke { believes: true, .. }) if spec.workload == Workload::ReadModifyWrite => format!(
+                "{me} wakes up and goes on with the version it read: nothing tells it whether anyone has written since. Overdue timers and queued messages are handled now, in order."
+            ),
             Some(Cause::Woke { believes: true, service_holds: false }) => format!(
                 "{me} wakes up still believing it holds the lock, but the lock service no longer holds it for {me}. {me} does not know: overdue timers and queued messages are handled now, in order."
             ),
@@ -136,8 +141,15 @@ fn loss(reason: LossReason) -> &'static str {
 /// " A is paused and does not know: it still believes it holds the lock." and the like.
 fn whereabouts(c: &Ctx, w: &Whereabouts) -> String {
     let who = c.name(w.node);
+    let read_modify_write = c.approach.spec().workload == Workload::ReadModifyWrite;
     match (w.down, w.belief, w.paused) {
         (true, _, _) => format!(" {who} is down."),
+        (false, Belief::Holds, true) if read_modify_write => {
+            format!(" {who} is paused and does not know: it still goes on with the version it read.")
+        }
+        (false, Belief::Holds, false) if read_modify_write => {
+            format!(" {who} does not know yet: it still goes on with the version it read.")
+        }
         (false, Belief::Holds, true) => format!(" {who} is paused and does not know: it still believes it holds the lock."),
         (false, Belief::Holds, false) => format!(" {who} does not know yet: it still believes it holds the lock."),
         (false, Belief::Stopped, _) => format!(" {who} had already stopped believing it holds it."),
