@@ -316,3 +316,39 @@ fn each_approach_captions_in_its_own_terms() {
         assert!(!r.contains("lock node") && r.contains("key expired at redis"), "{id}");
     }
 }
+
+/// A conditional write has no lock: its diagram, legend words and verdict never say a client
+/// holds or believes it holds one (they say it works from the version it read), at every key
+/// moment of every conditional-write built-in, wide and narrow, fencing off and on.
+#[test]
+fn conditional_write_never_speaks_of_a_lock_a_client_holds() {
+    use locklab::scenario::catalog;
+    use locklab::timeline::draw::export;
+    use locklab::timeline::Timeline;
+    let ids: Vec<String> = catalog::all().into_iter().filter(|s| s.approach == Approach::ConditionalWrite).map(|s| s.id).collect();
+    assert!(ids.len() >= 2, "{ids:?}");
+    for id in &ids {
+        for fencing in [false, true] {
+            let run = lab::run(&lab::with_fencing(&builtin(id).unwrap(), fencing));
+            let t = Timeline::of_run(&run);
+            let words = [locklab::text::verdict::sentence(&run.verdict)]
+                .into_iter()
+                .chain(t.key_moments.iter().map(|k| locklab::text::verdict::so_far(&run.verdict, k.at)));
+            for w in words {
+                assert!(!w.contains("lock") && !w.contains("holder"), "{id} {fencing}: {w}");
+            }
+            for k in &t.key_moments {
+                for width in [342.0, 1280.0] {
+                    let svg = export::figure(&run, &t, k.at, width, false, "");
+                    for bad in ["holds the lock", "believe", "no lock", "hold it"] {
+                        assert!(!svg.contains(bad), "{id} fencing {fencing} at {} ms, {width} px: \"{bad}\"", k.at);
+                    }
+                }
+            }
+        }
+    }
+    // The same words in a lock's diagram, to show the test can see them.
+    let redis = lab::run(&builtin("redis-gc-pause").unwrap());
+    let rt = Timeline::of_run(&redis);
+    assert!(export::figure(&redis, &rt, 12_000, 1280.0, false, "").contains("believes it holds the lock"));
+}

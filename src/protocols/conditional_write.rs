@@ -8,7 +8,7 @@
 //! (`Workload::ReadModifyWrite`).
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId};
@@ -78,6 +78,18 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "reads",
         caption,
+        belief: BeliefWords {
+            bar: "works from the version it read",
+            bar_short: "read",
+            lane: ["works from its read", "read"],
+            none: "idle",
+            together: ["work from what they read", "at work"],
+            at_once: ["work from what they read at the same time", "worked from what they read at the same time"],
+            grant: ["read", "reads"],
+            most: "most at work at once",
+            legend: ["works from the version it read", "two at work at once"],
+            service_holds: false,
+        },
     },
     build: Build {
         agent: |p| {

@@ -12,7 +12,7 @@
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Rules};
-use super::spec::{numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -337,6 +337,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "gets the lock",
         caption,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -6,7 +6,7 @@
 //! The database is durable: a crash keeps the row.
 
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
@@ -159,6 +159,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "gets the lock",
         caption: common_captions,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -9,7 +9,7 @@
 //! `leaseTransitions` ("does not guarantee that only one client is acting as a leader").
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{BeliefEnd, Ctx, EventKind, LeaseRecord, Msg, Note, Trace};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -352,6 +352,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "becomes leader",
         caption,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -7,7 +7,7 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -346,6 +346,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "gets the lock",
         caption: common_captions,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -9,7 +9,7 @@
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
 use super::redis;
-use super::spec::{Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -136,6 +136,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "gets the lock",
         caption,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -6,7 +6,7 @@
 
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -174,6 +174,7 @@ pub const SPEC: Spec = Spec {
         message: redis::words,
         got: "gets the lock",
         caption: common_captions,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

@@ -154,6 +154,52 @@ pub struct Words {
     /// The caption of trace event `event` (by node `me`) in the approach's own terms, where the
     /// common caption does not fit (None: the common one applies).
     pub caption: fn(trace: &Trace, event: usize, me: &str) -> Option<String>,
+    /// What a client's belief is called on the diagram, the legend and the verdict.
+    pub belief: BeliefWords,
+}
+
+/// What a client's belief is called: that it holds the lock, for a lock; for a conditional
+/// write (no lock at all), that it works from the version it read. A diagram that said "A
+/// believes it holds the lock" where there is no lock would teach the wrong thing.
+#[derive(Debug, PartialEq, Eq)]
+pub struct BeliefWords {
+    /// On a client's bar, after its name and before its token: "believes it holds the lock".
+    pub bar: &'static str,
+    /// The same where room is short, before the token's value: "believes".
+    pub bar_short: &'static str,
+    /// In the lane's column, wide and narrow: "believes it holds", "holds".
+    pub lane: [&'static str; 2],
+    /// In the lane's column of a client with none: "no lock".
+    pub none: &'static str,
+    /// Two or more at once, after "A and B both" (long, short): "believe they hold the lock".
+    pub together: [&'static str; 2],
+    /// How long two or more were so, in a sentence, present and past, after their names:
+    /// "believe they hold the lock at the same time", "believed they held …".
+    pub at_once: [&'static str; 2],
+    /// The verdict's counts: a grant, singular and plural ("grant", "grants"); "most believers
+    /// at once".
+    pub grant: [&'static str; 2],
+    pub most: &'static str,
+    /// The legend's words for a belief and for two at once.
+    pub legend: [&'static str; 2],
+    /// Whether a lock service keeps leases at all (its bars and its legend entry).
+    pub service_holds: bool,
+}
+
+impl BeliefWords {
+    /// Every lock: a client believes it holds the lock.
+    pub const LOCK: BeliefWords = BeliefWords {
+        bar: "believes it holds the lock",
+        bar_short: "believes",
+        lane: ["believes it holds", "holds"],
+        none: "no lock",
+        together: ["believe they hold the lock", "hold it"],
+        at_once: ["believe they hold the lock at the same time", "believed they held the lock at the same time"],
+        grant: ["grant", "grants"],
+        most: "most believers at once",
+        legend: ["believes it holds the lock", "two believers"],
+        service_holds: true,
+    };
 }
 
 /// No caption of the approach's own: the common captions fit (every lock approach).

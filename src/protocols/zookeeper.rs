@@ -4,7 +4,7 @@
 
 use super::ensemble::{EnsembleServer, Rules};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{common_captions, numbered, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -38,6 +38,7 @@ pub const SPEC: Spec = Spec {
         message: words,
         got: "gets the lock",
         caption: common_captions,
+        belief: BeliefWords::LOCK,
     },
     build: Build {
         agent: |p| {

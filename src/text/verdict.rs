@@ -58,8 +58,9 @@ pub fn sentence(v: &Verdict) -> String {
         Worst::Fenced(f) => format!("Fencing saved it: {}", f.text),
         Worst::HolderBlocked(f) => format!("No update was lost, but fencing blocked the rightful holder: {}", f.text),
         Worst::Overlap(o) => format!(
-            "No update was lost, but {} believed they held the lock at the same time for {}.",
+            "No update was lost, but {} {} for {}.",
             names(o),
+            v.approach.spec().words.belief.at_once[1],
             seconds(o.to_ms - o.from_ms)
         ),
         Worst::TokenReused(f) => f.text.clone(),
@@ -79,19 +80,24 @@ pub fn so_far(v: &Verdict, upto: Time) -> String {
         Worst::Fenced(f) => format!("So far: fencing stopped a stale write. {}", f.text),
         Worst::HolderBlocked(f) => format!("So far: fencing blocked the rightful holder. {}", f.text),
         Worst::Overlap(o) if o.to_ms <= upto => format!(
-            "So far: {} believed they held the lock at the same time for {}; no update is lost yet.",
+            "So far: {} {} for {}; no update is lost yet.",
             names(o),
+            v.approach.spec().words.belief.at_once[1],
             seconds(o.to_ms - o.from_ms)
         ),
         Worst::Overlap(o) => {
             format!(
-                "So far: {} believe they hold the lock at the same time (since {}); no update is lost yet.",
+                "So far: {} {} (since {}); no update is lost yet.",
                 names(o),
+                v.approach.spec().words.belief.at_once[0],
                 seconds(o.from_ms)
             )
         }
         Worst::TokenReused(f) => format!("So far: {}", f.text),
         Worst::NobodyHeld => "So far: nobody has the lock yet.".into(),
+        Worst::Fine if v.approach.spec().workload == Workload::ReadModifyWrite => {
+            "So far: every accepted write was based on the latest version.".into()
+        }
         Worst::Fine => "So far: one holder at a time.".into(),
     }
 }

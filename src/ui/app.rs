@@ -215,7 +215,7 @@ fn story(lab: &Session, act: &Act) -> Html {
         <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} upto={super::compare::event_at_cursor(&lab.run, caption_event, lab.cursor)} whole={lab.outcome}
             lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
         if lab.legend {
-            {legend()}
+            {legend(&lab.scenario.approach.spec().words.belief)}
         }
         if !lab.embed {
             {super::diagram::fault_hint()}

@@ -2,22 +2,31 @@
 
 use yew::prelude::*;
 
-/// The key as fixed markup, the same nodes `html!` made of it: a string in the wasm's data
-/// costs less than a component and the code that builds each node, and the app's every
-/// render compares only the string (no node is touched).
-const LEGEND: &str = concat!(
-    r#"<p class="legend-line" aria-label="How to read the diagram">"#,
-    r#"<span><i class="sw belief"></i>believes it holds the lock</span>"#,
-    r#"<span><i class="sw held"></i>lock service holds its lease</span>"#,
-    r#"<span><i class="sw pause"></i>paused</span>"#,
-    r#"<span><i class="sw overlap"></i>two believers</span>"#,
-    r#"<span><b class="g ok">●</b>accepted</span>"#,
-    r#"<span><b class="g no">■</b>rejected</span>"#,
-    r#"<span><b class="g stale">▲</b>stale write accepted</span>"#,
-    r#"<span class="hint">click to seek · ? keys</span>"#,
-    "</p>",
-);
+use crate::protocols::spec::BeliefWords;
 
-pub fn legend() -> Html {
-    Html::from_html_unchecked(AttrValue::Static(LEGEND))
+/// The key as fixed markup in the approach's words (a conditional write has no lock service
+/// and no lease to draw): a string costs less in the wasm than a component and the code that
+/// builds each node, and the app's every render compares only the string (no node is touched).
+fn markup(words: &BeliefWords) -> String {
+    let held = if words.service_holds { r#"<span><i class="sw held"></i>lock service holds its lease</span>"# } else { "" };
+    format!(
+        concat!(
+            r#"<p class="legend-line" aria-label="How to read the diagram">"#,
+            r#"<span><i class="sw belief"></i>{belief}</span>{held}"#,
+            r#"<span><i class="sw pause"></i>paused</span>"#,
+            r#"<span><i class="sw overlap"></i>{overlap}</span>"#,
+            r#"<span><b class="g ok">●</b>accepted</span>"#,
+            r#"<span><b class="g no">■</b>rejected</span>"#,
+            r#"<span><b class="g stale">▲</b>stale write accepted</span>"#,
+            r#"<span class="hint">click to seek · ? keys</span>"#,
+            "</p>",
+        ),
+        belief = words.legend[0],
+        held = held,
+        overlap = words.legend[1],
+    )
+}
+
+pub fn legend(words: &BeliefWords) -> Html {
+    Html::from_html_unchecked(AttrValue::from(markup(words)))
 }

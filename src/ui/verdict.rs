@@ -89,6 +89,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
         .collect();
     let judged = |at: i64| passed(at);
     let grants = v.grants.iter().filter(|g| judged(g.at_ms)).count();
+    let belief = &v.approach.spec().words.belief;
     let stale = |accepted: bool| v.writes.iter().filter(|w| w.stale && w.accepted == accepted && judged(w.at_ms)).count();
     let (class, head, sub, sentence) = match p.upto {
         None => (
@@ -118,9 +119,9 @@ pub fn verdict(p: &VerdictProps) -> Html {
                 }}
             }
             <p class="counts">
-                {format!("{grants} grants · stale writes accepted {} · rejected {}{}",
-                    stale(true), stale(false),
-                    if p.upto.is_none() { format!(" · most believers at once {}", v.max_concurrent_holders) } else { String::new() })}
+                {format!("{grants} {} · stale writes accepted {} · rejected {}{}",
+                    belief.grant[usize::from(grants != 1)], stale(true), stale(false),
+                    if p.upto.is_none() { format!(" · {} {}", belief.most, v.max_concurrent_holders) } else { String::new() })}
             </p>
             if !findings.is_empty() {
                 <ul class="findings" aria-label="Findings">{for findings}</ul>

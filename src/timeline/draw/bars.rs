@@ -66,7 +66,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
         let (x0, x1) = (g.xt(b.from), g.xt(b.to));
         let y = lane.mid() + BELIEF_TOP;
         s.open(&format!("belief {}", hue_class(t.hue(b.client))));
-        s.title(&format!("{} believes it holds the lock ({})", t.name(b.client), t.approach.token_label(b.token)));
+        s.title(&format!("{} {} ({})", t.name(b.client), t.approach.spec().words.belief.bar, t.approach.token_label(b.token)));
         s.rect("belief-bar", x0, y, (x1 - x0).max(1.5), BELIEF_H);
         // Past its own deadline the client is still sure of itself: hatch that part.
         if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 2.0) {
@@ -160,8 +160,9 @@ fn belief_labels(p: &mut Placer, t: &Timeline, g: &Geometry, b: &BeliefBar) {
     let y = lane.mid() + BELIEF_TOP;
     let name = t.name(b.client);
     let cls = format!("lbl bar-lbl {}", hue_class(t.hue(b.client)));
-    let long = format!("{name} believes it holds the lock ({})", t.approach.token_label(b.token));
-    let short = format!("believes · {}", t.approach.token_value(b.token));
+    let words = &t.approach.spec().words.belief;
+    let long = format!("{name} {} ({})", words.bar, t.approach.token_label(b.token));
+    let short = format!("{} · {}", words.bar_short, t.approach.token_value(b.token));
     for label in [long, short] {
         if p.place(g, Label { at: (b.from, b.event), class: &cls, x: x0 + 2.0, y: y - 4.0, anchor: "start", text: &label, font: f }) {
             break;

@@ -17,17 +17,20 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narro
         return ("down".into(), "warn");
     }
     match lane.role {
-        Role::Client => match (s.paused, s.believes) {
-            (true, Some(_)) if narrow => ("paused, sure".into(), "warn"),
-            (true, Some(_)) => ("paused · still sure".into(), "warn"),
-            (true, None) => ("paused".into(), "warn"),
-            (false, Some(None)) => ("believes it holds".into(), "holds"),
-            // Long tokens (czxids) do not fit the column; the bar's label carries them.
-            (false, Some(tok)) if t.approach.token_value(tok).len() > 6 => ("believes it holds".into(), "holds"),
-            (false, Some(tok)) if narrow => (format!("holds · {}", t.approach.token_value(tok)), "holds"),
-            (false, Some(tok)) => (format!("believes it holds · {}", t.approach.token_value(tok)), "holds"),
-            (false, None) => ("no lock".into(), "quiet"),
-        },
+        Role::Client => {
+            let [wide, short] = t.approach.spec().words.belief.lane;
+            match (s.paused, s.believes) {
+                (true, Some(_)) if narrow => ("paused, sure".into(), "warn"),
+                (true, Some(_)) => ("paused · still sure".into(), "warn"),
+                (true, None) => ("paused".into(), "warn"),
+                (false, Some(None)) => (wide.into(), "holds"),
+                // Long tokens (czxids) do not fit the column; the bar's label carries them.
+                (false, Some(tok)) if t.approach.token_value(tok).len() > 6 => (wide.into(), "holds"),
+                (false, Some(tok)) if narrow => (format!("{short} · {}", t.approach.token_value(tok)), "holds"),
+                (false, Some(tok)) => (format!("{wide} · {}", t.approach.token_value(tok)), "holds"),
+                (false, None) => (t.approach.spec().words.belief.none.into(), "quiet"),
+            }
+        }
         Role::LockServer => {
             let roles = t.approach.spec().words.roles;
             let lead = t.leader_at(lane.node, at).map(|leads| if leads { roles[0] } else { roles[1] });

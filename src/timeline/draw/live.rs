@@ -181,8 +181,9 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let Some(o) = t.overlaps.iter().find(|o| (o.from as f64) <= cursor && cursor < o.to as f64) else { return (String::new(), None) };
     let names: Vec<&str> = o.clients.iter().map(|&c| t.name(c)).collect();
     let both = if names.len() == 2 { "both" } else { "all" };
-    let short = format!("{} {both} hold it", and_list(&names));
-    let long = format!("{} {both} believe they hold the lock", and_list(&names));
+    let [long_words, short_words] = t.approach.spec().words.belief.together;
+    let short = format!("{} {both} {short_words}", and_list(&names));
+    let long = format!("{} {both} {long_words}", and_list(&names));
     // The long words where there is room for them clear of the labels, else the short ones.
     let texts = if g.narrow { vec![short] } else { vec![long, short] };
     let lanes: Vec<_> = o.clients.iter().filter_map(|&c| g.lane(c)).collect();
