@@ -10,10 +10,11 @@
 //! lock-delay refusal (DefaultLockRetryTime); the holder watches its key (`monitorLock`) and
 //! stops believing when it no longer names its session.
 
-use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
+use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Rules};
+use super::session_link::{session_lost, SessionLink, Stage};
 use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
-use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
+use super::{Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -90,53 +91,58 @@ enum Step {
 
 /// One process's session and lock, as the API's `Lock()` runs them.
 pub struct SessionLock {
-    servers: Vec<NodeId>,
-    target: usize,
+    link: SessionLink,
     ttl_ms: i64,
-    timeout_ms: i64,
-    rpc: Rpc,
     step: Step,
     attempt: u32,
-    session: Option<u64>,
-    nonce: u64,
     renew: Option<TimerId>,
     retry: Option<TimerId>,
+}
+
+impl Step {
+    fn stage(self) -> Stage {
+        match self {
+            Step::Idle => Stage::Idle,
+            Step::Holding(_) => Stage::Holding,
+            Step::Releasing | Step::Destroying => Stage::Releasing,
+            Step::Opening | Step::Acquiring | Step::Waiting(_) | Step::Delayed => Stage::Acquiring,
+        }
+    }
 }
 
 impl SessionLock {
     pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
         SessionLock {
-            servers,
-            target: 0,
+            link: SessionLink::new(incarnation, servers, timeout_ms),
             ttl_ms,
-            timeout_ms,
-            rpc: Rpc::new(incarnation),
             step: Step::Idle,
             attempt: 0,
-            session: None,
-            nonce: 0,
             renew: None,
             retry: None,
         }
     }
 
-    /// (Re)sends the request of the current step to the server it targets.
-    fn send_step(&mut self, ctx: &mut Ctx) {
-        let session = self.session.unwrap_or(0);
-        let msg = |req| match self.step {
-            Step::Opening => Some(Msg::OpenSession { req, nonce: self.nonce, ttl_ms: self.ttl_ms }),
+    /// The request of the current step, as request `req` (None: the step sends nothing).
+    fn step_msg(&self, req: u32) -> Option<Msg> {
+        let session = self.link.session.unwrap_or(0);
+        match self.step {
+            Step::Opening => Some(Msg::OpenSession { req, nonce: self.link.nonce, ttl_ms: self.ttl_ms }),
             Step::Acquiring => Some(Msg::CreateLockNode { req, session, attempt: self.attempt }),
             Step::Waiting(token) => Some(Msg::WatchNode { req, token, session }),
             Step::Releasing => Some(Msg::DeleteLockNode { req, session }),
             Step::Destroying => Some(Msg::CloseSession { req, session }),
             Step::Idle | Step::Delayed | Step::Holding(_) => None,
-        };
-        if msg(0).is_none() {
+        }
+    }
+
+    /// (Re)sends the request of the current step to the server it targets.
+    fn send_step(&mut self, ctx: &mut Ctx) {
+        if self.step_msg(0).is_none() {
             return;
         }
-        let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
-        let to = self.servers[self.target];
-        ctx.send(to, msg(req).expect("checked above"));
+        let req = self.link.start(ctx, REQUEST_TIMEOUT);
+        let msg = self.step_msg(req).expect("checked above");
+        self.link.send(ctx, msg);
     }
 
     fn go(&mut self, ctx: &mut Ctx, step: Step) {
@@ -148,7 +154,7 @@ impl SessionLock {
         if let Some(t) = self.renew.take() {
             ctx.cancel_timer(t);
         }
-        if self.session.is_some() {
+        if self.link.session.is_some() {
             self.renew = Some(ctx.set_timer((self.ttl_ms / 2).max(1), ClockKind::Mono, RENEW));
         }
     }
@@ -156,28 +162,18 @@ impl SessionLock {
     /// The session renewal (`RenewPeriodic`), naming the key watched so a server that lacks
     /// the watch registers it (or fires it if the key has changed).
     fn send_renew(&mut self, ctx: &mut Ctx) {
-        let Some(session) = self.session else { return };
+        let Some(session) = self.link.session else { return };
         let watching = match self.step {
             Step::Holding(t) | Step::Waiting(t) => Some(t),
             _ => None,
         };
-        let to = self.servers[self.target];
-        ctx.send(to, Msg::KeepAlive { session, watching });
+        self.link.send(ctx, Msg::KeepAlive { session, watching });
     }
 
     /// The session is gone (renewal answered "not found"), or the key no longer names it.
     fn lost(&mut self, ctx: &mut Ctx) -> AgentEvent {
-        self.session = None;
-        self.rpc.cancel(ctx);
-        for t in [self.renew.take(), self.retry.take()].into_iter().flatten() {
-            ctx.cancel_timer(t);
-        }
-        match std::mem::replace(&mut self.step, Step::Idle) {
-            Step::Holding(_) => AgentEvent::Lost(BeliefEnd::SessionExpired),
-            Step::Releasing | Step::Destroying => AgentEvent::Released,
-            Step::Idle => AgentEvent::Nothing,
-            _ => AgentEvent::Failed(AcquireFailure::SessionExpired),
-        }
+        self.link.forget(ctx, [self.renew.take(), self.retry.take()]);
+        session_lost(std::mem::replace(&mut self.step, Step::Idle).stage())
     }
 
     fn refused(&mut self, ctx: &mut Ctx, holder: Option<u64>) {
@@ -190,19 +186,15 @@ impl SessionLock {
         }
     }
 
-    /// A "not leader" answer: go to the leader named, else try the next server on the next
-    /// timeout or renewal.
+    /// A "not leader" answer: go to the leader named (resending the renewal, `req` 0, or the
+    /// outstanding request), else try the next server on the next timeout or renewal.
     fn redirected(&mut self, ctx: &mut Ctx, from: NodeId, req: u32, leader: Option<NodeId>) {
-        match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
-            Some(i) if self.servers[i] != from => {
-                self.target = i;
-                if req == 0 {
-                    self.send_renew(ctx);
-                } else if self.rpc.answer(ctx, req) {
-                    self.send_step(ctx);
-                }
+        if self.link.follow_leader(from, leader) {
+            if req == 0 {
+                self.send_renew(ctx);
+            } else if self.link.rpc.answer(ctx, req) {
+                self.send_step(ctx);
             }
-            _ => self.target = (self.target + 1) % self.servers.len(),
         }
     }
 }
@@ -210,17 +202,17 @@ impl SessionLock {
 impl LockAgent for SessionLock {
     fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
         self.attempt = attempt;
-        if self.session.is_some() {
+        if self.link.session.is_some() {
             self.go(ctx, Step::Acquiring);
         } else {
-            self.nonce = ctx.rng().next_u64();
+            self.link.new_nonce(ctx);
             self.go(ctx, Step::Opening);
         }
     }
 
     /// `?release=` (no lock-delay), then the session is destroyed.
     fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
-        if self.session.is_none() {
+        if self.link.session.is_none() {
             self.step = Step::Idle;
             return AgentEvent::Released;
         }
@@ -230,43 +222,43 @@ impl LockAgent for SessionLock {
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {
         match *msg {
-            Msg::SessionReply { req, session, .. } if self.step == Step::Opening && self.rpc.answer(ctx, req) => {
-                self.session = Some(session);
+            Msg::SessionReply { req, session, .. } if self.step == Step::Opening && self.link.rpc.answer(ctx, req) => {
+                self.link.session = Some(session);
                 self.arm_renew(ctx);
                 self.go(ctx, Step::Acquiring);
             }
-            Msg::CreateReply { req, token } if self.step == Step::Acquiring && self.rpc.answer(ctx, req) => {
+            Msg::CreateReply { req, token } if self.step == Step::Acquiring && self.link.rpc.answer(ctx, req) => {
                 // Held: `monitorLock` watches the key from now on.
                 self.step = Step::Waiting(token);
                 self.send_step(ctx);
                 self.step = Step::Holding(token);
                 return AgentEvent::Acquired { token: Some(token), validity_ms: None };
             }
-            Msg::AcquireRefused { req, holder, .. } if self.step == Step::Acquiring && self.rpc.answer(ctx, req) => {
+            Msg::AcquireRefused { req, holder, .. } if self.step == Step::Acquiring && self.link.rpc.answer(ctx, req) => {
                 self.refused(ctx, holder)
             }
-            Msg::WatchReply { req, exists } if self.rpc.answer(ctx, req) => match self.step {
+            Msg::WatchReply { req, exists } if self.link.rpc.answer(ctx, req) => match self.step {
                 Step::Waiting(_) if !exists => self.go(ctx, Step::Acquiring),
                 Step::Holding(_) if !exists => return self.lost(ctx),
                 _ => {}
             },
-            Msg::WatchFired { token, session } if self.session == Some(session) => match self.step {
+            Msg::WatchFired { token, session } if self.link.is_mine(session) => match self.step {
                 Step::Waiting(t) if t == token => self.go(ctx, Step::Acquiring),
                 Step::Holding(t) if t == token => return self.lost(ctx),
                 _ => {}
             },
-            Msg::DeleteReply { req } if self.step == Step::Releasing && self.rpc.answer(ctx, req) => {
+            Msg::DeleteReply { req } if self.step == Step::Releasing && self.link.rpc.answer(ctx, req) => {
                 self.go(ctx, Step::Destroying);
                 return AgentEvent::Released;
             }
-            Msg::CloseReply { req } if self.step == Step::Destroying && self.rpc.answer(ctx, req) => {
-                self.session = None;
+            Msg::CloseReply { req } if self.step == Step::Destroying && self.link.rpc.answer(ctx, req) => {
+                self.link.session = None;
                 self.step = Step::Idle;
                 if let Some(t) = self.renew.take() {
                     ctx.cancel_timer(t);
                 }
             }
-            Msg::KeepAliveReply { session, alive: false } if self.session == Some(session) => return self.lost(ctx),
+            Msg::KeepAliveReply { session, alive: false } if self.link.is_mine(session) => return self.lost(ctx),
             Msg::NotLeader { req, leader } => self.redirected(ctx, from, req, leader),
             _ => {}
         }
@@ -276,8 +268,7 @@ impl LockAgent for SessionLock {
     fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent {
         match tag {
             REQUEST_TIMEOUT => {
-                self.rpc.time_out();
-                self.target = (self.target + 1) % self.servers.len();
+                self.link.timed_out();
                 self.send_step(ctx);
             }
             // A renewal with no answer is retried at the next period.

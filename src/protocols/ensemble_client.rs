@@ -8,9 +8,10 @@
 //! the session id is refused (SCENARIO_FORMAT.md, "Ensembles"). Requests go to the leader; on
 //! silence or a "not leader" answer the client tries the next server.
 
-use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
+use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::ensemble::Rules;
-use super::{AcquireFailure, BeliefEnd, Ctx, Msg, Note};
+use super::session_link::{session_lost, SessionLink, Stage};
+use super::{Ctx, Msg, Note};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
 const REQUEST_TIMEOUT: u32 = AGENT_TAGS;
@@ -31,16 +32,11 @@ enum Step {
 
 pub struct EnsembleAgent {
     rules: &'static dyn Rules,
-    servers: Vec<NodeId>,
-    target: usize,
+    link: SessionLink,
     ttl_ms: i64,
-    timeout_ms: i64,
-    rpc: Rpc,
     step: Step,
     attempt: u32,
-    session: Option<u64>,
     session_ttl_ms: i64,
-    nonce: u64,
     token: Option<u64>,
     keepalive: Option<TimerId>,
     awaiting_pong: bool,
@@ -51,21 +47,27 @@ pub struct EnsembleAgent {
     reconnecting: bool,
 }
 
+impl Step {
+    fn stage(self) -> Stage {
+        match self {
+            Step::Idle => Stage::Idle,
+            Step::Holding => Stage::Holding,
+            Step::Deleting | Step::Closing => Stage::Releasing,
+            Step::Opening | Step::Creating | Step::Listing | Step::Watching(_) => Stage::Acquiring,
+        }
+    }
+}
+
 impl EnsembleAgent {
     /// The agent of process `incarnation` of a client (see `client::req_base`).
     pub fn new(incarnation: u32, rules: &'static dyn Rules, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
         EnsembleAgent {
             rules,
-            servers,
-            target: 0,
+            link: SessionLink::new(incarnation, servers, timeout_ms),
             ttl_ms,
-            timeout_ms,
-            rpc: Rpc::new(incarnation),
             step: Step::Idle,
             attempt: 0,
-            session: None,
             session_ttl_ms: ttl_ms,
-            nonce: 0,
             token: None,
             keepalive: None,
             awaiting_pong: false,
@@ -74,46 +76,38 @@ impl EnsembleAgent {
         }
     }
 
-    fn is_mine(&self, session: u64) -> bool {
-        self.session == Some(session)
-    }
-
-    fn server(&self) -> NodeId {
-        self.servers[self.target]
-    }
-
-    /// (Re)sends the request of the current step to the current target; while reconnecting,
-    /// the step waits until the connection is back.
-    fn send_step(&mut self, ctx: &mut Ctx) {
-        if self.reconnecting {
-            return;
-        }
-        let session = self.session.unwrap_or(0);
-        let msg = |req| match self.step {
-            Step::Opening => Some(Msg::OpenSession { req, nonce: self.nonce, ttl_ms: self.ttl_ms }),
+    /// The request of the current step, as request `req` (None: the step sends nothing).
+    fn step_msg(&self, req: u32) -> Option<Msg> {
+        let session = self.link.session.unwrap_or(0);
+        match self.step {
+            Step::Opening => Some(Msg::OpenSession { req, nonce: self.link.nonce, ttl_ms: self.ttl_ms }),
             Step::Creating => Some(Msg::CreateLockNode { req, session, attempt: self.attempt }),
             Step::Listing => Some(Msg::ListLockNodes { req, session }),
             Step::Watching(token) => Some(Msg::WatchNode { req, token, session }),
             Step::Deleting => Some(Msg::DeleteLockNode { req, session }),
             Step::Closing => Some(Msg::CloseSession { req, session }),
             Step::Idle | Step::Holding => None,
-        };
-        if msg(0).is_none() {
+        }
+    }
+
+    /// (Re)sends the request of the current step to the current target; while reconnecting,
+    /// the step waits until the connection is back.
+    fn send_step(&mut self, ctx: &mut Ctx) {
+        if self.reconnecting || self.step_msg(0).is_none() {
             return;
         }
         self.watch_registered = false;
-        let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
-        let to = self.server();
-        ctx.send(to, msg(req).expect("checked above"));
+        let req = self.link.start(ctx, REQUEST_TIMEOUT);
+        let msg = self.step_msg(req).expect("checked above");
+        self.link.send(ctx, msg);
     }
 
     /// Sends again whatever is outstanding: the reconnect, or the current step.
     fn resend(&mut self, ctx: &mut Ctx) {
-        match (self.reconnecting, self.session) {
+        match (self.reconnecting, self.link.session) {
             (true, Some(session)) => {
-                let req = self.rpc.start(ctx, self.timeout_ms, REQUEST_TIMEOUT);
-                let to = self.server();
-                ctx.send(to, Msg::Reconnect { req, session });
+                let req = self.link.start(ctx, REQUEST_TIMEOUT);
+                self.link.send(ctx, Msg::Reconnect { req, session });
             }
             _ => self.send_step(ctx),
         }
@@ -149,69 +143,48 @@ impl EnsembleAgent {
         self.send_step(ctx);
     }
 
-    fn next_server(&mut self) {
-        self.target = (self.target + 1) % self.servers.len();
-    }
-
     fn arm_keepalive(&mut self, ctx: &mut Ctx) {
         if let Some(t) = self.keepalive.take() {
             ctx.cancel_timer(t);
         }
-        if self.session.is_some() {
+        if self.link.session.is_some() {
             self.keepalive = Some(ctx.set_timer((self.session_ttl_ms / 3).max(1), ClockKind::Mono, KEEPALIVE));
         }
     }
 
     fn send_keepalive(&mut self, ctx: &mut Ctx) {
-        if let (Some(session), false) = (self.session, self.reconnecting) {
+        if let (Some(session), false) = (self.link.session, self.reconnecting) {
             self.awaiting_pong = true;
-            let to = self.server();
             let watching = match self.step {
                 Step::Watching(token) if self.watch_registered => Some(token),
                 _ => None,
             };
-            ctx.send(to, Msg::KeepAlive { session, watching });
+            self.link.send(ctx, Msg::KeepAlive { session, watching });
         }
     }
 
     /// The ensemble said the session is gone (its node with it).
     fn session_lost(&mut self, ctx: &mut Ctx) -> AgentEvent {
-        self.session = None;
         self.reconnecting = false;
-        self.rpc.cancel(ctx);
-        if let Some(t) = self.keepalive.take() {
-            ctx.cancel_timer(t);
-        }
-        let step = std::mem::replace(&mut self.step, Step::Idle);
-        match step {
-            Step::Holding => AgentEvent::Lost(BeliefEnd::SessionExpired),
-            Step::Deleting | Step::Closing => AgentEvent::Released,
-            Step::Idle => AgentEvent::Nothing,
-            _ => AgentEvent::Failed(AcquireFailure::SessionExpired),
-        }
+        self.link.forget(ctx, [self.keepalive.take()]);
+        session_lost(std::mem::replace(&mut self.step, Step::Idle).stage())
     }
 
     /// A "not leader" answer: to a keepalive (`req` 0) or to the outstanding request.
     fn redirected(&mut self, ctx: &mut Ctx, from: NodeId, req: u32, leader: Option<NodeId>) {
-        match leader.and_then(|l| self.servers.iter().position(|&s| s == l)) {
-            // Redirected: go to the leader now.
-            Some(i) if self.servers[i] != from => {
-                self.target = i;
-                if req == 0 {
-                    self.send_keepalive(ctx);
-                    // A watch lives with the leader that registered it; this one is gone,
-                    // so queue up again (the real client re-registers its watches when
-                    // it reconnects to another server).
-                    if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
-                        self.go(ctx, Step::Listing);
-                    }
-                } else if self.rpc.answer(ctx, req) {
-                    self.resend(ctx);
-                }
+        if !self.link.follow_leader(from, leader) {
+            return;
+        }
+        if req == 0 {
+            self.send_keepalive(ctx);
+            // A watch lives with the leader that registered it; this one is gone, so queue up
+            // again (the real client re-registers its watches when it reconnects to another
+            // server).
+            if matches!(self.step, Step::Watching(_)) && self.watch_registered && !self.reconnecting {
+                self.go(ctx, Step::Listing);
             }
-            // No leader known (an election is on): try the next server, but only when the
-            // request times out or the next keepalive is due, not in a tight loop.
-            _ => self.next_server(),
+        } else if self.link.rpc.answer(ctx, req) {
+            self.resend(ctx);
         }
     }
 }
@@ -219,16 +192,16 @@ impl EnsembleAgent {
 impl LockAgent for EnsembleAgent {
     fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
         self.attempt = attempt;
-        if self.session.is_some() {
+        if self.link.session.is_some() {
             self.go(ctx, Step::Creating);
         } else {
-            self.nonce = ctx.rng().next_u64();
+            self.link.new_nonce(ctx);
             self.go(ctx, Step::Opening);
         }
     }
 
     fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
-        if self.session.is_none() {
+        if self.link.session.is_none() {
             self.step = Step::Idle;
             return AgentEvent::Released;
         }
@@ -238,17 +211,19 @@ impl LockAgent for EnsembleAgent {
 
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent {
         match *msg {
-            Msg::SessionReply { req, session, ttl_ms } if self.step == Step::Opening && !self.reconnecting && self.rpc.answer(ctx, req) => {
-                self.session = Some(session);
+            Msg::SessionReply { req, session, ttl_ms }
+                if self.step == Step::Opening && !self.reconnecting && self.link.rpc.answer(ctx, req) =>
+            {
+                self.link.session = Some(session);
                 self.session_ttl_ms = ttl_ms;
                 self.arm_keepalive(ctx);
                 self.go(ctx, Step::Creating);
             }
-            Msg::CreateReply { req, token } if self.step == Step::Creating && self.rpc.answer(ctx, req) => {
+            Msg::CreateReply { req, token } if self.step == Step::Creating && self.link.rpc.answer(ctx, req) => {
                 self.token = Some(token);
                 self.go(ctx, Step::Listing);
             }
-            Msg::ListReply { req, mine, predecessor } if self.step == Step::Listing && self.rpc.answer(ctx, req) => {
+            Msg::ListReply { req, mine, predecessor } if self.step == Step::Listing && self.link.rpc.answer(ctx, req) => {
                 match (mine, predecessor) {
                     (None, _) => return self.session_lost(ctx),
                     (Some(token), None) => {
@@ -258,22 +233,22 @@ impl LockAgent for EnsembleAgent {
                     (Some(_), Some(pred)) => self.go(ctx, Step::Watching(pred)),
                 }
             }
-            Msg::WatchReply { req, exists } if matches!(self.step, Step::Watching(_)) && self.rpc.answer(ctx, req) => {
+            Msg::WatchReply { req, exists } if matches!(self.step, Step::Watching(_)) && self.link.rpc.answer(ctx, req) => {
                 if exists {
                     self.watch_registered = true;
                 } else {
                     self.go(ctx, Step::Listing);
                 }
             }
-            Msg::WatchFired { token, session } if self.step == Step::Watching(token) && self.is_mine(session) => {
+            Msg::WatchFired { token, session } if self.step == Step::Watching(token) && self.link.is_mine(session) => {
                 self.go(ctx, Step::Listing)
             }
-            Msg::DeleteReply { req } if self.step == Step::Deleting && self.rpc.answer(ctx, req) => {
+            Msg::DeleteReply { req } if self.step == Step::Deleting && self.link.rpc.answer(ctx, req) => {
                 self.go(ctx, Step::Closing);
                 return AgentEvent::Released;
             }
-            Msg::CloseReply { req } if self.step == Step::Closing && self.rpc.answer(ctx, req) => {
-                self.session = None;
+            Msg::CloseReply { req } if self.step == Step::Closing && self.link.rpc.answer(ctx, req) => {
+                self.link.session = None;
                 self.step = Step::Idle;
                 if let Some(t) = self.keepalive.take() {
                     ctx.cancel_timer(t);
@@ -281,15 +256,15 @@ impl LockAgent for EnsembleAgent {
             }
             // Replies about another session (a dead process's, or one this process closed) are
             // not news about this one.
-            Msg::KeepAliveReply { session, .. } | Msg::SessionClosed { session } if !self.is_mine(session) => {}
+            Msg::KeepAliveReply { session, .. } | Msg::SessionClosed { session } if !self.link.is_mine(session) => {}
             Msg::SessionClosed { session } if !self.reconnecting => self.disconnected(ctx, session),
             Msg::KeepAliveReply { alive: false, .. } if self.rules.gone_reply_is_final() => return self.session_lost(ctx),
             Msg::KeepAliveReply { session, alive: false } if !self.reconnecting => self.disconnected(ctx, session),
             Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
-            Msg::SessionReply { req, session, .. } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
+            Msg::SessionReply { req, session, .. } if self.reconnecting && self.link.is_mine(session) && self.link.rpc.answer(ctx, req) => {
                 self.reconnected(ctx, session)
             }
-            Msg::ReconnectRefused { req, session } if self.reconnecting && self.is_mine(session) && self.rpc.answer(ctx, req) => {
+            Msg::ReconnectRefused { req, session } if self.reconnecting && self.link.is_mine(session) && self.link.rpc.answer(ctx, req) => {
                 return self.session_lost(ctx)
             }
             Msg::NotLeader { req, leader } => self.redirected(ctx, from, req, leader),
@@ -301,8 +276,7 @@ impl LockAgent for EnsembleAgent {
     fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent {
         match tag {
             REQUEST_TIMEOUT => {
-                self.rpc.time_out();
-                self.next_server();
+                self.link.timed_out();
                 self.resend(ctx);
             }
             KEEPALIVE => {
@@ -310,7 +284,7 @@ impl LockAgent for EnsembleAgent {
                 if self.awaiting_pong {
                     // The last keepalive went unanswered: that server may be gone. A watch
                     // registered there is lost with it, so queue up again via a fresh list.
-                    self.next_server();
+                    self.link.next_server();
                     if matches!(self.step, Step::Watching(_)) && self.watch_registered {
                         self.go(ctx, Step::Listing);
                     }

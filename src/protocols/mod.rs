@@ -15,6 +15,7 @@ pub mod redis;
 pub mod redisson;
 pub mod redlock;
 pub mod registry;
+pub mod session_link;
 pub mod single_server;
 pub mod spec;
 pub mod storage;
