@@ -202,12 +202,8 @@ impl SessionLock {
 impl LockAgent for SessionLock {
     fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
         self.attempt = attempt;
-        if self.link.session.is_some() {
-            self.go(ctx, Step::Acquiring);
-        } else {
-            self.link.new_nonce(ctx);
-            self.go(ctx, Step::Opening);
-        }
+        let step = if self.link.must_open(ctx) { Step::Opening } else { Step::Acquiring };
+        self.go(ctx, step);
     }
 
     /// `?release=` (no lock-delay), then the session is destroyed.

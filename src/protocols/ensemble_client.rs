@@ -192,12 +192,8 @@ impl EnsembleAgent {
 impl LockAgent for EnsembleAgent {
     fn acquire(&mut self, ctx: &mut Ctx, attempt: u32) {
         self.attempt = attempt;
-        if self.link.session.is_some() {
-            self.go(ctx, Step::Creating);
-        } else {
-            self.link.new_nonce(ctx);
-            self.go(ctx, Step::Opening);
-        }
+        let step = if self.link.must_open(ctx) { Step::Opening } else { Step::Creating };
+        self.go(ctx, step);
     }
 
     fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {

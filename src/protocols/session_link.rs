@@ -47,9 +47,14 @@ impl SessionLink {
         self.session == Some(session)
     }
 
-    /// A fresh identity for the next open-session request.
-    pub fn new_nonce(&mut self, ctx: &mut Ctx) {
+    /// Whether an acquisition must open a session first (none is open): if so, the open
+    /// request gets a fresh identity.
+    pub fn must_open(&mut self, ctx: &mut Ctx) -> bool {
+        if self.session.is_some() {
+            return false;
+        }
         self.nonce = ctx.rng().next_u64();
+        true
     }
 
     /// Starts a request (its timeout is agent timer `tag`) and returns its id.
