@@ -337,6 +337,10 @@ fn conditional_write_never_speaks_of_a_lock_a_client_holds() {
             for w in words {
                 assert!(!w.contains("lock") && !w.contains("holder"), "{id} {fencing}: {w}");
             }
+            // The storage's column counts the object's versions: one more per accepted write.
+            let last = export::figure(&run, &t, run.scenario.duration_ms, 1280.0, false, "");
+            let accepted = run.verdict.writes.iter().filter(|w| w.accepted).count();
+            assert!(last.contains(&format!("object at version {}", 1 + accepted)), "{id} {fencing}");
             for k in &t.key_moments {
                 for width in [342.0, 1280.0] {
                     let svg = export::figure(&run, &t, k.at, width, false, "");

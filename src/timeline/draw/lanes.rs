@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::geometry::{hue_class, Geometry, LaneBox};
 use super::svg::{Esc, N};
 use crate::decimal::seconds;
+use crate::protocols::spec::Workload;
 use crate::sim::{Role, Time};
 use crate::timeline::{ClockReading, Timeline, WriteResult};
 
@@ -48,6 +49,12 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narro
         }
         Role::Storage => {
             let seen = t.writes.iter().filter(|w| w.storage == lane.node && w.at <= at && w.result != WriteResult::Rejected);
+            // Conditional writes: the object's version (1, one higher with each accepted
+            // write), not the highest version a write was based on.
+            if t.approach.spec().workload == Workload::ReadModifyWrite {
+                let version = 1 + seen.count();
+                return (if narrow { format!("version {version}") } else { format!("object at version {version}") }, "quiet");
+            }
             match seen.map(|w| w.token).max() {
                 None => ("no writes yet".into(), "quiet"),
                 Some(None) if narrow => ("no tokens".into(), "quiet"),
