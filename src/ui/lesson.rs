@@ -404,13 +404,14 @@ fn measured_notes(m: &Measured) -> Html {
 }
 
 /// The step's count, its Reveal (while its question waits) and the clicker's buttons.
-fn head(open: &Open, n: usize, embed: bool, on: &Buttons) -> Html {
+fn head(open: &Open, n: usize, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
     let pr = &open.presenter;
     let asking = pr.current().question.is_some() && !pr.revealed();
     html! {
         <div class="lesson-head">
             <span class="lesson-title">{pr.lesson.title.clone()}</span>
             <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+            {for measure}
             if asking {
                 <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
             }
@@ -486,10 +487,18 @@ pub fn lesson_panel(p: &Props) -> Html {
     let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
     let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
     let m = measured.borrow();
+    // In the step's head, where a slide has room: below the table it cost a line of the stage.
+    let measure_button = (!open.rows.is_empty() && m.is_none()).then(|| {
+        let (rows, measure) = (open.rows.clone(), measure.clone());
+        html! {
+            <button type="button" class="small lesson-measure" data-testid="lesson-measure" onclick={move |_: MouseEvent| measure.emit(rows.clone())}
+                title="Each row's approach over many runs, at the mix that reveals what is claimed of it">{"Measure over many runs"}</button>
+        }
+    });
     html! {
         <>
             <section class={classes!("lesson", (step.question.is_some() && !pr.revealed()).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                {head(&open, n, p.embed, &buttons)}
+                {head(&open, n, p.embed, &buttons, measure_button)}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
@@ -500,11 +509,6 @@ pub fn lesson_panel(p: &Props) -> Html {
                     </table>
                     if let Some(m) = m.as_ref() {
                         {measured_notes(m)}
-                    } else {
-                        <button type="button" class="small lesson-measure" data-testid="lesson-measure" onclick={{
-                            let (rows, measure) = (open.rows.clone(), measure.clone());
-                            move |_: MouseEvent| measure.emit(rows.clone())
-                        }} title="Each row's approach over many runs, at the mix that reveals what is claimed of it">{"Measure over many runs"}</button>
                     }
                 }
             </section>
