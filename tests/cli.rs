@@ -289,6 +289,30 @@ fn explore_writes_the_counterexample_with_o_and_says_so() {
     assert_eq!(run.expect_mismatches(), Some(Vec::new()));
 }
 
+/// `explore --table` runs the plan (`table::plan()`): the same cells, count for count, as the
+/// table module (the page's table asserts the same in src/session/explore/search.rs); text and
+/// JSON give counts of N with the mix of each row, never a bare share.
+#[test]
+fn explore_table_runs_the_plan_with_the_modules_numbers() {
+    let v = json(&["explore", "--table", "--runs", "60", "--json"]);
+    let measured = locklab::explore::table::measured(Some(60));
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), measured.len());
+    for (c, m) in cells.iter().zip(&measured) {
+        assert_eq!((c["row"].as_str().unwrap(), c["fencing"].as_bool().unwrap()), (m.row.as_str(), m.fencing));
+        assert_eq!(c["runs"], m.runs);
+        assert_eq!(c["lost_update"], m.counts.lost_update, "{}", c["row"]);
+        assert_eq!(c["token_repeats"], m.token_repeats, "{}", c["row"]);
+        assert!(!c["mix"].as_str().unwrap().is_empty() && !c["claim"].as_str().unwrap().is_empty());
+    }
+    let (code, out, err) = locklab(&["explore", "--table", "--runs", "60"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("Database lease row, released by a plain DELETE [1]"), "{out}");
+    assert!(out.contains("[1] default mix: up to 3 faults of every kind"), "{out}");
+    assert!(out.contains("  token handed out again") && out.contains(" of 60 ("), "{out}");
+    assert!(!out.contains(" 0.0%") || out.contains("0 of 60 (0.0%)"), "a share stands beside its count: {out}");
+}
+
 #[test]
 fn explore_table_and_sweep() {
     let v = json(&["explore", "--table", "--faults", "pause", "--runs", "400", "--json"]);

@@ -191,6 +191,55 @@ fn fencing_on_the_database_row_fails_where_a_plain_release_restarts_the_token() 
     assert!(r.counts.lost_update + r.counts.token_repeated > 0, "{:?}", r.counts);
 }
 
+/// Each row of the planned table (`table::plan()`: the CLI's, the page's and the docs' table)
+/// shows what the contract claims of it (SCENARIO_FORMAT.md, "Fencing tokens, per approach"),
+/// at its own mix and seed. Counts here are of the plan's first schedules (the same schedules
+/// the full N begins with): enough to reveal each claim, few enough to stay fast.
+#[test]
+fn each_row_of_the_planned_table_shows_its_claim_at_its_mix() {
+    let plans = table::plan();
+    assert_eq!(plans.len(), table::rows().len());
+    let cell = |id: &str, fencing: bool, n: u64| {
+        let p = plans.iter().find(|p| p.row.id == id).unwrap();
+        assert!(n <= p.runs, "{id}: {n} is more than the plan's {}", p.runs);
+        let r = search(&lab::with_fencing(&p.row.base, fencing), &p.mix, p.seed, n);
+        (r.counts.lost_update, r.token_repeats)
+    };
+    // A plain DELETE restarts the token at 1: repeated in most runs, and fencing with it loses.
+    assert_eq!(table::row("db-lease").unwrap().base.lock.safe_unlock, true, "the search's base is the safe release");
+    let (lost, repeats) = cell("db-lease", true, 300);
+    assert!(lost > 0 && repeats > 200, "db-lease on: {lost} lost, {repeats} repeats");
+    // Redis and Redisson restarted without persistence, or failed over to a replica: a token
+    // handed out again, and fencing on loses the update.
+    for id in ["redis", "redisson"] {
+        let (lost, repeats) = cell(id, true, 300);
+        assert!(lost > 0 && repeats > 0, "{id} on: {lost} lost, {repeats} repeats");
+    }
+    for id in ["redis-replica", "redisson-replica"] {
+        let (lost, repeats) = cell(id, true, 4_000);
+        assert!(lost > 0 && repeats > 0, "{id} on: {lost} lost, {repeats} repeats");
+    }
+    // Redlock has no token: fencing on loses exactly what fencing off does.
+    assert_eq!(cell("redlock", true, 1_200), cell("redlock", false, 1_200));
+    assert!(cell("redlock", true, 1_200).0 > 0);
+    // ZooKeeper, etcd, a Lease passed on, Consul's LockIndex, the conditional write: a late
+    // write is lost without the check, never with it; no token repeats.
+    for id in ["zookeeper", "etcd", "k8s-lease", "consul", "conditional-write"] {
+        let (off, _) = cell(id, false, 1_200);
+        assert!(off > 0, "{id} off lost nothing");
+        assert_eq!(cell(id, true, 1_200), (0, 0), "{id} on");
+    }
+    // Consul's lost updates are the long pauses' (lock-delay is no token): a single pause.
+    let p = plans.iter().find(|p| p.row.id == "consul").unwrap();
+    assert!(p.row.label.contains("60 s run"), "its longer run is in its label: {}", p.row.label);
+    // Every adjusted base says so in its label.
+    for p in &plans {
+        let plain = table::row(&p.row.id).unwrap();
+        assert_eq!(p.row.base == plain.base, p.row.label == plain.label, "{}: base changed, label not (or back)", p.row.id);
+        assert!(!p.claim.is_empty() && !p.mix_words.is_empty(), "{}", p.row.id);
+    }
+}
+
 #[test]
 fn a_mix_that_cannot_be_drawn_names_its_field() {
     let b = base(Approach::Redis);

@@ -300,4 +300,20 @@ fn closing_table(s: &Step) {
         }
     }
     assert!(rows.iter().filter(|r| !r.fencing_off.safe).count() >= 8);
+    // Measured over many runs, the table's cells are the seed's table's (the CLI's and the
+    // Explore panel's): each approach's planned row, count for count.
+    let mut m = table::Measured::new(&rows, Some(40));
+    assert_eq!(m.plans.len(), 9);
+    m.step(&mut || true);
+    assert!(m.done());
+    let seeds = locklab::explore::table::measured(Some(40));
+    for row in &rows {
+        for fencing in [false, true] {
+            let (plan, p) = m.cell(row.approach, fencing).unwrap();
+            let c = seeds.iter().find(|c| c.row == plan.row.id && c.fencing == fencing).unwrap();
+            assert_eq!((p.runs, p.counts, p.token_repeats), (c.runs, c.counts, c.token_repeats), "{}", plan.row.id);
+        }
+    }
+    let (_, redis) = m.cell(Approach::Redis, true).unwrap();
+    assert_eq!(table::Measured::words(&redis), format!("{} of 40 lost · {} tokens again", redis.counts.lost_update, redis.token_repeats));
 }

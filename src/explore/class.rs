@@ -136,19 +136,35 @@ impl Target {
     }
 }
 
+/// What the explorer keeps of one run: its class, whether it shows the property searched for,
+/// and whether a token was handed out again or went back (counted apart from the class: a run
+/// that lost an update is in `lost_update`, yet its repeated token is fencing's own failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judged {
+    pub class: Class,
+    pub shown: bool,
+    pub token_repeated: bool,
+}
+
+/// Whether a token was handed out again or went back in the run judged `v` (`tokens-rise`).
+pub fn token_repeated(v: &Verdict) -> bool {
+    matches!(TOKENS_RISE.check, Check::Verdict(f) if f(v).is_some())
+}
+
 /// The class of the run of `s`, and whether it shows `property` (if one is asked about), from
 /// as little of a run as they need: a judged run, or the whole run for a property of the trace.
-pub fn judged(s: &Scenario, property: Option<&Property>) -> (Class, bool) {
+pub fn judged(s: &Scenario, property: Option<&Property>) -> Judged {
+    let of = |v: &Verdict, shown: bool| Judged { class: Class::of(v), shown, token_repeated: token_repeated(v) };
     match property.map(|p| (p, p.check)) {
         Some((p, Check::Trace(_))) => {
             let run = lab::run(s);
-            (Class::of(&run.verdict), p.discovery(&run.scenario, &run.trace, &run.verdict).is_some())
+            of(&run.verdict, p.discovery(&run.scenario, &run.trace, &run.verdict).is_some())
         }
         Some((_, Check::Verdict(f))) => {
             let v = lab::judge(s);
-            (Class::of(&v), f(&v).is_some())
+            of(&v, f(&v).is_some())
         }
-        None => (Class::of(&lab::judge(s)), false),
+        None => of(&lab::judge(s), false),
     }
 }
 

@@ -27,7 +27,7 @@ use crate::scenario::validate::node_names;
 use crate::scenario::{Expect, Outcome, Scenario};
 use crate::sim::rng::Stream;
 
-pub use class::{Class, Counts, Target};
+pub use class::{Class, Counts, Judged, Target};
 
 /// Which faults the explorer draws, and from where.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,6 +103,8 @@ pub struct Progress {
     pub counts: Counts,
     /// Of the runs, how many showed the property searched for (0 in a search of classes).
     pub shown: u64,
+    /// Of the runs, how many handed a token out again (or back), whatever their class.
+    pub token_repeats: u64,
 }
 
 impl Progress {
@@ -118,6 +120,8 @@ pub struct Report {
     pub counts: Counts,
     /// As `Progress::shown`.
     pub shown: u64,
+    /// As `Progress::token_repeats`.
+    pub token_repeats: u64,
     /// The first `KEEP` distinct counterexamples of each class, by class then schedule index;
     /// in a search for a property, the first `KEEP` distinct runs that show it, by index.
     pub found: Vec<Found>,
@@ -154,6 +158,7 @@ pub struct Explorer {
     found: Vec<Found>,
     property: Option<&'static Property>,
     shown: u64,
+    token_repeats: u64,
 }
 
 /// Stream keys of the schedules (any fixed tag: the explorer's streams are its own).
@@ -204,7 +209,21 @@ impl Explorer {
         bare.intro.clear();
         let nodes = mix.nodes.clone().unwrap_or_else(|| names.clone());
         let counts = Counts::default();
-        Ok(Explorer { base: bare, names, nodes, window_ms, mix, seed, total, next: 0, counts, found: Vec::new(), property: None, shown: 0 })
+        Ok(Explorer {
+            base: bare,
+            names,
+            nodes,
+            window_ms,
+            mix,
+            seed,
+            total,
+            next: 0,
+            counts,
+            found: Vec::new(),
+            property: None,
+            shown: 0,
+            token_repeats: 0,
+        })
     }
 
     /// The same schedules, searched for the runs that show `property`:
@@ -259,17 +278,18 @@ impl Explorer {
     }
 
     /// Runs schedule `i` (judged only, unless the property reads the whole trace): its class,
-    /// and whether it shows the property searched for.
-    pub fn outcome(&self, i: u64) -> (Class, bool) {
+    /// whether it shows the property searched for, and whether a token was handed out again.
+    pub fn outcome(&self, i: u64) -> Judged {
         class::judged(&self.schedule(i), self.property)
     }
 
     /// Counts schedule `i` (the next in order) and keeps it if it is a new counterexample.
-    fn fold(&mut self, i: u64, (class, shown): (Class, bool)) {
+    fn fold(&mut self, i: u64, Judged { class, shown, token_repeated }: Judged) {
         debug_assert_eq!(i, self.next);
         self.next += 1;
         self.counts.add(class);
         self.shown += shown as u64;
+        self.token_repeats += token_repeated as u64;
         let kept = match self.property {
             Some(_) if !shown => return,
             Some(_) => self.found.len(),
@@ -313,7 +333,7 @@ impl Explorer {
     }
 
     pub fn progress(&self) -> Progress {
-        Progress { runs: self.next, total: self.total, counts: self.counts, shown: self.shown }
+        Progress { runs: self.next, total: self.total, counts: self.counts, shown: self.shown, token_repeats: self.token_repeats }
     }
 
     pub fn report(&self) -> Report {
@@ -321,7 +341,7 @@ impl Explorer {
         if self.property.is_none() {
             crate::sort::by_key(&mut found, |f| (f.class, f.index));
         }
-        Report { runs: self.next, counts: self.counts, shown: self.shown, found }
+        Report { runs: self.next, counts: self.counts, shown: self.shown, token_repeats: self.token_repeats, found }
     }
 }
 

@@ -1,13 +1,19 @@
-//! The seed's table, measured: the same fault mix against every approach (Redis once more with
-//! a replica) × fencing off and on. Each cell: schedules run, how many lost an update, and the
-//! smallest counterexample found (the first few lost updates shrunk, the one with the fewest
-//! faults, then the fewest clients, then the earliest).
+//! The seed's table, measured: every approach (Redis and Redisson once more with a replica) ×
+//! fencing off and on. Each cell: schedules run, how many lost an update, how many handed a
+//! token out again, and the smallest counterexample found (the first few lost updates shrunk,
+//! the one with the fewest faults, then the fewest clients, then the earliest).
+//!
+//! `plan()` is the one home of how each row is measured: the mix that reveals what the
+//! contract says of the approach (SCENARIO_FORMAT.md, "Fencing tokens, per approach": where it
+//! can go wrong), its N and seed, each chosen by measurement (docs/MODEL.md, "The seed's table,
+//! measured"). The CLI's `explore --table`, the app's table and the lessons' closing table all
+//! read it. `table(mix, …)` is the older question, one mix against every row alike.
 
 use super::class::{Class, Counts};
 use super::shrink::{shrink, Shrunk};
 use super::{Explorer, Mix, MixError};
 use crate::lab;
-use crate::scenario::{Approach, ClientSpec, Scenario};
+use crate::scenario::{Approach, ClientSpec, FaultKind, Persistence, Scenario};
 
 /// One row: an approach, as the table's base scenario for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +77,140 @@ pub fn row(id: &str) -> Option<Row> {
     rows().into_iter().find(|r| r.id == id)
 }
 
+/// How one row of the table is measured: its base (a row's base adjusted only through the
+/// scenario's own fields, and its label says so), the mix that reveals its claim, N and seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub row: Row,
+    pub mix: Mix,
+    /// The mix in words, named for what it is ("default mix: …", "crashes without persistence
+    /// and pauses: …").
+    pub mix_words: String,
+    /// Schedules per cell.
+    pub runs: u64,
+    pub seed: u64,
+    /// What the contract says the row shows, as the table's footnote says it.
+    pub claim: &'static str,
+}
+
+/// Schedules per cell of the default mix.
+pub const RUNS: u64 = 2_000;
+
+/// The default mix: up to 3 faults of every kind, on any node, at any time.
+pub fn default_mix() -> (Mix, String) {
+    (Mix::full(), "default mix: up to 3 faults of every kind, on any node".into())
+}
+
+fn kinds(ids: &[&str]) -> Vec<FaultKind> {
+    ids.iter().filter_map(|id| FaultKind::by_id(id)).collect()
+}
+
+/// While A and B hold the lock (their first 6 s): pauses of the clients and crashes of
+/// `server` (the primary), which restarts or stays down.
+fn crash_and_pause(server: &str) -> Mix {
+    let mut m = Mix::of(&kinds(&["pause", "crash"]));
+    m.nodes = Some(vec!["A".into(), "B".into(), server.into()]);
+    m.window_ms = Some((0, 6_000));
+    m
+}
+
+/// The plan of row `row` (see `plan`).
+fn planned(row: Row) -> Plan {
+    let (mix, words) = default_mix();
+    let mut p = Plan { row, mix, mix_words: words, runs: RUNS, seed: 1, claim: "" };
+    let base = &mut p.row.base;
+    let approach = base.approach;
+    let replica = base.lock.replica;
+    match approach {
+        Approach::DbLease => {
+            base.lock.safe_unlock = false;
+            p.row.label += ", released by a plain DELETE";
+            p.claim = "releasing by DELETE restarts the token at 1: the next holder is handed 1 again";
+        }
+        Approach::Redis | Approach::Redisson if replica => {
+            p.mix = crash_and_pause("redis");
+            p.mix_words = "failover and pauses: up to 3 crashes of the primary or pauses of A and B, in the first 6 s".into();
+            p.runs = 4_000;
+            p.claim = "a failover to a replica that has not seen the counter hands a token out again, and fencing with it loses the update";
+        }
+        Approach::Redis | Approach::Redisson => {
+            base.lock.persistence = Persistence::None;
+            p.row.label += ", no persistence";
+            p.mix = crash_and_pause("redis");
+            p.mix_words =
+                "crashes without persistence and pauses: up to 3 crashes of the server or pauses of A and B, in the first 6 s".into();
+            p.claim =
+                "a restart without persistence forgets the counter and hands a token out again: fencing with it can still lose the update";
+        }
+        Approach::Redlock => p.claim = "no token: with fencing on, storage has nothing to compare, and the same updates are lost",
+        Approach::Zookeeper | Approach::Etcd => p.claim = "the token never repeats: with fencing on, nothing is lost",
+        Approach::K8sLease => {
+            p.claim = "leaseTransitions fences only if storage is given it (fencing on); most controllers never pass it on (fencing off)"
+        }
+        Approach::Consul => {
+            base.duration_ms = 60_000;
+            p.row.label += ", a 60 s run";
+            let mut m = Mix::of(&kinds(&["pause"]));
+            m.nodes = Some(vec!["A".into(), "B".into()]);
+            m.max_faults = 1;
+            m.ranges = vec![(kinds(&["pause"])[0], "duration_ms", 30_000, 50_000)];
+            p.mix = m;
+            p.mix_words = "long pauses: one pause of A or B of 30 to 50 s".into();
+            p.claim = "lock-delay is no token: a pause longer than 2 × TTL + lock-delay (35 s) still writes late";
+        }
+        Approach::ConditionalWrite => {
+            p.claim = "a plain PUT (fencing off) ignores the version: the check-then-act race loses updates with no fault at all"
+        }
+    }
+    p
+}
+
+/// Every row's plan, in `rows()` order.
+pub fn plan() -> Vec<Plan> {
+    rows().into_iter().map(planned).collect()
+}
+
+/// Every planned cell's search: each row fencing off and on, at its plan (`runs` for every
+/// cell instead of the plan's N when given: a quicker look at the same schedules' first N).
+pub fn planned_searches(plans: &[Plan], runs: Option<u64>) -> Result<Vec<CellSearch>, MixError> {
+    let mut out = Vec::new();
+    for p in plans {
+        for fencing in [false, true] {
+            let n = runs.unwrap_or(p.runs);
+            let explorer = Explorer::new(&lab::with_fencing(&p.row.base, fencing), p.mix.clone(), p.seed, n)?;
+            out.push(CellSearch { row: p.row.id.clone(), fencing, explorer });
+        }
+    }
+    Ok(out)
+}
+
+/// The planned table, one schedule after another (the CLI runs `planned_searches` on every
+/// core; the page in slices).
+pub fn measured(runs: Option<u64>) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for mut search in planned_searches(&plan(), runs).expect("the plan's mixes are valid") {
+        search.explorer.run_batch(u64::MAX);
+        cells.push(search.cell());
+    }
+    cells
+}
+
+/// "4.2%": `n` of `runs` as a share, one decimal. A count too rare to show at one decimal is
+/// "under 0.1%", never "0.0%": one lost update in 10,000 runs is still one (issue 25).
+pub fn percent(n: u64, runs: u64) -> String {
+    let share = if runs == 0 { 0.0 } else { 100.0 * n as f64 / runs as f64 };
+    if n > 0 && share < 0.05 {
+        return "under 0.1%".to_string();
+    }
+    format!("{}%", crate::decimal::Fixed(share, 1))
+}
+
+/// "3 of 2,000 (0.2%)": a count of N with its share beside it, never a share alone.
+pub fn count_of(n: u64, runs: u64) -> String {
+    use crate::timeline::draw::words::thousands;
+    format!("{} of {} ({})", thousands(n as usize), thousands(runs as usize), percent(n, runs))
+}
+
 /// One cell of the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
@@ -78,6 +218,8 @@ pub struct Cell {
     pub fencing: bool,
     pub runs: u64,
     pub counts: Counts,
+    /// Runs that handed a token out again (or back), whatever their class.
+    pub token_repeats: u64,
     /// The smallest lost update found, before and after shrinking.
     pub smallest: Option<Shrunk>,
 }
@@ -114,7 +256,14 @@ impl CellSearch {
         let report = self.explorer.report();
         let smallest =
             smallest(report.found.iter().filter(|f| f.class == Class::LostUpdate).map(|f| shrink(&f.scenario, Class::LostUpdate)));
-        Cell { row: self.row.clone(), fencing: self.fencing, runs: report.runs, counts: report.counts, smallest }
+        Cell {
+            row: self.row.clone(),
+            fencing: self.fencing,
+            runs: report.runs,
+            counts: report.counts,
+            token_repeats: report.token_repeats,
+            smallest,
+        }
     }
 }
 

@@ -58,3 +58,61 @@ fn row(lesson: &Lesson, step: usize) -> Option<Row> {
         fencing_on: outcome(true),
     })
 }
+
+/// The seed's table measured for a closing table's approaches: each approach's row of
+/// `explore::table::plan()` (its base, mix, N and seed), fencing off and on: the searches the
+/// CLI's `explore --table` and the Explore panel's table run, so the numbers are theirs. Run
+/// on the lecture stage in slices (`Measured::step`), as the panel runs its table.
+pub struct Measured {
+    pub plans: Vec<crate::explore::table::Plan>,
+    pub cells: Vec<crate::explore::table::CellSearch>,
+    turn: usize,
+}
+
+impl Measured {
+    /// For the approaches of `rows`, each once, in their order; every cell's first `runs`
+    /// schedules instead of the plan's N when given.
+    pub fn new(rows: &[Row], runs: Option<u64>) -> Measured {
+        let mut plans: Vec<crate::explore::table::Plan> = Vec::new();
+        for r in rows {
+            if !plans.iter().any(|p| p.row.id == r.approach.id()) {
+                plans.extend(crate::explore::table::plan().into_iter().find(|p| p.row.id == r.approach.id()));
+            }
+        }
+        let cells = crate::explore::table::planned_searches(&plans, runs).expect("the plan's mixes are valid");
+        Measured { plans, cells, turn: 0 }
+    }
+
+    pub fn done(&self) -> bool {
+        self.cells.iter().all(|c| c.explorer.progress().done())
+    }
+
+    /// Runs schedules, one cell after another so that they fill together, while `more()`.
+    pub fn step(&mut self, more: &mut dyn FnMut() -> bool) {
+        let n = self.cells.len();
+        while n > 0 && !self.done() && more() {
+            let e = &mut self.cells[self.turn % n].explorer;
+            self.turn = (self.turn + 1) % n;
+            if !e.progress().done() {
+                e.run_batch(1);
+            }
+        }
+    }
+
+    /// The plan and the progress of `approach`'s cell with fencing `fencing`.
+    pub fn cell(&self, approach: Approach, fencing: bool) -> Option<(&crate::explore::table::Plan, crate::explore::Progress)> {
+        let plan = self.plans.iter().find(|p| p.row.id == approach.id())?;
+        let c = self.cells.iter().find(|c| c.row == plan.row.id && c.fencing == fencing)?;
+        Some((plan, c.explorer.progress()))
+    }
+
+    /// A cell in words, as counts of its runs: "23 of 2,000 lost · 320 tokens again".
+    pub fn words(p: &crate::explore::Progress) -> String {
+        use crate::timeline::draw::words::thousands;
+        let mut out = format!("{} of {} lost", thousands(p.counts.lost_update as usize), thousands(p.runs as usize));
+        if p.token_repeats > 0 {
+            out += &format!(" · {} token{} again", thousands(p.token_repeats as usize), if p.token_repeats == 1 { "" } else { "s" });
+        }
+        out
+    }
+}

@@ -16,7 +16,7 @@ use super::keys::{lesson_key, LessonKey};
 use super::state::{Act, Action, Shared};
 use crate::lesson::presenter::Presenter;
 use crate::lesson::share::{self, Opened, Source};
-use crate::lesson::table::{self, Outcome, Row};
+use crate::lesson::table::{self, Measured, Outcome, Row};
 use crate::lesson::{locate, At, Cursor, Question};
 use crate::timeline::Timeline;
 
@@ -350,30 +350,68 @@ fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
 /// step's title stays in the step itself), so that the nine approaches fit one slide.
 const LONG_TABLE: usize = 6;
 
-/// The closing table: each approach, the step that shows it, and its outcome either way.
-fn table_rows(rows: &[Row], on: &Buttons) -> Html {
+/// The closing table: each approach, the step that shows it, and its outcome either way: the
+/// step's own run, or (once asked) the seed's table measured for its approach, each cell a
+/// count of its runs at the row's plan (its label then names a base the plan changed).
+fn table_rows(rows: &[Row], measured: Option<&Measured>, on: &Buttons) -> Html {
     let rows = rows.iter().map(|r| {
+        let plan = measured.and_then(|m| m.cell(r.approach, false)).map(|(p, _)| p);
+        let label = plan.map_or_else(|| r.approach.label().to_string(), |p| p.row.label.clone());
+        let cells = match measured {
+            Some(m) => html! { <>{measured_cell(m, r.approach, false)}{measured_cell(m, r.approach, true)}</> },
+            None => html! { <>{cell(r.fencing_off, r.has_token, false)}{cell(r.fencing_on, r.has_token, true)}</> },
+        };
         html! {
             <tr data-step={(r.step + 1).to_string()}>
                 <th scope="row"><button type="button" class="link" onclick={on.on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
-                    {r.approach.label()}<span class="lesson-row-step">{format!(" · step {}", r.step + 1)}<span class="lesson-row-title">{format!(": {}", r.title)}</span></span>
+                    {label}<span class="lesson-row-step">{format!(" · step {}", r.step + 1)}<span class="lesson-row-title">{format!(": {}", r.title)}</span></span>
                 </button></th>
-                {cell(r.fencing_off, r.has_token, false)}
-                {cell(r.fencing_on, r.has_token, true)}
+                {cells}
             </tr>
         }
     });
     html! { {for rows} }
 }
 
+/// A measured cell: lost updates and tokens handed out again, as counts of its runs so far.
+fn measured_cell(m: &Measured, approach: crate::scenario::Approach, fencing: bool) -> Html {
+    let Some((_, p)) = m.cell(approach, fencing) else { return html! { <td /> } };
+    html! {
+        <td class={if p.counts.lost_update > 0 { "unsafe" } else { "safe" }} data-testid="lesson-measured-cell" data-runs={p.runs.to_string()}
+            data-lost={p.counts.lost_update.to_string()} data-tokens={p.token_repeats.to_string()}>{Measured::words(&p)}</td>
+    }
+}
+
+/// Under a measured table: how far it is, and each mix in words with the rows that ran it.
+fn measured_notes(m: &Measured) -> Html {
+    use crate::timeline::draw::words::thousands;
+    let (runs, total): (u64, u64) = m.cells.iter().map(|c| c.explorer.progress()).fold((0, 0), |(r, t), p| (r + p.runs, t + p.total));
+    let mut mixes: Vec<(String, Vec<String>)> = Vec::new();
+    for p in &m.plans {
+        let name = p.row.base.approach.label().to_string();
+        match mixes.iter_mut().find(|(w, _)| *w == p.mix_words) {
+            Some((_, rows)) => rows.push(name),
+            None => mixes.push((p.mix_words.clone(), vec![name])),
+        }
+    }
+    let state = if m.done() { "measured" } else { "measuring" };
+    html! {
+        <div class="lesson-measured" data-testid="lesson-measured" data-runs={runs.to_string()} data-total={total.to_string()}>
+            {format!("The seed's table, {state}: {} of {} schedules, explorer seed {} (as the Explore panel and locklab explore --table). ", thousands(runs as usize), thousands(total as usize), m.plans.first().map_or(1, |p| p.seed))}
+            {for mixes.iter().map(|(w, rows)| html! { <span class="lesson-mix">{format!("{}: {}. ", rows.join(", "), w)}</span> })}
+        </div>
+    }
+}
+
 /// The step's count, its Reveal (while its question waits) and the clicker's buttons.
-fn head(open: &Open, n: usize, embed: bool, on: &Buttons) -> Html {
+fn head(open: &Open, n: usize, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
     let pr = &open.presenter;
     let asking = pr.current().question.is_some() && !pr.revealed();
     html! {
         <div class="lesson-head">
             <span class="lesson-title">{pr.lesson.title.clone()}</span>
             <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+            {for measure}
             if asking {
                 <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
             }
@@ -386,6 +424,45 @@ fn head(open: &Open, n: usize, embed: bool, on: &Buttons) -> Html {
     }
 }
 
+/// The closing table measured over many runs, once asked for: run in slices of each animation
+/// frame (as the Explore panel runs its table), dropped when the step changes.
+#[hook]
+fn use_measured(key: Option<(String, usize)>) -> (Rc<RefCell<Option<Measured>>>, Callback<Vec<Row>>) {
+    let slot = use_mut_ref(|| None::<Measured>);
+    let frame = use_state_eq(|| 0u64);
+    {
+        let slot = slot.clone();
+        use_effect_with(key, move |_| move || drop(slot.borrow_mut().take()));
+    }
+    let busy = slot.borrow().as_ref().is_some_and(|m| !m.done());
+    let n = *frame;
+    {
+        let (slot, frame) = (slot.clone(), frame.clone());
+        use_effect_with((busy, n), move |&(busy, n)| {
+            let handle = busy.then(|| {
+                gloo::render::request_animation_frame(move |_| {
+                    let perf = web_sys::window().and_then(|w| w.performance());
+                    let now = || perf.as_ref().map_or(0.0, |p| p.now());
+                    let end = now() + 8.0;
+                    if let Some(m) = slot.borrow_mut().as_mut() {
+                        m.step(&mut || now() < end);
+                    }
+                    frame.set(n + 1);
+                })
+            });
+            move || drop(handle)
+        });
+    }
+    let start = {
+        let (slot, frame) = (slot.clone(), frame.clone());
+        Callback::from(move |rows: Vec<Row>| {
+            *slot.borrow_mut() = Some(Measured::new(&rows, None));
+            frame.set(*frame + 1);
+        })
+    };
+    (slot, start)
+}
+
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &Props) -> Html {
     let latest: Rc<RefCell<Option<Ctx>>> = use_mut_ref(|| None);
@@ -393,6 +470,7 @@ pub fn lesson_panel(p: &Props) -> Html {
     *latest.borrow_mut() = ctx.clone();
     use_clicker_keys(&p.state, &p.act, &latest);
     use_step_on_screen(p, &ctx);
+    let (measured, measure) = use_measured(ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step)));
 
     let Some(ctx) = ctx else {
         return match &p.state.error {
@@ -408,18 +486,30 @@ pub fn lesson_panel(p: &Props) -> Html {
     let n = pr.lesson.steps.len();
     let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
     let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
+    let m = measured.borrow();
+    // In the step's head, where a slide has room: below the table it cost a line of the stage.
+    let measure_button = (!open.rows.is_empty() && m.is_none()).then(|| {
+        let (rows, measure) = (open.rows.clone(), measure.clone());
+        html! {
+            <button type="button" class="small lesson-measure" data-testid="lesson-measure" onclick={move |_: MouseEvent| measure.emit(rows.clone())}
+                title="Each row's approach over many runs, at the mix that reveals what is claimed of it">{"Measure over many runs"}</button>
+        }
+    });
     html! {
         <>
             <section class={classes!("lesson", (step.question.is_some() && !pr.revealed()).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                {head(&open, n, p.embed, &buttons)}
+                {head(&open, n, p.embed, &buttons, measure_button)}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
                 if !open.rows.is_empty() {
-                    <table class={classes!("lesson-table", (open.rows.len() > LONG_TABLE).then_some("long"))} data-testid="lesson-table">
+                    <table class={classes!("lesson-table", (open.rows.len() > LONG_TABLE).then_some("long"), m.is_some().then_some("measured"))} data-testid="lesson-table">
                         <thead><tr><th scope="col">{"Approach, and the step that shows it"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
-                        <tbody>{table_rows(&open.rows, &buttons)}</tbody>
+                        <tbody>{table_rows(&open.rows, m.as_ref(), &buttons)}</tbody>
                     </table>
+                    if let Some(m) = m.as_ref() {
+                        {measured_notes(m)}
+                    }
                 }
             </section>
             if open.blank {

@@ -59,7 +59,8 @@ pub enum Command {
       search the scenario's fault space and shrink the worst counterexample found
       (with --property: the first run that shows that property; --properties lists them)
   locklab explore --table [--faults KIND,…] [--max-faults K]
-      the seed's table: the share of lost updates for every approach, fencing off and on
+      the seed's table: lost updates and tokens handed out again for every approach, fencing
+      off and on, each row at the mix that reveals its claim (or every row at --faults/--max-faults)
   locklab explore --sweep PARAM=FROM..TO [--steps K] [FILE | --builtin ID | --approach NAME] [--fencing on|off]
       the share of lost updates as one number of the fault mix changes
   locklab explore --properties

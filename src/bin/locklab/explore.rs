@@ -21,7 +21,6 @@ use super::args::{read_scenario, usage, ExploreArgs, ScenarioArgs, Sweep};
 
 /// Schedules per search, per table cell and per sweep point when `--runs` is not given.
 const RUNS: u64 = 10_000;
-const TABLE_RUNS: u64 = 2_000;
 const SWEEP_RUNS: u64 = 1_000;
 
 /// What the command line asked for, checked across flags.
@@ -35,6 +34,8 @@ struct Args {
     json: bool,
     out: Option<String>,
     table: bool,
+    /// `--faults` or `--max-faults` given: the table runs this mix on every row.
+    uniform: bool,
     sweep: Option<Sweep>,
     steps: usize,
     property: Option<&'static Property>,
@@ -86,6 +87,7 @@ fn checked(e: ExploreArgs) -> Result<Args, String> {
         json: e.json,
         out: e.out,
         table: e.table,
+        uniform: e.faults.is_some() || e.max_faults.is_some(),
         sweep: e.sweep,
         steps: e.steps,
         property: e.property,
@@ -333,28 +335,40 @@ fn found_text(found: Option<(String, u64, &Shrunk)>, nothing: String, file: Opti
     text
 }
 
+/// The table's plans: `table::plan()` at `--seed`, or every row at the mix given.
+fn table_plans(a: &Args) -> Vec<table::Plan> {
+    let mut plans = table::plan();
+    for p in &mut plans {
+        p.seed = a.seed;
+        if a.uniform {
+            p.row = table::row(&p.row.id).expect("a row");
+            (p.mix, p.mix_words) = (a.mix.clone(), a.mix.words());
+            p.runs = table::RUNS;
+        }
+    }
+    plans
+}
+
 /// `locklab explore --table`.
 fn run_table(a: &Args) -> Result<String, String> {
     use rayon::prelude::*;
-    let runs = a.runs.unwrap_or(TABLE_RUNS);
-    let mut searches = table::searches(&a.mix, a.seed, runs).map_err(mix_error)?;
+    let plans = table_plans(a);
+    let mut searches = table::planned_searches(&plans, a.runs).map_err(mix_error)?;
     let (cells, secs, threads) = on_threads(a.threads, || {
         for s in &mut searches {
-            s.explorer.run_batch_parallel(runs);
+            s.explorer.run_batch_parallel(u64::MAX);
         }
         searches.par_iter().map(|s| s.cell()).collect::<Vec<Cell>>()
     })?;
     let total: u64 = cells.iter().map(|c| c.runs).sum();
     let per_s = rate(total, secs);
-    let rows = table::rows();
-    let label = |id: &str| rows.iter().find(|r| r.id == id).map_or_else(|| id.to_string(), |r| r.label.clone());
+    let plan_of = |id: &str| plans.iter().find(|p| p.row.id == id).expect("a planned row");
     let smallest = |c: &Cell| {
         c.smallest.as_ref().map(|s| {
+            let p = plan_of(&c.row);
             let how = format!(
                 "The smallest lost update of the seed's table, explorer seed {} ({}), shrunk in {} runs",
-                a.seed,
-                a.mix.words(),
-                s.runs
+                p.seed, p.mix_words, s.runs
             );
             as_found(&s.after, Class::LostUpdate, &how)
         })
@@ -363,27 +377,53 @@ fn run_table(a: &Args) -> Result<String, String> {
         let cells: Vec<Value> = cells
             .iter()
             .map(|c| {
+                let p = plan_of(&c.row);
                 json!({
-                    "row": c.row, "label": label(&c.row), "fencing": c.fencing, "runs": c.runs,
-                    "lost_update": c.counts.lost_update, "lost_share": c.lost_share(), "classes": c.counts, "smallest": smallest(c),
+                    "row": c.row, "label": p.row.label, "fencing": c.fencing, "runs": c.runs, "mix": p.mix_words, "claim": p.claim,
+                    "lost_update": c.counts.lost_update, "lost_share": c.lost_share(), "token_repeats": c.token_repeats,
+                    "classes": c.counts, "smallest": smallest(c),
                 })
             })
             .collect();
-        let v = json!({ "runs_per_cell": runs, "seed": a.seed, "mix": a.mix.words(), "schedules_per_s": per_s, "threads": threads, "cells": cells });
+        let v = json!({ "seed": a.seed, "schedules_per_s": per_s, "threads": threads, "cells": cells });
         return Ok(pretty(&v));
     }
-    let mut out =
-        format!("The seed's table: {} schedules per cell of {}, explorer seed {}\n", thousands(runs as usize), a.mix.words(), a.seed);
-    out += &format!("{:<34} {:>26} {:>26}\n", "approach", "fencing off: lost updates", "fencing on: lost updates");
-    let cell_text =
-        |c: &Cell| format!("{:.1}% ({}/{})", 100.0 * c.lost_share(), thousands(c.counts.lost_update as usize), thousands(c.runs as usize));
+    let mut out = format!("The seed's table: each row at the mix that reveals its claim (footnotes), explorer seed {}\n", a.seed);
+    out += &format!("{:<58} {:>28} {:>28}\n", "approach", "fencing off", "fencing on");
+    let mut notes = Vec::<String>::new();
     for pair in cells.chunks(2) {
-        out += &format!("{:<34} {:>26} {:>26}\n", label(&pair[0].row), cell_text(&pair[0]), cell_text(&pair[1]));
+        let p = plan_of(&pair[0].row);
+        let mark = match notes.iter().position(|m| *m == p.mix_words) {
+            Some(k) => k + 1,
+            None => {
+                notes.push(p.mix_words.clone());
+                notes.len()
+            }
+        };
+        out += &format!("{:<58} {:>28} {:>28}\n", format!("{} [{mark}]", p.row.label), "", "");
+        out += &format!(
+            "{:<58} {:>28} {:>28}\n",
+            "  lost updates",
+            table::count_of(pair[0].counts.lost_update, pair[0].runs),
+            table::count_of(pair[1].counts.lost_update, pair[1].runs)
+        );
+        out += &format!(
+            "{:<58} {:>28} {:>28}\n",
+            "  token handed out again",
+            table::count_of(pair[0].token_repeats, pair[0].runs),
+            table::count_of(pair[1].token_repeats, pair[1].runs)
+        );
     }
-    out += "smallest lost update per cell:\n";
-    for c in &cells {
-        let what = c.smallest.as_ref().map_or_else(|| "none found".to_string(), |s| faults_in_words(&s.after));
-        out += &format!("  {}, fencing {}: {what}\n", c.row, if c.fencing { "on" } else { "off" });
+    for (k, words) in notes.iter().enumerate() {
+        out += &format!("[{}] {words}\n", k + 1);
+    }
+    out += "what each row shows, and its smallest lost update per cell:\n";
+    for pair in cells.chunks(2) {
+        out += &format!("  {}: {}\n", pair[0].row, plan_of(&pair[0].row).claim);
+        for c in pair {
+            let what = c.smallest.as_ref().map_or_else(|| "none found".to_string(), |s| faults_in_words(&s.after));
+            out += &format!("    fencing {}: {what}\n", if c.fencing { "on" } else { "off" });
+        }
     }
     out += &format!("{} schedules/s on {threads} thread{}\n", thousands(per_s as usize), if threads == 1 { "" } else { "s" });
     Ok(out)

@@ -148,7 +148,7 @@ impl Page {
     pub fn start(&mut self) {
         let started = match self.tab {
             Tab::Search => Search::new(&self.search_settings, false).map(|s| self.search = Some(s)),
-            Tab::Table => Search::new(&self.table_settings, true).map(|s| self.table = Some(s)),
+            Tab::Table => Search::planned(&self.table_settings, None).map(|s| self.table = Some(s)),
             Tab::Sweep => Sweep::new(&self.sweep_settings).map(|s| self.sweep = Some(s)),
         };
         self.error = started.err().map(|e| e.message);

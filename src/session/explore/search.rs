@@ -7,8 +7,8 @@
 //! A slice runs whole schedules, so it ends up to one schedule past its budget.
 
 use crate::check::properties::Property;
-use crate::decimal::Fixed;
 use crate::explore::shrink::{Job, Shrunk};
+pub use crate::explore::table::percent;
 use crate::explore::table::{self, CellSearch};
 use crate::explore::{as_found, fitted, Class, Counts, Explorer, Found, Mix, MixError};
 use crate::lab;
@@ -152,16 +152,6 @@ pub fn row_label(id: &str) -> String {
     table::row(id).map_or_else(|| id.to_string(), |r| r.label)
 }
 
-/// "4.2%": `n` of `runs` as a share, one decimal. A count too rare to show at one decimal is
-/// "under 0.1%", never "0.0%": one lost update in 10,000 runs is still one (issue 25).
-pub fn percent(n: u64, runs: u64) -> String {
-    let share = if runs == 0 { 0.0 } else { 100.0 * n as f64 / runs as f64 };
-    if n > 0 && share < 0.05 {
-        return "under 0.1%".to_string();
-    }
-    format!("{}%", Fixed(share, 1))
-}
-
 /// Runs the lanes in turn, one schedule each, while the slice lasts; how many it ran.
 pub(super) fn turns<T>(lanes: &mut [T], turn: &mut usize, explorer: fn(&mut T) -> &mut Explorer, slice: &mut Slice) -> u64 {
     let n = lanes.len();
@@ -219,6 +209,9 @@ struct Shrinking {
 pub struct Search {
     pub settings: Settings,
     pub cells: Vec<CellSearch>,
+    /// The seed's table: each row's plan (`table::plan()`), which its cells run; empty in a
+    /// search, whose cells all run the settings' mix.
+    pub plans: Vec<table::Plan>,
     turn: usize,
     running: bool,
     /// Shrink every lost update found (the table's smallest per cell), not only the one shown.
@@ -231,16 +224,40 @@ pub struct Search {
 impl Search {
     pub fn new(settings: &Settings, shrink_all: bool) -> Result<Search, MixError> {
         let cells = settings.cells()?;
-        Ok(Search {
+        Ok(Search::of(settings, cells, Vec::new(), shrink_all))
+    }
+
+    /// The seed's table at its plan (`table::plan()`, the CLI's `explore --table` too), every
+    /// cell's lost updates shrunk; `runs` for every cell instead of the plan's N when given.
+    pub fn planned(settings: &Settings, runs: Option<u64>) -> Result<Search, MixError> {
+        let plans = table::plan();
+        let cells = table::planned_searches(&plans, runs)?;
+        Ok(Search::of(settings, cells, plans, true))
+    }
+
+    fn of(settings: &Settings, cells: Vec<CellSearch>, plans: Vec<table::Plan>, shrink_all: bool) -> Search {
+        Search {
             settings: settings.clone(),
             cells,
+            plans,
             turn: 0,
             running: true,
             shrink_all,
             shrinks: Vec::new(),
             shown: 0,
             timing: Timing::default(),
-        })
+        }
+    }
+
+    /// Cell `cell`'s plan, in the seed's table.
+    pub fn plan(&self, cell: usize) -> Option<&table::Plan> {
+        self.plans.iter().find(|p| p.row.id == self.cells[cell].row)
+    }
+
+    /// The mix cell `cell` ran, in words; its seed and N.
+    pub fn cell_mix(&self, cell: usize) -> (String, u64, u64) {
+        let total = self.cells[cell].explorer.progress().total;
+        self.plan(cell).map_or_else(|| (self.settings.mix_words(), self.settings.seed, total), |p| (p.mix_words.clone(), p.seed, total))
     }
 
     pub fn running(&self) -> bool {
@@ -365,22 +382,22 @@ impl Search {
         Some(format!("{} {} of {} schedules", p.kind.shown_in(), thousands(shown as usize), thousands(self.runs() as usize)))
     }
 
-    /// "Redis SET NX PX, fencing off".
+    /// "Redis SET NX PX, fencing off" (in the table, the row's label as planned).
     pub fn cell_words(&self, cell: usize) -> String {
         let c = &self.cells[cell];
-        format!("{}, fencing {}", row_label(&c.row), if c.fencing { "on" } else { "off" })
+        let label = self.plan(cell).map_or_else(|| row_label(&c.row), |p| p.row.label.clone());
+        format!("{label}, fencing {}", if c.fencing { "on" } else { "off" })
     }
 
     /// Cell `cell`'s counterexample `f` (shrunk, once it is) as a scenario file in JSON.
     pub fn open(&self, cell: usize, f: &Found) -> String {
         let shrunk = self.shrunk(cell, f.index);
+        let (mix, seed, runs) = self.cell_mix(cell);
         let how = format!(
-            "Explorer seed {}, schedule {} of {} on {} ({}){}",
-            self.settings.seed,
+            "Explorer seed {seed}, schedule {} of {} on {} ({mix}){}",
             f.index,
-            thousands(self.settings.runs as usize),
+            thousands(runs as usize),
             self.cell_words(cell),
-            self.settings.mix_words(),
             shrunk.map_or_else(|| ", not shrunk".to_string(), |s| format!(", shrunk in {} runs", s.runs))
         );
         json(&fitted(&as_found(shrunk.map_or(&f.scenario, |s| &s.after), self.cells[cell].explorer.target(f), &how)))
@@ -389,12 +406,11 @@ impl Search {
     /// Cell `cell`'s smallest lost update as a scenario file in JSON.
     pub fn open_smallest(&self, cell: usize) -> Option<String> {
         let s = self.smallest(cell)?;
+        let (mix, seed, runs) = self.cell_mix(cell);
         let how = format!(
-            "The smallest lost update of the seed's table for {}: explorer seed {}, {} schedules of {}, shrunk in {} runs",
+            "The smallest lost update of the seed's table for {}: explorer seed {seed}, {} schedules of {mix}, shrunk in {} runs",
             self.cell_words(cell),
-            self.settings.seed,
-            thousands(self.settings.runs as usize),
-            self.settings.mix_words(),
+            thousands(runs as usize),
             s.runs
         );
         Some(json(&fitted(&as_found(&s.after, Class::LostUpdate, &how))))
@@ -595,9 +611,7 @@ mod tests {
 
     #[test]
     fn the_table_fills_every_cell_and_its_smallest_is_the_table_modules() {
-        let mut settings = Settings::table();
-        settings.runs = 60;
-        let mut t = Search::new(&settings, true).unwrap();
+        let mut t = Search::planned(&Settings::table(), Some(60)).unwrap();
         assert_eq!(t.cells.len(), 2 * table::rows().len());
         // The first slices reach every cell: they fill together.
         t.step(&mut ticking(1.0), 30.0);
@@ -608,6 +622,10 @@ mod tests {
             assert_eq!(cell.counts, c.explorer.progress().counts);
             assert_eq!(t.smallest(i), cell.smallest.as_ref(), "{}", t.cell_words(i));
         }
+        // The page's cells are the table module's, cell for cell (the CLI runs the same).
+        let measured = table::measured(Some(60));
+        let page: Vec<table::Cell> = t.cells.iter().map(CellSearch::cell).collect();
+        assert_eq!(page, measured);
         assert!(t.cells.iter().enumerate().any(|(i, _)| t.open_smallest(i).is_some()), "some cell lost an update");
     }
 

@@ -26,7 +26,7 @@ pub fn form(p: &FormProps) -> Html {
         Tab::Search => {
             "Draw fault schedules at random, run each, and keep the ones that go wrong, shrunk to the fewest faults that still fail."
         }
-        Tab::Table => "The same fault mix against every approach, with fencing off and on: measured here, not quoted.",
+        Tab::Table => "Every approach with fencing off and on, each row at the fault mix that reveals what is claimed of it: measured here, not quoted.",
         Tab::Sweep => {
             "Fix one number of a single fault and vary it: the share of lost updates steps up where the fault outlives the lease."
         }
@@ -41,7 +41,12 @@ pub fn form(p: &FormProps) -> Html {
             // A tab's fields are its own elements: a select the user touched keeps its choice
             // against a `selected` drawn for another tab.
             <div class="explore-settings" key={p.tab.id()}>
-                {if p.tab == Tab::Sweep { sweep_settings(&p.sweep, &p.send) } else { settings(&p.settings, p.tab == Tab::Search, &p.send) }}
+                {match p.tab {
+                    Tab::Sweep => sweep_settings(&p.sweep, &p.send),
+                    Tab::Search => settings(&p.settings, true, &p.send),
+                    // The table's mixes, N and seed are its plan's (`table::plan()`, named under it).
+                    Tab::Table => Html::default(),
+                }}
             </div>
         </>
     }

@@ -112,31 +112,56 @@ fn found(s: &Search, send: &Send) -> Html {
     }
 }
 
-/// The seed's table: every row × fencing off and on, filled as the cells' searches run.
+/// The seed's table: every row × fencing off and on, each row at its own plan (mix and N,
+/// footnoted under the table), filled as the cells' searches run.
 fn table(t: &Search, send: &Send) -> Html {
-    let caption = format!(
-        "Share of schedules with a lost update ({}; {} per cell, explorer seed {}), and the smallest one found: click it to open it.",
-        t.settings.mix_words(),
-        thousands(t.settings.runs as usize),
-        t.settings.seed
-    );
+    let caption = "Lost updates and tokens handed out again, as counts of the schedules each cell ran, and the smallest lost update found: click it to open it. Each row runs the mix that reveals what is claimed of it (notes below).";
+    let notes = notes(t);
     let row = |(r, pair): (usize, &[crate::explore::table::CellSearch])| {
-        html! { <tr><th scope="row">{row_label(&pair[0].row)}</th>{for (0..pair.len()).map(|k| cell(t, 2 * r + k, send))}</tr> }
+        let plan = t.plan(2 * r);
+        let label = plan.map_or_else(|| row_label(&pair[0].row), |p| p.row.label.clone());
+        let mark = plan.and_then(|p| notes.iter().position(|n| *n == p.mix_words)).map(|k| k + 1);
+        html! {
+            <tr>
+                <th scope="row">{label}if let Some(k) = mark { <sup class="explore-mark" data-testid="explore-row-mix">{k}</sup> }</th>
+                {for (0..pair.len()).map(|k| cell(t, 2 * r + k, send))}
+            </tr>
+        }
     };
     html! {
-        <table class="explore-table" data-testid="explore-table">
-            <caption>{caption}</caption>
-            <thead><tr><th scope="col">{"approach"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
-            <tbody>{for t.cells.chunks(2).enumerate().map(row)}</tbody>
-        </table>
+        <>
+            <table class="explore-table" data-testid="explore-table">
+                <caption>{caption}</caption>
+                <thead><tr><th scope="col">{"approach"}</th><th scope="col">{"fencing off"}</th><th scope="col">{"fencing on"}</th></tr></thead>
+                <tbody>{for t.cells.chunks(2).enumerate().map(row)}</tbody>
+            </table>
+            <ol class="explore-notes" data-testid="explore-table-notes">
+                {for notes.iter().map(|n| html! { <li>{format!("{n}; explorer seed {}", t.plans.first().map_or(t.settings.seed, |p| p.seed))}</li> })}
+            </ol>
+            <ul class="explore-claims">
+                {for t.plans.iter().map(|p| html! { <li><b>{p.row.label.clone()}</b>{format!(": {}.", p.claim)}</li> })}
+            </ul>
+        </>
     }
 }
 
-/// Table cell `i`: its share of lost updates, and its smallest one, once shrunk.
+/// The table's mixes in words, each once, in the order the rows first name them.
+fn notes(t: &Search) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &t.plans {
+        if !out.contains(&p.mix_words) {
+            out.push(p.mix_words.clone());
+        }
+    }
+    out
+}
+
+/// Table cell `i`: its lost updates and tokens handed out again, each a count of its runs, and
+/// its smallest lost update, once shrunk.
 fn cell(t: &Search, i: usize, send: &Send) -> Html {
     let c = &t.cells[i];
     let p = c.explorer.progress();
-    let (lost, repeats) = (p.counts.lost_update, p.counts.token_repeated);
+    let (lost, repeats) = (p.counts.lost_update, p.token_repeats);
     let smallest = match t.smallest(i) {
         Some(sh) => {
             let words: Vec<String> = sh.after.faults.iter().map(fault::words).collect();
@@ -148,14 +173,14 @@ fn cell(t: &Search, i: usize, send: &Send) -> Html {
         None if t.shrinking(i) => html! { <span class="explore-none">{" shrinking…"}</span> },
         None => Html::default(),
     };
+    let of = |n: u64| format!("{} of {}", thousands(n as usize), thousands(p.runs as usize));
     html! {
         <td class={if lost > 0 { "explore-cell lost" } else { "explore-cell" }} data-testid="explore-cell" data-approach={c.row.clone()}
-            data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-lost={lost.to_string()}>
-            <span class="explore-share">{percent(lost, p.runs)}</span>
-            <span class="explore-of">{format!(" {} of {}", thousands(lost as usize), thousands(p.runs as usize))}</span>
-            // Fencing's own failure, per cell: the totals above the table hide which cell it was.
+            data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-total={p.total.to_string()} data-lost={lost.to_string()}>
+            <span class="explore-of"><b>{of(lost)}</b>{" lost an update "}<span class="explore-share">{format!("({})", percent(lost, p.runs))}</span></span>
+            // Fencing's own failure, per cell, whatever else the run showed.
             <span class="explore-tokens" data-testid="explore-cell-tokens" data-count={repeats.to_string()}>
-                {format!("{}: {}", Class::TokenRepeated.label(), thousands(repeats as usize))}
+                {format!("{}: {}", Class::TokenRepeated.label(), of(repeats))}
             </span>
             {smallest}
         </td>
