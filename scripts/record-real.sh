@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the real runs the app shows beside their simulations ("Compare with: real Redis
-# 7.0.15 (recorded)") into assets/recordings/, one compact JSON file per built-in and fencing
+# 7.0.15 (recorded)") into src/recorded/recordings/, one compact JSON file per built-in and fencing
 # setting: the trace locklab-real observed on real servers, when and on what it ran, and the
 # fingerprint of the scenario as it ran. Run by hand (the servers must be installed:
 # scripts/install-tools.sh), then commit the files; the native test tests/recorded.rs fails
@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 cargo build --quiet -p locklab-real
-out=assets/recordings
+out=src/recorded/recordings
 mkdir -p "$out"
 
 # The recordings the app carries, as src/recorded/mod.rs lists them ("ID-fencing-on|off"), each

@@ -1,4 +1,4 @@
-//! The committed recordings of real runs (assets/recordings/, written by
+//! The committed recordings of real runs (src/recorded/recordings/, written by
 //! scripts/record-real.sh): each is of a built-in as it stands (its fingerprint), reads back as
 //! written, and its verdict by `check` agrees with the model's on the fields the fidelity suite
 //! asserts (safe, stale writes accepted and rejected, most holders at once, token order). No
@@ -19,7 +19,7 @@ fn scenario(r: &Recording) -> Scenario {
 
 #[test]
 fn every_recording_in_the_folder_is_in_the_app_and_back() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/recordings");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/recorded/recordings");
     let mut on_disk: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -28,7 +28,7 @@ fn every_recording_in_the_folder_is_in_the_app_and_back() {
     on_disk.sort();
     let mut listed: Vec<String> = FILES.iter().map(|(n, _)| n.to_string()).collect();
     listed.sort();
-    assert_eq!(listed, on_disk, "src/recorded/mod.rs lists every file of assets/recordings/, and no other");
+    assert_eq!(listed, on_disk, "src/recorded/mod.rs lists every file of src/recorded/recordings/, and no other");
     assert!(FILES.len() >= 4);
 }
 

@@ -58,7 +58,7 @@ enum Command {
     },
     /// Run a scenario on real servers and write its recording for the app (compact JSON:
     /// the trace, when and on what it ran, the scenario's fingerprint). scripts/record-real.sh
-    /// records the built-ins the app shows into assets/recordings/.
+    /// records the built-ins the app shows into src/recorded/recordings/.
     Record {
         #[command(flatten)]
         scenario: ScenarioArgs,

@@ -1,6 +1,6 @@
 //! Real runs, recorded: what `locklab-real record` observed of a built-in on real servers
 //! (Redis, PostgreSQL, etcd, ZooKeeper), as a Lock Lab trace with when and on what it was
-//! recorded. `scripts/record-real.sh` writes them to `assets/recordings/` (run by hand; the
+//! recorded. `scripts/record-real.sh` writes them to `src/recorded/recordings/` (run by hand; the
 //! files are committed); the app carries them in its wasm and offers one beside the
 //! simulation when the scenario on screen is exactly the one recorded: its fingerprint (a hash
 //! of the scenario's JSON, switches included) must match. Drawn and judged as a simulated run
@@ -40,13 +40,13 @@ pub struct Recording {
     pub trace: Trace,
 }
 
-/// The committed recordings, by file name (`assets/recordings/NAME.json`); scripts/record-real.sh
+/// The committed recordings, by file name (`src/recorded/recordings/NAME.json`); scripts/record-real.sh
 /// records exactly these. One story per real service, fencing off and on: the app carries them
 /// in its wasm, within issue 23's budget of 10 KB brotli for the first load (measured: these ten
 /// 2.5 KB as one stream, the reader and the rest of the feature 6.6 KB; every built-in of the
 /// fidelity suite, 32 files, would be 7.3 KB of recordings alone).
 macro_rules! recordings {
-    ($($name:literal),* $(,)?) => { &[$(($name, include_str!(concat!("../../assets/recordings/", $name, ".json")))),*] };
+    ($($name:literal),* $(,)?) => { &[$(($name, include_str!(concat!("recordings/", $name, ".json")))),*] };
 }
 
 pub const FILES: &[(&str, &str)] = recordings!(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { shot } from './helpers';
 
-// Issue 23, item 7: real runs in the app. For each committed recording (assets/recordings/,
+// Issue 23, item 7: real runs in the app. For each committed recording (src/recorded/recordings/,
 // written by scripts/record-real.sh), the built-in it recorded with its fencing setting, one
 // page load: "Compare with" offers "real <server> (recorded)"; choosing it draws the recording
 // beside the simulation under one cursor, headed by its verdict, with the line saying when and
@@ -19,7 +19,7 @@ interface Recording {
   server: string;
   recorded: string;
 }
-const dir = path.resolve(__dirname, '../../../assets/recordings');
+const dir = path.resolve(__dirname, '../../../src/recorded/recordings');
 const recordings: Recording[] = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()
