@@ -99,6 +99,7 @@ pub fn render(c: &Comparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use locklab::recorded::token_order;
 
     fn verdict(grants: &[(&str, Option<u64>)]) -> Verdict {
         let mut v = locklab::lab::run(&locklab::scenario::catalog::get("redis-gc-pause").unwrap()).verdict;

@@ -106,16 +106,18 @@ for (const r of recordings) {
       const rows = (side: string) => page.locator(`.side-panel[data-approach="${side}"] [data-testid="ledger-row"][data-future="false"]`).count();
       const sides = await page.locator('.side-panel').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-approach') ?? ''))]);
       expect(sides).toHaveLength(2);
+      let stepped = false;
       for (let k = 0; k < 20 && (await rows(sides[0])) !== (await rows(sides[1])); k++) {
+        stepped = true;
         const now = await state();
         await page.keyboard.press('ArrowRight');
         await expect.poll(state).not.toBe(now);
       }
       expect(await rows(sides[1])).toBe(await rows(sides[0]));
-      // A diagram draws the cursor's millisecond up to the event captioned there: step on to a
-      // later millisecond so that both writes are drawn whole.
+      // A diagram draws the cursor's millisecond up to the event captioned there: having stepped
+      // to the later write, step on to a later millisecond so that both writes are drawn whole.
       const ms = (await cursors(page))[0];
-      for (let k = 0; k < 10 && (await cursors(page))[0] === ms; k++) {
+      for (let k = 0; stepped && k < 10 && (await cursors(page))[0] === ms; k++) {
         const now = await state();
         await page.keyboard.press('ArrowRight');
         await expect.poll(state).not.toBe(now);
