@@ -38,6 +38,32 @@ pub struct Comparison {
     pub summary: String,
 }
 
+/// What the scenario on screen is compared with: the same story on another approach, or its
+/// run on real servers as recorded (`crate::recorded`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    Approach(Approach),
+    Recorded,
+}
+
+impl Against {
+    /// Its id in a link and in the compare select: the approach's, or `real`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Against::Approach(a) => a.id(),
+            Against::Recorded => "real",
+        }
+    }
+
+    pub fn by_id(id: &str) -> Option<Against> {
+        if id == "real" {
+            Some(Against::Recorded)
+        } else {
+            Approach::by_id(id).map(Against::Approach)
+        }
+    }
+}
+
 /// The short name a lecturer says out loud.
 pub fn short_name(a: Approach) -> &'static str {
     a.short_name()
@@ -285,6 +311,11 @@ fn carry_faults(s: &Scenario, c: &mut Scenario, notes: &mut Vec<String>) -> Vec<
 /// One side in a few words: the approach, fencing, then the first unsafe thing with its time
 /// or what protected the write. "Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s".
 pub fn side(v: &Verdict) -> String {
+    side_as(short_name(v.approach), v)
+}
+
+/// `side`, the run called `name` ("real Redis 7.0.15").
+pub fn side_as(name: &str, v: &Verdict) -> String {
     let first = |k: FindingKind| v.findings.iter().find(|f| f.kind == k);
     let mut parts: Vec<String> = Vec::new();
     if let Some(o) = v.overlaps.first() {
@@ -309,7 +340,7 @@ pub fn side(v: &Verdict) -> String {
     if let Some(t) = v.truncated_at_ms {
         parts.push(format!("run cut at {}", seconds(t)));
     }
-    format!("{}{}: {}", short_name(v.approach), if v.fencing { " + fencing" } else { "" }, parts.join(", "))
+    format!("{name}{}: {}", if v.fencing { " + fencing" } else { "" }, parts.join(", "))
 }
 
 /// The one-line difference of two verdicts: both sides, left first.

@@ -47,7 +47,12 @@ impl Run {
 
 /// Simulates a validated scenario and judges it. Pure: same scenario ⇒ same run.
 pub fn run(scenario: &Scenario) -> Run {
-    let trace = build::world(scenario).run();
+    of_trace(scenario, build::world(scenario).run())
+}
+
+/// A run of `scenario` whose trace was made elsewhere (a real run, `crate::recorded`), judged
+/// exactly as a simulated one.
+pub fn of_trace(scenario: &Scenario, trace: Trace) -> Run {
     let verdict = judge_trace(scenario, &trace);
     Run { scenario: scenario.clone(), trace, verdict }
 }

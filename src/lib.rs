@@ -12,6 +12,7 @@ pub mod explore;
 pub mod lab;
 pub mod lesson;
 pub mod protocols;
+pub mod recorded;
 pub mod scenario;
 pub mod session;
 pub mod sim;

@@ -31,25 +31,10 @@ pub struct Comparison {
     pub timings: Vec<Timing>,
 }
 
-/// The token order of a run: each grant's client with its token's rank among the run's tokens
-/// (equal tokens share a rank), so Redis's 1, 2 and etcd's 7, 9 both read "A#1 B#2".
-pub fn token_order(v: &Verdict) -> String {
-    let mut tokens: Vec<u64> = v.grants.iter().filter_map(|g| g.token).collect();
-    tokens.sort_unstable();
-    tokens.dedup();
-    let rank = |t: Option<u64>| t.and_then(|t| tokens.iter().position(|&x| x == t)).map_or("-".to_string(), |r| (r + 1).to_string());
-    v.grants.iter().map(|g| format!("{}#{}", g.client, rank(g.token))).collect::<Vec<_>>().join(" ")
-}
-
 pub fn compare(model: &Verdict, real: &Verdict) -> Comparison {
-    let field = |field: &'static str, m: String, r: String| Field { field, agree: m == r, model: m, real: r };
-    let fields = vec![
-        field("safe", model.safe.to_string(), real.safe.to_string()),
-        field("stale_writes_accepted", model.stale_writes_accepted.to_string(), real.stale_writes_accepted.to_string()),
-        field("stale_writes_rejected", model.stale_writes_rejected.to_string(), real.stale_writes_rejected.to_string()),
-        field("max_concurrent_holders", model.max_concurrent_holders.to_string(), real.max_concurrent_holders.to_string()),
-        field("token_order", token_order(model), token_order(real)),
-    ];
+    // The asserted fields are the app's (`locklab::recorded::fields`): one list for both.
+    let fields: Vec<Field> =
+        locklab::recorded::fields(model, real).into_iter().map(|(field, m, r)| Field { field, agree: m == r, model: m, real: r }).collect();
     Comparison {
         id: model.id.clone(),
         fencing: model.fencing,
@@ -114,6 +99,7 @@ pub fn render(c: &Comparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use locklab::recorded::token_order;
 
     fn verdict(grants: &[(&str, Option<u64>)]) -> Verdict {
         let mut v = locklab::lab::run(&locklab::scenario::catalog::get("redis-gc-pause").unwrap()).verdict;

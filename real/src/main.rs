@@ -4,6 +4,7 @@
 //!
 //!   locklab-real run (FILE | --builtin ID) [--fencing on|off] [--json] [--scale X] [--trace OUT]
 //!   locklab-real compare (FILE | --builtin ID) [--fencing on|off] [--json] [--scale X]
+//!   locklab-real record (FILE | --builtin ID) [--fencing on|off] [--scale X] -o FILE
 //!
 //! `run` exits 0 when the scenario ran; `compare` exits 0 when the verdicts agree, 1 when they
 //! do not; both exit 2 on bad input or a scenario the harness refuses (the message names the
@@ -17,6 +18,7 @@ mod http;
 mod plan;
 mod poller;
 mod record;
+mod recording;
 mod run;
 mod servers;
 mod services;
@@ -53,6 +55,16 @@ enum Command {
         scenario: ScenarioArgs,
         #[arg(long)]
         json: bool,
+    },
+    /// Run a scenario on real servers and write its recording for the app (compact JSON:
+    /// the trace, when and on what it ran, the scenario's fingerprint). scripts/record-real.sh
+    /// records the built-ins the app shows into src/recorded/recordings/.
+    Record {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+        /// The recording's file.
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: String,
     },
     /// The fidelity suite: every case of FILE compared, fencing off and on; exit 0 when all agree.
     Suite {
@@ -125,6 +137,7 @@ fn main() {
         Command::Client => client::main().map(|()| 0),
         Command::Run { scenario, json, trace } => run(&scenario, json, trace),
         Command::Compare { scenario, json } => compare(&scenario, json),
+        Command::Record { scenario, out } => record(&scenario, &out),
         Command::Suite { file, markdown, jobs } => suite(&file, markdown, jobs as usize),
     };
     match code {
@@ -175,6 +188,19 @@ fn summary(real: &run::RealRun) -> String {
         v.stale_writes_accepted, v.stale_writes_rejected, v.max_concurrent_holders
     );
     out
+}
+
+fn record(args: &ScenarioArgs, out: &str) -> Result<i32, String> {
+    let scenario = args.scenario()?;
+    let real = run::run(&scenario, args.scale.unwrap_or(plan::DEFAULT_SCALE))?;
+    let recording = recording::recording(&scenario, &real);
+    let text = recording::to_json(&recording)?;
+    std::fs::write(out, &text).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
+    print!("{}", summary(&real));
+    let model = locklab::lab::run(&scenario);
+    println!("{}", locklab::recorded::agreement(&model.verdict, &real.verdict));
+    println!("wrote {out} ({} bytes; {}, {})", text.len(), recording.server, recording.recorded);
+    Ok(0)
 }
 
 fn compare(args: &ScenarioArgs, json: bool) -> Result<i32, String> {

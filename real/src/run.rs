@@ -23,6 +23,8 @@ pub struct RealRun {
     pub trace: Trace,
     pub verdict: Verdict,
     pub scale: f64,
+    /// What served it, as the servers said before the run ("Redis 7.0.15").
+    pub server: String,
 }
 
 /// A running client process and what it has printed so far (lines arrive on `lines`).
@@ -50,6 +52,7 @@ struct Harness<'a> {
 pub fn run(scenario: &Scenario, scale: f64) -> Result<RealRun, String> {
     let steps = schedule(scenario)?;
     let services = Services::start(scenario, scale)?;
+    let server = services.version()?;
     let storage = StorageServer::start(scenario.storage.fencing)?;
     let mut h =
         Harness { scenario, services, storage, clients: vec![], lines: channel(), seen: vec![], raw: vec![], counters: vec![], scale };
@@ -73,7 +76,7 @@ pub fn run(scenario: &Scenario, scale: f64) -> Result<RealRun, String> {
     let recording = Recording { scenario, time, lines: h.seen, storage: h.storage.log(), poller: poller_seen, raw: h.raw };
     let trace = recording.trace();
     let verdict = crate::trace::judge(scenario, &trace);
-    Ok(RealRun { trace, verdict, scale })
+    Ok(RealRun { trace, verdict, scale, server })
 }
 
 impl Harness<'_> {

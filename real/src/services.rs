@@ -78,6 +78,24 @@ impl Services {
         }
     }
 
+    /// What the service is, as the servers themselves say (`INFO server`, `SHOW server_version`,
+    /// etcd's maintenance status, ZooKeeper's `srvr`): "Redis 7.0.15", "5 × Redis 7.0.15".
+    pub fn version(&self) -> Result<String, String> {
+        let times = |n: usize, one: String| if n > 1 { format!("{n} × {one}") } else { one };
+        match self {
+            Services::Redis { servers, .. } => Ok(times(servers.len(), redis_version(&servers[0].addr())?)),
+            Services::Redlock(servers) => Ok(times(servers.len(), redis_version(&servers[0].addr())?)),
+            Services::Postgres(pg) | Services::Versioned(pg) => postgres_version(&pg.conn()),
+            Services::Etcd(members) => {
+                let status =
+                    crate::http::post(&members[0].addr(), "/v3/maintenance/status", &serde_json::json!({}), Duration::from_secs(2))?;
+                let v = status["version"].as_str().ok_or("etcd's status names no version")?;
+                Ok(times(members.len(), format!("etcd {v}")))
+            }
+            Services::Zookeeper(servers) => Ok(times(servers.len(), crate::servers::zookeeper::version(&servers[0].addr())?)),
+        }
+    }
+
     fn redis_index(node: &str) -> Option<usize> {
         match node {
             "redis" => Some(0),
@@ -203,4 +221,20 @@ fn promote(addr: &str) -> bool {
 fn read_counter(addr: &str) -> Option<u64> {
     let mut con = crate::client::redis_connect(addr, Duration::from_millis(200)).ok()?;
     redis::cmd("GET").arg(crate::client::redis::TOKEN_KEY).query::<Option<u64>>(&mut con).ok().flatten()
+}
+
+/// "Redis 7.0.15", from `INFO server`'s `redis_version`.
+fn redis_version(addr: &str) -> Result<String, String> {
+    let mut con = crate::client::redis_connect(addr, Duration::from_millis(500)).map_err(|e| e.to_string())?;
+    let info: String = redis::cmd("INFO").arg("server").query(&mut con).map_err(|e| e.to_string())?;
+    let v = info.lines().find_map(|l| l.strip_prefix("redis_version:")).ok_or("INFO server names no redis_version")?;
+    Ok(format!("Redis {}", v.trim()))
+}
+
+/// "PostgreSQL 15.14", from `SHOW server_version` (Debian adds its package release in brackets).
+fn postgres_version(conn: &str) -> Result<String, String> {
+    let mut client = postgres::Client::connect(conn, postgres::NoTls).map_err(|e| e.to_string())?;
+    let row = client.query_one("SHOW server_version", &[]).map_err(|e| e.to_string())?;
+    let v: String = row.get(0);
+    Ok(format!("PostgreSQL {}", v.split_whitespace().next().unwrap_or(&v)))
 }

@@ -106,8 +106,9 @@ pub struct Modes {
     /// `outcome=1`: the verdict and findings of the whole run show from the start (for
     /// documentation pages); otherwise they build up as the cursor passes them.
     pub outcome: bool,
-    /// `compare=<approach id>`: side by side with that approach.
-    pub compare: Option<Approach>,
+    /// `compare=<approach id>`: side by side with that approach; `compare=real`: with the
+    /// scenario's recorded run on real servers.
+    pub compare: Option<crate::compare::Against>,
 }
 
 fn flag(v: &str) -> Option<bool> {
@@ -161,12 +162,12 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
                 Some(on) => modes.outcome = on,
                 None => bad(k, v, "expected 1 or 0"),
             },
-            "compare" => match Approach::by_id(v) {
+            "compare" => match crate::compare::Against::by_id(v) {
                 Some(a) => modes.compare = Some(a),
                 None if v == "none" => {}
                 None => {
                     let ids: Vec<&str> = Approach::ALL.iter().map(|a| a.id()).collect();
-                    bad(k, v, &format!("expected an approach id ({})", ids.join(", ")))
+                    bad(k, v, &format!("expected an approach id ({}) or real", ids.join(", ")))
                 }
             },
             // Other tools add their own parameters (utm_source, …): not ours to refuse.
@@ -328,6 +329,7 @@ pub fn base(href: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::Against;
     use crate::scenario::fault::Pause;
     use crate::scenario::{catalog, FaultSpec};
 
@@ -379,8 +381,14 @@ mod tests {
             link(&named, 15_502, &Modes { lecture: true, embed: true, ..Modes::default() }),
             "?scenario=redis-gc-pause&t=15502&lecture=1&embed=1"
         );
-        assert_eq!(link(&named, 0, &Modes { compare: Some(Approach::Etcd), ..Modes::default() }), "?scenario=redis-gc-pause&compare=etcd");
-        assert_eq!(open_link("?scenario=redis-gc-pause&compare=etcd").modes.compare, Some(Approach::Etcd));
+        let etcd = Some(Against::Approach(Approach::Etcd));
+        assert_eq!(link(&named, 0, &Modes { compare: etcd, ..Modes::default() }), "?scenario=redis-gc-pause&compare=etcd");
+        assert_eq!(open_link("?scenario=redis-gc-pause&compare=etcd").modes.compare, etcd);
+        assert_eq!(
+            link(&named, 0, &Modes { compare: Some(Against::Recorded), ..Modes::default() }),
+            "?scenario=redis-gc-pause&compare=real"
+        );
+        assert_eq!(open_link("?scenario=redis-gc-pause&compare=real").modes.compare, Some(Against::Recorded));
         assert_eq!(open_link("?scenario=redis-gc-pause&compare=none").modes.compare, None);
         assert_eq!(open_link("?compare=chubby").problems.len(), 1);
     }

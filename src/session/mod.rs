@@ -79,6 +79,8 @@ pub struct Session {
     pub load_error: Option<String>,
     /// Compare mode: the same story on another approach (None: the single view).
     pub other: Option<Rc<comparison::Other>>,
+    /// The real run recorded of exactly this scenario, if there is one (`crate::recorded`).
+    pub recording: Option<Rc<crate::recorded::Recording>>,
     /// The other run's event a step landed on (as `focus` is for this run).
     pub other_focus: Option<usize>,
     /// What was wrong with the link the page was opened with (a banner until dismissed).
@@ -130,7 +132,7 @@ pub enum Action {
     ToggleHelp,
     CloseHelp,
     /// Show the same story on another approach beside this one (None: back to one diagram).
-    CompareWith(Option<Approach>),
+    CompareWith(Option<crate::compare::Against>),
     /// Move the cursor to an event of the comparison's other run.
     FocusOther(usize),
     DismissLinkError,
@@ -210,6 +212,7 @@ impl Session {
             error: None,
             load_error: None,
             other: None,
+            recording: None,
             other_focus: None,
             link_error,
             selected: None,
@@ -217,6 +220,7 @@ impl Session {
             undo: Vec::new(),
             redo: Vec::new(),
         };
+        lab.recording = crate::recorded::find(&lab.scenario).map(Rc::new);
         lab.other = comparison::refresh(&lab, opened.modes.compare);
         lab.original = lab.original_verdict();
         lab
@@ -271,7 +275,7 @@ impl Session {
     pub fn safe_unlock_applies(&self) -> bool {
         let applies = |a: Approach| a.spec().safe_unlock;
         // Side by side, the switch edits both scenarios: it counts if either side has it.
-        applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.with))
+        applies(self.scenario.approach) || self.other.as_ref().is_some_and(|o| applies(o.approach))
     }
 
     /// The link (`?…#…`) that reopens this view (`scenario::share`). The app memoizes the
@@ -280,8 +284,8 @@ impl Session {
         share::link(&share::name(&self.scenario, &self.catalog), self.cursor_ms(), &self.modes())
     }
 
-    /// The approach shown side by side, if any (for the link).
-    pub fn compared_with(&self) -> Option<Approach> {
+    /// What is shown side by side, if anything (for the link).
+    pub fn compared_with(&self) -> Option<crate::compare::Against> {
         self.other.as_ref().map(|o| o.with)
     }
 
@@ -313,6 +317,7 @@ impl Session {
 
     /// Re-derives the comparison's other side after this side changed.
     fn recompare(mut self) -> Self {
+        self.recording = crate::recorded::find(&self.scenario).map(Rc::new);
         self.other = comparison::refresh(&self, self.other.as_ref().map(|o| o.with));
         self
     }
@@ -406,7 +411,11 @@ impl Session {
 
 /// A scenario run, drawn and narrated: everything the screen shows of it.
 pub fn simulate(s: &Scenario) -> (Rc<Run>, Shared<Timeline>, Shared<Story>) {
-    let run = lab::run(s);
+    present(lab::run(s))
+}
+
+/// A run, simulated or recorded on real servers, drawn and narrated: one path for both.
+pub fn present(run: Run) -> (Rc<Run>, Shared<Timeline>, Shared<Story>) {
     let timeline = Timeline::of_run(&run);
     let story = Story::new(&run.trace, &run.verdict, &timeline);
     (Rc::new(run), Shared(Rc::new(timeline)), Shared(Rc::new(story)))

@@ -2,6 +2,7 @@
 //! browser and no sleeps.
 
 use super::*;
+use crate::compare::Against;
 use crate::scenario::fault::{Delay, Pause};
 use crate::scenario::FaultSpec;
 
@@ -146,7 +147,7 @@ fn loading_json_validates_first() {
 
 #[test]
 fn side_by_side_steps_through_both_runs_under_one_cursor() {
-    let s = open("?scenario=redis-gc-pause").apply(Action::CompareWith(Some(Approach::Etcd)));
+    let s = open("?scenario=redis-gc-pause").apply(Action::CompareWith(Some(Against::Approach(Approach::Etcd))));
     let other = s.other.clone().expect("compare mode");
     let right = other.timeline().expect("the etcd side runs");
     let mut all: Vec<i64> = s.timeline.steps.iter().chain(&right.steps).map(|st| st.at).filter(|&at| at > 0).collect();
@@ -172,12 +173,39 @@ fn side_by_side_steps_through_both_runs_under_one_cursor() {
 }
 
 #[test]
+fn a_recorded_real_run_is_offered_only_for_the_scenario_it_recorded() {
+    let s = open("?scenario=redis-gc-pause");
+    let r = s.recording.clone().expect("redis-gc-pause is recorded with fencing off");
+    assert!(!r.fencing);
+    let s = s.apply(Action::CompareWith(Some(Against::Recorded)));
+    let o = s.other.clone().expect("compare mode");
+    let (run, _, _) = o.run.clone().expect("the recording is drawn");
+    assert_eq!(run.trace, r.trace, "the recorded trace, as recorded");
+    assert_eq!(run.trace.nodes, s.run.trace.nodes, "the simulation's lanes");
+    assert!(o.summary.starts_with("The real run agrees with the model"), "{}", o.summary);
+    assert_eq!(o.name, format!("real {}", r.server));
+    // Fencing on: the recording of that run takes its place, found by its own fingerprint.
+    let s = s.apply(Action::ToggleFencing);
+    let o = s.other.clone().unwrap();
+    assert!(o.recording.as_ref().is_some_and(|r| r.fencing) && o.run.as_ref().is_some_and(|(r, _, _)| r.verdict.safe));
+    // Any other change: no recording is drawn against a scenario it did not record; the side says why.
+    let s = s.apply(Action::SetTtl(9_000));
+    assert!(s.recording.is_none());
+    let o = s.other.clone().unwrap();
+    assert!(o.run.is_none() && o.error.as_deref().is_some_and(|e| e.contains("changed")), "{:?}", o.error);
+    // Undo: the scenario as recorded again, and its recording with it.
+    let s = s.apply(Action::Undo);
+    assert!(s.other.as_ref().is_some_and(|o| o.run.is_some()));
+    assert_eq!(open("?scenario=redis-gc-pause&compare=real").permalink(), "?scenario=redis-gc-pause&compare=real");
+}
+
+#[test]
 fn compared_on_the_stage_the_one_caption_speaks_for_the_run_whose_key_moment_it_is() {
     let mut seen = (0, 0);
     for id in open("").catalog.iter().map(|c| c.id.clone()) {
         let left = open(&format!("?scenario={id}&lecture=1"));
         let with = if left.scenario.approach == Approach::Etcd { Approach::Redis } else { Approach::Etcd };
-        let mut s = left.apply(Action::CompareWith(Some(with)));
+        let mut s = left.apply(Action::CompareWith(Some(Against::Approach(with))));
         assert_eq!(s.stage_speaker(), Speaker::Left, "{id}: the picked run speaks first");
         for _ in 0..80 {
             let before = (s.cursor, s.focus, s.other_focus);

@@ -102,8 +102,13 @@ impl<M: Serialize, N: Serialize> Trace<M, N> {
     /// A stable 64-bit FNV-1a hash of the serialized trace, for determinism tests.
     pub fn hash(&self) -> u64 {
         let bytes = serde_json::to_vec(self).unwrap_or_else(|e| panic!("a trace did not serialize: {e}"));
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+        fnv1a(&bytes)
     }
+}
+
+/// 64-bit FNV-1a of `bytes`: stable across targets and runs.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 impl<M, N> Trace<M, N> {

@@ -23,7 +23,6 @@ use super::verdict::{Judge, Verdict};
 use crate::compare::short_name;
 use crate::lab::Run;
 use crate::scenario::share::Named;
-use crate::scenario::Approach;
 use crate::timeline::Timeline;
 
 /// How the picker names a scenario that is not a built-in as shipped: a built-in changed by a
@@ -34,22 +33,23 @@ fn custom_label(s: &crate::scenario::Scenario, catalog: &[crate::scenario::Scena
     AttrValue::from(format!("{}{title}", if edited { "Edited: " } else { "Your scenario: " }))
 }
 
-/// A run on screen: its approach, the run, its timeline, and whether it is the compared side.
-type OnScreen = (Approach, Shared<Run>, Shared<Timeline>, bool);
+/// A run on screen: its name ("Redis", "real Redis 7.0.15"), the run, its timeline, and
+/// whether it is the compared side.
+type OnScreen = (AttrValue, Shared<Run>, Shared<Timeline>, bool);
 
 /// The runs on screen: this one and, comparing, the other.
 fn runs_on_screen(lab: &Session) -> Vec<OnScreen> {
-    let mut runs = vec![(lab.scenario.approach, Shared(lab.run.clone()), lab.timeline.clone(), false)];
-    if let Some((with, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (o.with, r))) {
-        runs.push((with, Shared(run), timeline, true));
+    let mut runs = vec![(AttrValue::Static(short_name(lab.scenario.approach)), Shared(lab.run.clone()), lab.timeline.clone(), false)];
+    if let Some((name, (run, timeline, _))) = lab.other.as_ref().and_then(|o| o.run.clone().map(|r| (AttrValue::from(o.name.clone()), r))) {
+        runs.push((name, Shared(run), timeline, true));
     }
     runs
 }
 
 /// Compared, each side's part goes under its approach's name.
-fn named_side(compared: bool, approach: Approach, part: Html) -> Html {
+fn named_side(compared: bool, name: &AttrValue, part: Html) -> Html {
     if compared {
-        html! { <div class="side-panel" data-approach={short_name(approach)}>{part}</div> }
+        html! { <div class="side-panel" data-approach={name.clone()}>{part}</div> }
     } else {
         part
     }
@@ -160,17 +160,17 @@ fn panels(lab: &Session, runs: &[OnScreen], act: &Act) -> Html {
         Some(original) => Judge::Change(Shared(original.clone())),
         None => Judge::Expect,
     };
-    let verdicts = runs.iter().map(|(approach, run, _, other_side)| {
+    let verdicts = runs.iter().map(|(name, run, _, other_side)| {
         // The verdict only changes look when the cursor crosses a milestone.
         let upto = (!whole).then(|| crate::text::verdict::milestone(&run.verdict, cursor));
         let judge = if *other_side { Judge::Nothing } else { judge.clone() };
-        named_side(compared, *approach, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
+        named_side(compared, name, html! { <Verdict run={run.clone()} {upto} {judge} other_side={*other_side} act={act.clone()} /> })
     });
-    let ledgers = runs.iter().map(|(approach, _, timeline, other_side)| {
+    let ledgers = runs.iter().map(|(name, _, timeline, other_side)| {
         let passed = timeline.writes.partition_point(|w| w.at <= cursor);
         named_side(
             compared,
-            *approach,
+            name,
             html! { <Ledger timeline={timeline.clone()} {passed} future={whole} other_side={*other_side} act={act.clone()} /> },
         )
     });
@@ -180,8 +180,8 @@ fn panels(lab: &Session, runs: &[OnScreen], act: &Act) -> Html {
 /// Each run's exports; compared, each under its approach's name.
 fn exports(lab: &Session, runs: &[OnScreen]) -> Html {
     let (cursor, compared) = (lab.cursor_ms(), runs.len() > 1);
-    let exports = runs.iter().map(|(approach, run, timeline, other_side)| {
-        let side = compared.then(|| AttrValue::from(short_name(*approach)));
+    let exports = runs.iter().map(|(name, run, timeline, other_side)| {
+        let side = compared.then(|| name.clone());
         html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
     });
     html! { <div class="exports">{for exports}</div> }
@@ -285,7 +285,7 @@ pub fn app() -> Html {
                     custom={named.2.clone()} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />
                 // After the switches: Tab from the picker lands on a switch, where the app's keys work.
-                <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} act={act.clone()} />
+                <CompareSelect approach={s.approach} with={lab.other.as_ref().map(|o| o.with)} recorded={lab.recording.as_ref().map(|r| AttrValue::from(r.label()))} act={act.clone()} />
                 {modes(&lab, &act, sharing)}
             </header>
             <main aria-label={embed_name.clone()}>

@@ -1,6 +1,8 @@
 //! Side by side in the browser: the scenario on screen and its counterpart on another approach
-//! (crate::compare), two diagrams stacked under one cursor and one transport, each headed by
-//! its approach and outcome, then the one-line difference and what could not be carried over.
+//! (crate::compare), or its run on real servers as recorded (crate::recorded), two diagrams
+//! stacked under one cursor and one transport, each headed by its approach and outcome, then
+//! the one-line difference and what could not be carried over (a recording: when and on what
+//! it was recorded, and whether it agrees with the model).
 //!
 //! The state keeps the other side as one `Other`, re-derived from the edited scenario on every
 //! re-simulation, so the switches and knobs apply to both sides by construction.
@@ -12,7 +14,7 @@ use super::diagram::Diagram;
 use super::select::{on_select, use_select_value};
 use super::state::{Act, Action, Shared};
 use crate::check::Verdict;
-use crate::compare::{self, short_name};
+use crate::compare::{self, short_name, Against};
 use crate::lab::Run;
 use crate::scenario::Approach;
 use crate::session::{CaptionView, Other, Speaker};
@@ -24,24 +26,36 @@ use crate::timeline::Timeline;
 pub struct SelectProps {
     /// The approach on screen (not offered: a comparison needs two).
     pub approach: Approach,
-    pub with: Option<Approach>,
+    pub with: Option<Against>,
+    /// The recording of exactly the scenario on screen, as the select offers it ("real Redis
+    /// 7.0.15 (recorded)"), if there is one.
+    pub recorded: Option<AttrValue>,
     pub act: Act,
 }
 
-/// "Compare with…": none, or another approach.
+/// "Compare with…": none, another approach, or the scenario's real run as recorded (offered
+/// only while the scenario on screen is the one recorded; still listed, disabled, when it is
+/// chosen and the scenario changed, so the select says what is shown).
 #[function_component(CompareSelect)]
 pub fn compare_select(p: &SelectProps) -> Html {
     // As in the picker: the DOM value follows the state once the select was touched.
-    let select = use_select_value(AttrValue::Static(p.with.map_or("none", Approach::id)));
-    let onchange = on_select(&p.act, |id| Action::CompareWith(compare::approach_by_id(&id)));
+    let select = use_select_value(AttrValue::Static(p.with.map_or("none", Against::id)));
+    let onchange = on_select(&p.act, |id| Action::CompareWith(Against::by_id(&id)));
     let options = Approach::ALL.into_iter().filter(|&a| a != p.approach).map(|a| {
-        html! { <option value={a.id()} selected={p.with == Some(a)}>{short_name(a)}</option> }
+        html! { <option value={a.id()} selected={p.with == Some(Against::Approach(a))}>{short_name(a)}</option> }
     });
+    let chosen = p.with == Some(Against::Recorded);
+    let real = match &p.recorded {
+        Some(label) => html! { <option value="real" selected={chosen}>{label.clone()}</option> },
+        None if chosen => html! { <option value="real" selected=true disabled=true>{"real (no recording of this run)"}</option> },
+        None => html! {},
+    };
     html! {
         <label class="compare-pick">
             <span class="compare-pick-lbl">{"Compare with"}</span>
             <select ref={select} data-testid="compare-with" {onchange} aria-label="Compare with another approach">
                 <option value="none" selected={p.with.is_none()}>{"none"}</option>
+                {real}
                 {for options}
             </select>
         </label>
@@ -50,14 +64,10 @@ pub fn compare_select(p: &SelectProps) -> Html {
 
 /// A side's heading: its approach and, once the outcome shows (`upto` None), whether it was
 /// safe and why; before that, the verdict so far.
-fn head(v: &Verdict, testid: &'static str, left_out: Option<String>, upto: Option<Time>) -> Html {
+fn head(v: &Verdict, name: &str, testid: &'static str, left_out: Option<String>, upto: Option<Time>) -> Html {
     let (class, badge, text) = match upto {
-        None => (if v.safe { "safe" } else { "unsafe" }, if v.safe { "● Safe" } else { "▲ Unsafe" }, compare::side(v)),
-        Some(u) => (
-            "so-far",
-            "So far",
-            format!("{}: {}", v.approach.short_name(), crate::text::verdict::so_far(v, u).trim_start_matches("So far: ")),
-        ),
+        None => (if v.safe { "safe" } else { "unsafe" }, if v.safe { "● Safe" } else { "▲ Unsafe" }, compare::side_as(name, v)),
+        Some(u) => ("so-far", "So far", format!("{name}: {}", crate::text::verdict::so_far(v, u).trim_start_matches("So far: "))),
     };
     html! {
         <h2 class={classes!("side-head", class)} data-testid={testid} data-safe={v.safe.to_string()}>
@@ -82,7 +92,7 @@ fn missing(p: &SidesProps, o: &Other) -> Option<String> {
     (n > 0).then(|| {
         format!(
             "{} ran without {n} of {}'s {total} {}",
-            short_name(o.with),
+            o.name,
             short_name(p.run.scenario.approach),
             if total == 1 { "fault" } else { "faults" }
         )
@@ -137,24 +147,29 @@ pub fn sides(p: &SidesProps) -> Html {
     let speaking = |s: Speaker| (p.lecture && p.speaker == s).then_some("speaking");
     let left = html! {
         <section class={classes!("side", speaking(Speaker::Left))} aria-label={short_name(p.run.scenario.approach)}>
-            {head(&p.run.verdict, "compare-left", None, upto(&p.run.verdict))}
+            {head(&p.run.verdict, short_name(p.run.scenario.approach), "compare-left", None, upto(&p.run.verdict))}
             <Diagram timeline={p.timeline.clone()} cursor={p.cursor} focus={place(&p.run, p.event)} upto={event_at_cursor(&p.run, p.event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true />
         </section>
     };
-    let side_caption = |approach: Approach, run: Shared<Run>, timeline: Shared<Timeline>, story: Shared<Story>, view: CaptionView| {
-        let name = short_name(approach);
+    let side_caption = |name: AttrValue, run: Shared<Run>, timeline: Shared<Timeline>, story: Shared<Story>, view: CaptionView| {
         html! {
-            <div class="side-caption" data-approach={name}>
-                <Caption {run} {timeline} {story} {view} fast_forward={p.fast_forward} side={p.lecture.then_some(AttrValue::from(name))} />
+            <div class="side-caption" data-approach={name.clone()}>
+                <Caption {run} {timeline} {story} {view} fast_forward={p.fast_forward} side={p.lecture.then_some(name)} />
             </div>
         }
     };
-    let left_caption = side_caption(p.run.scenario.approach, p.run.clone(), p.timeline.clone(), p.story.clone(), p.view.clone());
+    let left_caption = side_caption(
+        AttrValue::Static(short_name(p.run.scenario.approach)),
+        p.run.clone(),
+        p.timeline.clone(),
+        p.story.clone(),
+        p.view.clone(),
+    );
     let Some((run, timeline, story)) = &o.run else {
         return html! {
             <div class="compare" data-testid="compare">
                 {left}
-                <p class="compare-error" role="alert">{format!("No {} side: {}", short_name(o.with), o.error.clone().unwrap_or_default())}</p>
+                <p class="compare-error" role="alert" data-testid="compare-error">{format!("No {} side: {}", o.name, o.error.clone().unwrap_or_default())}</p>
                 {left_caption}
             </div>
         };
@@ -166,8 +181,11 @@ pub fn sides(p: &SidesProps) -> Html {
     html! {
         <div class="compare" data-testid="compare">
             {left}
-            <section class={classes!("side", speaking(Speaker::Other))} aria-label={short_name(o.with)}>
-                {head(&run.verdict, "compare-right", missing(p, o), upto(&run.verdict))}
+            <section class={classes!("side", speaking(Speaker::Other))} aria-label={o.name.clone()}>
+                {head(&run.verdict, &o.name, "compare-right", missing(p, o), upto(&run.verdict))}
+                if let Some(r) = &o.recording {
+                    <p class="recorded-on" data-testid="recorded-on">{r.provenance()}</p>
+                }
                 <Diagram timeline={timeline.clone()} cursor={p.cursor} focus={place(run, event)} upto={event_at_cursor(run, event, p.cursor)} whole={p.outcome} lecture={p.lecture} act={p.act.clone()} compact=true other=true />
             </section>
             if p.whole {
@@ -178,7 +196,7 @@ pub fn sides(p: &SidesProps) -> Html {
             </ul>
             if !o.notes.is_empty() {
                 <details class="compare-notes">
-                    <summary>{format!("How the {} side was derived", short_name(o.with))}</summary>
+                    <summary>{format!("How the {} side was derived", o.name)}</summary>
                     <ul>{for o.notes.iter().map(|t| html! { <li>{t.clone()}</li> })}</ul>
                 </details>
             }
@@ -187,7 +205,7 @@ pub fn sides(p: &SidesProps) -> Html {
                     {left_caption}
                 }
                 if !p.lecture || p.speaker == Speaker::Other {
-                    {side_caption(o.with, Shared(run.clone()), timeline.clone(), story.clone(), p.other_view.clone().unwrap_or(CaptionView::Start))}
+                    {side_caption(AttrValue::from(o.name.clone()), Shared(run.clone()), timeline.clone(), story.clone(), p.other_view.clone().unwrap_or(CaptionView::Start))}
                 }
             </div>
         </div>

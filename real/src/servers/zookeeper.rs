@@ -58,7 +58,7 @@ pub fn start_ensemble(n: usize, tick_ms: u64) -> Result<Vec<ZkServer>, String> {
         std::fs::create_dir_all(&data).map_err(|e| e.to_string())?;
         std::fs::write(data.join("myid"), format!("{}\n", i + 1)).map_err(|e| e.to_string())?;
         let cfg = format!(
-            "tickTime={tick_ms}\ninitLimit=20\nsyncLimit=10\ndataDir={}\nclientPort={}\nclientPortAddress=127.0.0.1\nmaxClientCnxns=0\nadmin.enableServer=false\n4lw.commands.whitelist=\n{servers}",
+            "tickTime={tick_ms}\ninitLimit=20\nsyncLimit=10\ndataDir={}\nclientPort={}\nclientPortAddress=127.0.0.1\nmaxClientCnxns=0\nadmin.enableServer=false\n4lw.commands.whitelist=srvr\n{servers}",
             data.display(),
             p[0]
         );
@@ -101,4 +101,17 @@ fn make_parent(addr: &str) -> Result<(), String> {
     })
     .unwrap_or_else(|| Err("no runtime".into()))
     .map_err(|e| format!("creating {}: {e}", crate::client::ZK_PARENT))
+}
+
+/// "ZooKeeper 3.8.0", from the four-letter word `srvr` (the one word the servers allow).
+pub fn version(addr: &str) -> Result<String, String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).map_err(|e| format!("srvr: {e}"))?;
+    stream.set_read_timeout(Some(Duration::from_secs(2))).map_err(|e| e.to_string())?;
+    stream.write_all(b"srvr").map_err(|e| format!("srvr: {e}"))?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).map_err(|e| format!("srvr: {e}"))?;
+    // "Zookeeper version: 3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on …"
+    let v = answer.lines().find_map(|l| l.strip_prefix("Zookeeper version: ")).ok_or("srvr names no version")?;
+    Ok(format!("ZooKeeper {}", v.split(['-', ',']).next().unwrap_or(v)))
 }

@@ -48,6 +48,10 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
   ['compare mode', '/?scenario=redis-gc-pause&compare=etcd&t=15502', async () => {}],
   ['embed mode', '/?scenario=redis-gc-pause&t=15502&embed=1', async () => {}],
   ['compare mode on the lecture stage', '/?scenario=redlock-clock-jump&compare=etcd&t=2500&lecture=1', async () => {}],
+  // A recorded real run beside the simulation (its recorded-on line, the agreement line at the end).
+  ['a recorded real run', '/?scenario=etcd-gc-pause&compare=real&t=20000', async (page) => {
+    await expect(page.getByTestId('recorded-on')).toBeVisible();
+  }],
   // A lesson's question (choices, Reveal) over the stage, then its answer.
   ['a lesson step asking its question', '/?lesson=why-fencing&step=3&lecture=1', async () => {}],
   [
