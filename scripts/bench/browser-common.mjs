@@ -12,6 +12,10 @@ export const { chromium } = createRequire(path.join(root, 'tests/e2e/package.jso
 export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 export const tid = (id) => `[data-testid="${id}"]`;
 
+// Issue 11's slow connection (Lighthouse's mobile profile), for Chromium's network emulation:
+// 150 ms latency, 1.6 Mbps down, 750 kbps up.
+export const SLOW = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+
 export const quantile = (xs, q) => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
