@@ -91,6 +91,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let who_class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
         let word_class = format!("lbl write-word {}", w.result.id());
         let (below, above) = (y + 21.0, y - 14.0);
+        let glyph = glyph_box(w.result, x, y);
         let spots = [
             Spot { y: below, y2: Some(below + line), text: &full, anchor, x: lx },
             Spot { y: above - line, y2: Some(above), text: &full, anchor, x: lx },
@@ -101,8 +102,8 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
             Spot { y: above, y2: None, text: &short, anchor: "start", x: x + 2.0 },
             Spot { y: above, y2: None, text: &short, anchor: "end", x: x - 2.0 },
             // A low lane (a small embed): beside the glyph, on the lane line.
-            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "start", x: x + 9.5 },
-            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "end", x: x - 9.5 },
+            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "start", x: glyph[2] + 2.0 },
+            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "end", x: glyph[0] - 2.0 },
         ];
         let words = word(w.result);
         // No free spot (writes crowd together on a phone): the glyph alone says the result.
