@@ -117,7 +117,10 @@ impl Placer {
     /// Whether box `b` keeps off every shape (bars too unless `plate`; `own`: the bar the
     /// label is written in).
     fn clear(&self, b: &Rect, plate: bool, own: Option<&Rect>) -> bool {
-        self.keepout.iter().all(|(r, k)| !overlap(b, r) || (plate && *k == Keepout::Bar) || Some(r) == own)
+        // The letters' own box: the 2 px each side that keep two labels apart are not needed
+        // to keep a label off a shape (a label 4 px after an arrow's end clears its barb).
+        let ink = [b[0] + 2.0, b[1], b[2] - 2.0, b[3]];
+        self.keepout.iter().all(|(r, k)| !overlap(&ink, r) || (plate && *k == Keepout::Bar) || Some(r) == own)
     }
 
     /// A placer that keeps its labels off `keepout` (see `keepout`).
@@ -378,6 +381,7 @@ mod tests {
                     bars::labels(&mut p, &t, &g);
                     bands::labels(&mut p, &t, &g);
                     for (b, (plate, own)) in p.boxes.iter().zip(&p.may_cover) {
+                        let b = &[b[0] + 2.0, b[1], b[2] - 2.0, b[3]];
                         for (r, k) in &p.keepout {
                             if overlap(b, r) && !(*plate && *k == Keepout::Bar) && Some(*r) != *own {
                                 found.push(format!("{} fencing {fencing} at {size}: label {b:?} on {k:?} {r:?}", s.id));
