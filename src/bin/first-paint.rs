@@ -28,6 +28,7 @@ use locklab::lab;
 use locklab::scenario::{catalog, Scenario};
 use locklab::timeline::draw::export;
 use locklab::timeline::draw::svg::Esc;
+use locklab::timeline::draw::Geometry;
 use locklab::timeline::Timeline;
 
 /// The widths drawn (the diagram box's content width, px): a phone (360 px wide, less the
@@ -35,6 +36,13 @@ use locklab::timeline::Timeline;
 /// the box's layout (narrow under 640 px) scaled to fit a box of the live diagram's size:
 /// lane heights do not depend on the width, so the box is exactly the live one.
 const WIDTHS: [u32; 2] = [342, 1246];
+
+/// Embeds (issue 25): a frame's diagram box is short, and a figure at natural lane heights
+/// scaled into it had 7 px type at 640×360. Each built-in is also drawn as an embed lays it
+/// out in the frames a docs page most often gives it (320×240, 640×360, 800×450): the diagram
+/// box's width and height there (measured in the app), lanes fitted to the height. An embed
+/// of another size shows the nearest frame's figure, scaled to fit its box.
+const EMBEDS: [(u32, u32, u32, u32); 3] = [(320, 240, 310, 132), (640, 360, 626, 210), (800, 450, 786, 301)];
 
 /// One built-in's figures at one width, and its intro paragraph as the app writes it.
 struct Drawn {
@@ -44,7 +52,8 @@ struct Drawn {
     fencing: bool,
     safe_unlock: bool,
     seed: u64,
-    width: u32,
+    /// The file's key: the width ("342"), or an embed's frame ("e640x360").
+    key: String,
     intro: String,
     moments: Vec<(i64, String)>,
 }
@@ -87,11 +96,16 @@ fn intro(s: &Scenario) -> String {
     format!(r#"<p class="intro fp"><span class="approach">{}</span>{}</p>"#, Esc(s.approach.label()), Esc(&s.intro))
 }
 
-fn draw(s: &Scenario, width: u32) -> Drawn {
+/// `s` at each of its moments, `width` px wide, its lanes fitted to `height` (an embed's box).
+fn draw(s: &Scenario, key: String, width: u32, height: Option<u32>) -> Drawn {
     let run = lab::run(s);
     let t = Timeline::of_run(&run);
-    let moments = moments(&t).into_iter().map(|at| (at, for_page(&export::figure(&run, &t, at, width as f64, false, "")))).collect();
-    Drawn { id: s.id.clone(), fencing: s.storage.fencing, safe_unlock: s.lock.safe_unlock, seed: s.seed, width, intro: intro(s), moments }
+    let g = match height {
+        Some(h) => Geometry::fitted(&t, width as f64, h as f64, false),
+        None => Geometry::new(&t, width as f64, false),
+    };
+    let moments = moments(&t).into_iter().map(|at| (at, for_page(&export::figure_in(&run, &t, at, &g, "")))).collect();
+    Drawn { id: s.id.clone(), fencing: s.storage.fencing, safe_unlock: s.lock.safe_unlock, seed: s.seed, key, intro: intro(s), moments }
 }
 
 /// A JSON string.
@@ -147,17 +161,19 @@ fn hash(texts: &[String]) -> String {
 fn main_element(dir: &str, ids: &[&str], first: &[&Drawn]) -> String {
     let d = first[0];
     let widths: Vec<String> = WIDTHS.iter().map(|w| w.to_string()).collect();
+    let frames: Vec<String> = EMBEDS.iter().map(|(w, h, ..)| format!("{w}x{h}")).collect();
     let mut out = format!(
-        r#"<main data-paint="{dir}" data-paint-ids="{}" data-paint-widths="{}"><div class="stage">{}"#,
+        r#"<main data-paint="{dir}" data-paint-ids="{}" data-paint-widths="{}" data-paint-frames="{}"><div class="stage">{}"#,
         Esc(&ids.join(" ")),
         widths.join(" "),
+        frames.join(" "),
         d.intro
     );
     for d in first {
         let _ = write!(
             out,
             r#"<figure class="diagram-wrap fp fp-inline fp-{}" data-testid="first-paint" data-at="0">{}</figure>"#,
-            d.width, d.moments[0].1
+            d.key, d.moments[0].1
         );
     }
     out.push_str(
@@ -184,7 +200,14 @@ fn main() {
     };
 
     let catalog = catalog::all();
-    let drawn: Vec<Drawn> = catalog.iter().flat_map(|s| WIDTHS.map(|w| draw(s, w))).collect();
+    let drawn: Vec<Drawn> = catalog
+        .iter()
+        .flat_map(|s| {
+            let widths = WIDTHS.map(|w| draw(s, w.to_string(), w, None));
+            let embeds = EMBEDS.map(|(fw, fh, w, h)| draw(s, format!("e{fw}x{fh}"), w, Some(h)));
+            widths.into_iter().chain(embeds)
+        })
+        .collect();
     let texts: Vec<String> = drawn.iter().map(file_text).collect();
     let folder = format!("paint-{}/", hash(&texts));
     let out = dir.join(&folder);
@@ -197,21 +220,23 @@ fn main() {
     std::fs::create_dir_all(&out).expect("create the figures' folder");
     let mut figures = 0;
     for (d, text) in drawn.iter().zip(&texts) {
-        std::fs::write(out.join(format!("{}-{}.json", d.id, d.width)), text).expect("write a figure file");
+        std::fs::write(out.join(format!("{}-{}.json", d.id, d.key)), text).expect("write a figure file");
         figures += d.moments.len();
     }
     // Inline, the desktop's alone: each page of the app (every embed in a docs page is one)
     // carries it; a phone's box fetches its width's file like any other address.
-    let first: Vec<&Drawn> = drawn.iter().filter(|d| d.id == catalog[0].id && d.width == WIDTHS[WIDTHS.len() - 1]).collect();
+    let desktop = WIDTHS[WIDTHS.len() - 1].to_string();
+    let first: Vec<&Drawn> = drawn.iter().filter(|d| d.id == catalog[0].id && d.key == desktop).collect();
     let ids: Vec<&str> = catalog.iter().map(|s| s.id.as_str()).collect();
     let page = format!("{}{}{}", &html[..a], main_element(&folder, &ids, &first), &html[b + "</main>".len()..]);
     std::fs::write(&index, page).expect("write index.html");
     println!(
-        "first-paint: {figures} figures of {} built-ins at {:?} px in {} files under {folder}; {} at {} px inline in index.html",
+        "first-paint: {figures} figures of {} built-ins at {:?} px and in {:?} embeds in {} files under {folder}; {} at {} px inline in index.html",
         catalog.len(),
         WIDTHS,
+        EMBEDS.map(|(w, h, ..)| format!("{w}×{h}")),
         drawn.len(),
         first[0].id,
-        first[0].width
+        first[0].key
     );
 }

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Esc, Svg, N};
+use super::{Keepout, Rect};
 use crate::timeline::{Arrow, Timeline};
 
 /// Screen endpoints of an arrow: (x0, y0) → (x1, y1), shortened to a stub if it was lost.
@@ -22,14 +23,37 @@ pub fn ends(g: &Geometry, a: &Arrow) -> (f64, f64, f64, f64) {
     (x0, y0, x1, y1)
 }
 
-/// The arrow's line and a chevron head at its end, as one path.
-fn path(x0: f64, y0: f64, x1: f64, y1: f64, size: f64) -> String {
+/// The two back corners of a chevron head of `size` at (x1, y1), coming from (x0, y0).
+fn barbs(x0: f64, y0: f64, x1: f64, y1: f64, size: f64) -> [(f64, f64); 2] {
     let (dx, dy) = (x1 - x0, y1 - y0);
     let len = (dx * dx + dy * dy).sqrt().max(0.001);
     let (ux, uy) = (dx / len, dy / len);
     let (bx, by) = (x1 - ux * size, y1 - uy * size);
     let (px, py) = (-uy * size * 0.55, ux * size * 0.55);
-    format!("M{} {}L{} {}M{} {}L{} {}L{} {}", N(x0), N(y0), N(x1), N(y1), N(bx + px), N(by + py), N(x1), N(y1), N(bx - px), N(by - py))
+    [(bx + px, by + py), (bx - px, by - py)]
+}
+
+/// Size of a story arrow's head, in px.
+const HEAD: f64 = 6.0;
+
+/// The ends of the story's arrows (their heads, a lost one's cross), for the labels to keep
+/// off. Faint messages' stubs are not among them: there are hundreds in a consensus run, and
+/// their words are never labels.
+pub fn keepout(out: &mut Vec<(Rect, Keepout)>, t: &Timeline, g: &Geometry) {
+    for a in t.arrows.iter().filter(|a| !(a.quiet || a.client.is_none())) {
+        let (x0, y0, x1, y1) = ends(g, a);
+        let [(ax, ay), (bx, by)] = barbs(x0, y0, x1, y1, HEAD);
+        let k = if a.loss.is_some() { 4.0 } else { 0.0 };
+        let r = [ax.min(bx).min(x1 - k), ay.min(by).min(y1 - k), ax.max(bx).max(x1 + k), ay.max(by).max(y1 + k)];
+        // Its stroke is within the 2 px a label's box keeps round its letters.
+        out.push((r, Keepout::Point));
+    }
+}
+
+/// The arrow's line and a chevron head at its end, as one path.
+fn path(x0: f64, y0: f64, x1: f64, y1: f64, size: f64) -> String {
+    let [(ax, ay), (bx, by)] = barbs(x0, y0, x1, y1, size);
+    format!("M{} {}L{} {}M{} {}L{} {}L{} {}", N(x0), N(y0), N(x1), N(y1), N(ax), N(ay), N(x1), N(y1), N(bx), N(by))
 }
 
 /// A faint message: a stub where it leaves and a stub with its head where it arrives.
@@ -98,7 +122,7 @@ pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
         }
         let s = &mut single;
         let _ = write!(s.out, r#"<g class="{class}"><title>{} → {}: {}</title>"#, Esc(t.name(a.from)), Esc(t.name(a.to)), Esc(&a.label));
-        s.path("shaft", &if faint { stubs(x0, y0, x1, y1) } else { path(x0, y0, x1, y1, 6.0) });
+        s.path("shaft", &if faint { stubs(x0, y0, x1, y1) } else { path(x0, y0, x1, y1, HEAD) });
         if a.loss.is_some() {
             s.path("lost-x", &lost_x(x1, y1));
         }

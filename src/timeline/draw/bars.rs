@@ -4,7 +4,7 @@
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::Svg;
-use super::{Label, Placer};
+use super::{Keepout, Label, Placer, Rect};
 use crate::protocols::BeliefEnd;
 use crate::timeline::{BeliefBar, HeldBar, LeaseBar, LeaseEnd, Timeline};
 
@@ -30,44 +30,78 @@ fn end_word(t: &Timeline, end: LeaseEnd) -> Option<String> {
     }
 }
 
+/// A bar's box from `x0` to `x1` (at least 1.5 px wide), `y` down `h`.
+fn bar(x0: f64, x1: f64, y: f64, h: f64) -> Rect {
+    [x0, y, x0 + (x1 - x0).max(1.5), y + h]
+}
+
+/// A lock server's lease bar, centred on its lane line.
+fn lease_box(g: &Geometry, l: &LeaseBar) -> Option<Rect> {
+    let lane = g.lane(l.server)?;
+    let bh = lease_h(lane.h);
+    Some(bar(g.xt(l.from), g.xt(l.to), lane.mid() - bh / 2.0, bh))
+}
+
+/// The lock service's side of a client's lease, just under its lane line.
+fn held_box(g: &Geometry, h: &HeldBar) -> Option<Rect> {
+    let lane = g.lane(h.client)?;
+    Some(bar(g.xt(h.from), g.xt(h.to), lane.mid() + HELD_TOP, HELD_H))
+}
+
+/// What a client believes, above its lane line.
+fn belief_box(g: &Geometry, b: &BeliefBar) -> Option<Rect> {
+    let lane = g.lane(b.client)?;
+    Some(bar(g.xt(b.from), g.xt(b.to), lane.mid() + BELIEF_TOP, BELIEF_H))
+}
+
+/// Every bar, for the labels to keep off.
+pub fn keepout(out: &mut Vec<(Rect, Keepout)>, t: &Timeline, g: &Geometry) {
+    let leases = t.leases.iter().filter_map(|l| lease_box(g, l));
+    let held = t.held.iter().filter_map(|h| held_box(g, h));
+    let beliefs = t.beliefs.iter().filter_map(|b| belief_box(g, b));
+    out.extend(leases.chain(held).chain(beliefs).map(|r| (r, Keepout::Bar)));
+}
+
+/// An SVG rect of box `r`.
+fn rect(s: &mut Svg, class: &str, r: &Rect) {
+    s.rect(class, r[0], r[1], r[2] - r[0], r[3] - r[1]);
+}
+
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {
     for l in &t.leases {
-        let Some(lane) = g.lane(l.server) else { continue };
-        let (x0, x1) = (g.xt(l.from), g.xt(l.to));
-        let bh = lease_h(lane.h);
-        let y = lane.mid() - bh / 2.0;
+        let (Some(lane), Some(r)) = (g.lane(l.server), lease_box(g, l)) else { continue };
+        let x1 = g.xt(l.to);
+        let (y, bh) = (r[1], r[3] - r[1]);
         s.open(&format!("lease {}{}", hue_class(t.hue(l.holder)), if l.takeover { " takeover" } else { "" }));
         s.title(&format!("{} holds {}'s lease ({})", t.name(l.server), t.name(l.holder), t.approach.token_label(l.token)));
         // A clock step can end a lease before its TTL: show where the TTL would have ended.
         if let Some(p) = l.planned_end.filter(|&p| l.end == LeaseEnd::Expired && (g.xt(p) - x1).abs() > 4.0) {
             s.line("lease-planned", x1.min(g.xt(p)), lane.mid(), x1.max(g.xt(p)), lane.mid());
         }
-        s.rect("lease-bar", x0, y, (x1 - x0).max(1.5), bh);
+        rect(s, "lease-bar", &r);
         if end_word(t, l.end).is_some() {
             s.line("lease-end", x1, y - 3.0, x1, y + bh + 3.0);
         }
         s.close();
     }
     for h in &t.held {
-        let Some(lane) = g.lane(h.client) else { continue };
-        let (x0, x1) = (g.xt(h.from), g.xt(h.to));
-        let y = lane.mid() + HELD_TOP;
+        let Some(r) = held_box(g, h) else { continue };
+        let (x1, y) = (g.xt(h.to), r[1]);
         let bad = matches!(h.end, LeaseEnd::DeletedBy(_));
         s.open(&format!("held {}{}", hue_class(t.hue(h.client)), if bad { " bad" } else { "" }));
         s.title(&format!("the lock service holds {}'s lease ({})", t.name(h.client), t.approach.token_label(h.token)));
-        s.rect("held-bar", x0, y, (x1 - x0).max(1.5), HELD_H);
+        rect(s, "held-bar", &r);
         if end_word(t, h.end).is_some() {
             s.line("held-end", x1, y - 3.0, x1, y + HELD_H + 3.0);
         }
         s.close();
     }
     for b in &t.beliefs {
-        let Some(lane) = g.lane(b.client) else { continue };
-        let (x0, x1) = (g.xt(b.from), g.xt(b.to));
-        let y = lane.mid() + BELIEF_TOP;
+        let Some(r) = belief_box(g, b) else { continue };
+        let (x1, y) = (g.xt(b.to), r[1]);
         s.open(&format!("belief {}", hue_class(t.hue(b.client))));
         s.title(&format!("{} {} ({})", t.name(b.client), t.approach.spec().words.belief.bar, t.approach.token_label(b.token)));
-        s.rect("belief-bar", x0, y, (x1 - x0).max(1.5), BELIEF_H);
+        rect(s, "belief-bar", &r);
         // Past its own deadline the client is still sure of itself: hatch that part.
         if let Some(d) = b.deadline.filter(|&d| d < b.to && x1 - g.xt(d) > 2.0) {
             let xd = g.xt(d);
@@ -104,8 +138,9 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
         inside.push(format!("{who} · {}", t.approach.token_value(l.token)));
     }
     inside.push(who.to_string());
+    let own = lease_box(g, l).unwrap_or_default();
     if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
-        p.place(
+        p.place_in(
             g,
             Label {
                 at: (l.from, l.event),
@@ -116,6 +151,7 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
                 text: label,
                 font: f,
             },
+            &own,
         );
     }
     // Tall lanes (one or two servers) have room for words above and below the bar.

@@ -26,7 +26,12 @@ pub const STYLESHEET: &str = include_str!("../../../styles/diagram.css");
 /// The figure of `run` (drawn as `t`) at true time `at`, `width` px wide. `css` is the text of
 /// styles/diagram.css (or the browser's serialisation of it).
 pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css: &str) -> String {
-    let g = Geometry::new(t, width, lecture);
+    figure_in(run, t, at, &Geometry::new(t, width, lecture), css)
+}
+
+/// `figure`, laid out by `g` (an embed's: its lanes fitted to the frame's diagram box).
+pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> String {
+    let (g, lecture) = (g.clone(), g.lecture);
     let drawing = scene(t, &g);
     let at = at.clamp(0, t.duration_ms);
     let cursor = at as f64;

@@ -185,7 +185,10 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let short = format!("{} {both} {short_words}", and_list(&names));
     let long = format!("{} {both} {long_words}", and_list(&names));
     // The long words where there is room for them clear of the labels, else the short ones.
-    let texts = if g.narrow { vec![short] } else { vec![long, short] };
+    // In a small embed even the names may not fit beside the cursor: the words alone (the
+    // hatched overlap says whose lanes).
+    let bare = format!("{} {short_words}", if names.len() == 2 { "Both" } else { "All" });
+    let texts = if g.narrow { vec![short, bare] } else { vec![long, short] };
     let lanes: Vec<_> = o.clients.iter().filter_map(|&c| g.lane(c)).collect();
     let x = g.x(cursor);
     let h = g.font + 10.0;
@@ -231,13 +234,18 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
         }
         places
     };
-    let clear = |b: &Rect| covered(b) == 0.0;
+    // Never cut at the drawing's edge (a 320×240 embed's plot is narrower than the words).
+    let inside = |b: &Rect| b[0] >= 0.0 && b[2] <= g.width;
+    let clear = |b: &Rect| inside(b) && covered(b) == 0.0;
     let found = near.iter().copied().find(|(_, b)| clear(b)).or_else(|| {
         let far = scan();
         // Nowhere clear by the margin: a place that touches nothing, margin aside. Where none
         // is (a 320×240 embed's squeezed lanes), no banner: the hatched overlap and the
         // caption say the same, and a banner would cover a write's outcome (issue 25).
-        far.iter().copied().find(|(_, b)| clear(b)).or_else(|| near.iter().chain(&far).copied().find(|(_, b)| covered_by(b, 0.0) == 0.0))
+        far.iter()
+            .copied()
+            .find(|(_, b)| clear(b))
+            .or_else(|| near.iter().chain(&far).copied().find(|(_, b)| inside(b) && covered_by(b, 0.0) == 0.0))
     });
     let Some((text, best)) = found else { return (String::new(), None) };
     let [bx, by, bx1, _] = best;
@@ -261,6 +269,23 @@ mod tests {
     use super::*;
     use crate::lab;
     use crate::scenario::catalog;
+
+    /// Issue 25, item 5: in a 320×240 embed's drawing the two-believers banner is never cut
+    /// at its edge (its names were wider than the plot), at every millisecond of an overlap.
+    #[test]
+    fn the_banner_stays_inside_a_small_embed() {
+        for s in catalog::all() {
+            let t = Timeline::of_run(&lab::run(&s));
+            let g = Geometry::fitted(&t, 310.0, 132.0, false);
+            for o in &t.overlaps {
+                for at in (o.from..o.to).step_by(97) {
+                    if let (_, Some(b)) = overlap_banner(&t, &g, at as f64, &[]) {
+                        assert!(b[0] >= 0.0 && b[2] <= g.width, "{} at {at} ms: banner {b:?} in {} px", s.id, g.width);
+                    }
+                }
+            }
+        }
+    }
 
     /// The x and width of every plate under an in-flight label.
     fn plates(markup: &str) -> Vec<(f64, f64)> {

@@ -3,7 +3,7 @@
 
 use super::geometry::Geometry;
 use super::svg::{Svg, N};
-use super::{Label, Placer};
+use super::{Keepout, Label, Placer, Rect};
 use crate::decimal::seconds;
 use crate::timeline::{Mark, MarkKind, Timeline};
 
@@ -19,6 +19,22 @@ fn describe(t: &Timeline, m: &Mark) -> (&'static str, String) {
         MarkKind::LinkDelayed { to, by_ms } => ("link", format!("+{} → {}", seconds(by_ms), t.name(to))),
         MarkKind::Leader { epoch } => ("leader", format!("leader · epoch {epoch}")),
         MarkKind::Follower { epoch } => ("follower", format!("steps down · epoch {epoch}")),
+    }
+}
+
+/// Whether a mark is drawn as a flag on a pole (else a cross or a ring on the lane line).
+fn flag(m: &Mark) -> bool {
+    !matches!(m.kind, MarkKind::Crash { .. } | MarkKind::StateLost | MarkKind::Restart)
+}
+
+/// Every mark's box, for the labels to keep off (strokes are within the 2 px a label's box
+/// keeps round its letters).
+pub fn keepout(out: &mut Vec<(Rect, Keepout)>, t: &Timeline, g: &Geometry) {
+    for m in &t.marks {
+        let Some(lane) = g.lane(m.node) else { continue };
+        let (x, y) = (g.xt(m.at), lane.mid());
+        let r = if flag(m) { [x, lane.top + 4.0, x + 8.0, y] } else { [x - 5.0, y - 5.0, x + 5.0, y + 5.0] };
+        out.push((r, Keepout::Point));
     }
 }
 

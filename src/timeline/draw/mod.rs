@@ -4,7 +4,10 @@
 //! live layer (cursor, messages in flight, lane states and clocks).
 //!
 //! Shapes are written in z-order; their labels go on top, placed in priority order by a
-//! `Placer` that drops a label rather than let it collide with one already placed.
+//! `Placer` that drops a label rather than let it collide with one already placed, or with a
+//! shape it would hide: a bar, an arrow's end, a marker (see `Keepout`). Every shape that
+//! carries words keeps them whole in its tooltip, so a label shortened or dropped here is
+//! never lost.
 
 pub mod arrows;
 pub mod axis;
@@ -64,6 +67,10 @@ pub struct Label<'a> {
 #[derive(Default)]
 pub struct Placer {
     boxes: Vec<[f64; 4]>,
+    /// The shapes no label may cover (issue 25, item 5), whatever the width.
+    keepout: Vec<(Rect, Keepout)>,
+    /// For each box, what it may cover: bars' edges (on a plate), its own bar.
+    may_cover: Vec<(bool, Option<Rect>)>,
     labels: Vec<(Instant, String)>,
     /// The box of each placed label with its moment (what the live layer must keep clear of).
     placed: Vec<(Instant, Rect)>,
@@ -71,6 +78,19 @@ pub struct Placer {
 
 /// A box: left, top, right, bottom.
 pub type Rect = [f64; 4];
+
+/// What a shape is to the labels around it. The one rule: a label covers no bar, no arrow's
+/// end and no marker, except the bar it is written in (a lease's holder, `place_in`); a label
+/// on a plate (a mark's word) may cross a bar's edge, since its plate hides the edge under the
+/// letters, but never a marker or an arrow's end. Where no spot is clear the label is moved,
+/// shortened or dropped by its caller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Keepout {
+    /// A lease, belief or held bar.
+    Bar,
+    /// An arrow's head (or its lost cross), a fault's mark, a write's glyph.
+    Point,
+}
 
 /// Whether two boxes overlap (touching edges do not).
 pub fn overlap(a: &Rect, b: &Rect) -> bool {
@@ -94,10 +114,25 @@ impl Placer {
         self.boxes.iter().all(|o| !overlap(b, o))
     }
 
+    /// Whether box `b` keeps off every shape (bars too unless `plate`; `own`: the bar the
+    /// label is written in).
+    fn clear(&self, b: &Rect, plate: bool, own: Option<&Rect>) -> bool {
+        // The letters' own box: the 2 px each side that keep two labels apart are not needed
+        // to keep a label off a shape (a label 4 px after an arrow's end clears its barb).
+        let ink = [b[0] + 2.0, b[1], b[2] - 2.0, b[3]];
+        self.keepout.iter().all(|(r, k)| !overlap(&ink, r) || (plate && *k == Keepout::Bar) || Some(r) == own)
+    }
+
+    /// A placer that keeps its labels off `keepout` (see `keepout`).
+    pub fn keeping_off(keepout: Vec<(Rect, Keepout)>) -> Placer {
+        Placer { keepout, ..Placer::default() }
+    }
+
     /// `plate`: a light backing under the text, for labels that sit on a lane's busy top edge
     /// (a bar's border would otherwise run between the letters like a strike-through).
-    fn push(&mut self, b: [f64; 4], l: &Label, plate: bool) {
+    fn push(&mut self, b: [f64; 4], l: &Label, plate: bool, own: Option<&Rect>) {
         self.boxes.push(b);
+        self.may_cover.push((plate, own.copied()));
         self.placed.push((l.at, b));
         let mut s = Svg::default();
         if plate {
@@ -117,20 +152,30 @@ impl Placer {
         self.place_on(g, l, true)
     }
 
+    /// `place`, written inside bar `own` (which it may cover; no other shape).
+    pub fn place_in(&mut self, g: &Geometry, l: Label, own: &Rect) -> bool {
+        self.place_at(g, l, false, Some(own))
+    }
+
     fn place_on(&mut self, g: &Geometry, l: Label, plate: bool) -> bool {
+        self.place_at(g, l, plate, None)
+    }
+
+    fn place_at(&mut self, g: &Geometry, l: Label, plate: bool, own: Option<&Rect>) -> bool {
         let b = Self::bounds(g, &l);
-        if !Self::inside(g, &b) || !self.free(&b) {
+        if !Self::inside(g, &b) || !self.free(&b) || !self.clear(&b, plate, own) {
             return false;
         }
-        self.push(b, &l, plate);
+        self.push(b, &l, plate, own);
         true
     }
 
-    /// Whether all of `labels` would be placed clear of everything placed so far.
+    /// Whether all of `labels` would be placed clear of everything placed so far and of
+    /// every shape.
     pub fn fits_all(&self, g: &Geometry, labels: &[Label]) -> bool {
         labels.iter().all(|l| {
             let b = Self::bounds(g, l);
-            Self::inside(g, &b) && self.free(&b)
+            Self::inside(g, &b) && self.free(&b) && self.clear(&b, false, None)
         })
     }
 
@@ -148,7 +193,7 @@ impl Placer {
     /// Places the label regardless (it must be read) and reserves its place.
     pub fn force(&mut self, g: &Geometry, l: Label) {
         let b = Self::bounds(g, &l);
-        self.push(b, &l, false);
+        self.push(b, &l, false, None);
     }
 }
 
@@ -215,6 +260,17 @@ pub fn backdrop(t: &Timeline, g: &Geometry) -> String {
     s.out
 }
 
+/// Every shape a label must keep off, with its box: the bars, the story's arrows' ends, the
+/// fault marks and the write glyphs, each computed by the module that draws it.
+pub fn keepout(t: &Timeline, g: &Geometry) -> Vec<(Rect, Keepout)> {
+    let mut out = Vec::new();
+    bars::keepout(&mut out, t, g);
+    arrows::keepout(&mut out, t, g);
+    marks::keepout(&mut out, t, g);
+    writes::keepout(&mut out, t, g);
+    out
+}
+
 /// The run's drawing: bands, bars, arrows, marks and writes, then their labels.
 pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     let mut s = Svg::default();
@@ -222,7 +278,7 @@ pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     bars::shapes(&mut s, t, g);
     arrows::shapes(&mut s, t, g);
     marks::shapes(&mut s, t, g);
-    let mut p = Placer::default();
+    let mut p = Placer::keeping_off(keepout(t, g));
     writes::labels(&mut p, t, g);
     marks::labels(&mut p, t, g);
     bars::labels(&mut p, t, g);
@@ -291,6 +347,69 @@ mod tests {
         }
     }
 
+    /// The geometries the app and embeds give a drawing: a phone, a laptop, a projector, a
+    /// lesson's column and a comparison's side on the lecture stage, and embeds' diagram boxes
+    /// from a 320×240 frame's to an 800×450 one's (and the same widths unfitted).
+    fn every_geometry(t: &Timeline) -> Vec<(String, Geometry)> {
+        let mut out = Vec::new();
+        for w in [320.0, 360.0, 640.0, 800.0, 1280.0, 1920.0] {
+            out.push((format!("{w} px"), Geometry::new(t, w, false)));
+        }
+        for (w, h) in [(320.0, 110.0), (320.0, 150.0), (320.0, 200.0), (640.0, 230.0), (640.0, 300.0), (800.0, 320.0), (800.0, 400.0)] {
+            out.push((format!("embed {w}×{h}"), Geometry::fitted(t, w, h, false)));
+        }
+        for (w, h) in [(995.0, 470.0), (560.0, 470.0), (470.0, 230.0), (1280.0, 0.0)] {
+            let (g, _) = Geometry::staged(t, w, h, (1280.0, 720.0), true, false);
+            out.push((format!("lecture {w}×{h}"), g));
+        }
+        out
+    }
+
+    /// Issue 25, item 5: no label covers a bar, an arrow's end or a marker (but the bar it is
+    /// written in, and a plated mark word a bar's edge), at every width and height the app
+    /// and embeds use, for every built-in with fencing off and on.
+    #[test]
+    fn no_label_covers_a_bar_an_arrows_end_or_a_marker() {
+        let mut found = Vec::new();
+        for s in catalog::all() {
+            for fencing in [false, true] {
+                let t = Timeline::of_run(&lab::run(&lab::with_fencing(&s, fencing)));
+                for (size, g) in every_geometry(&t) {
+                    let mut p = Placer::keeping_off(keepout(&t, &g));
+                    writes::labels(&mut p, &t, &g);
+                    marks::labels(&mut p, &t, &g);
+                    bars::labels(&mut p, &t, &g);
+                    bands::labels(&mut p, &t, &g);
+                    for (b, (plate, own)) in p.boxes.iter().zip(&p.may_cover) {
+                        let b = &[b[0] + 2.0, b[1], b[2] - 2.0, b[3]];
+                        for (r, k) in &p.keepout {
+                            if overlap(b, r) && !(*plate && *k == Keepout::Bar) && Some(*r) != *own {
+                                found.push(format!("{} fencing {fencing} at {size}: label {b:?} on {k:?} {r:?}", s.id));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found.is_empty(), "{} labels on shapes:\n{}", found.len(), found.join("\n"));
+    }
+
+    /// The rule gives way, never everything: at a 320×240 embed's box the story still has
+    /// words (each built-in keeps some labels), and the full words are in the shapes' tooltips.
+    #[test]
+    fn a_small_embed_keeps_some_words_and_every_tooltip() {
+        for s in catalog::all() {
+            let t = Timeline::of_run(&lab::run(&s));
+            let g = Geometry::fitted(&t, 320.0, 150.0, false);
+            let d = scene(&t, &g);
+            assert!(!d.boxes.is_empty(), "{}: no label at all", s.id);
+            for b in &t.beliefs {
+                let full = format!("{} believes it holds the lock ({})", t.name(b.client), t.approach.token_label(b.token));
+                assert!(d.shapes.contains(&format!("<title>{}", svg::Esc(&full))), "{}: {full}", s.id);
+            }
+        }
+    }
+
     #[test]
     fn markup_is_well_formed_enough_to_parse_as_xml() {
         for s in catalog::all() {
@@ -322,8 +441,11 @@ mod tests {
                         let x = g.xt(at);
                         let near = b[0] - NEAR <= x && x <= b[2] + NEAR;
                         let in_band = t.bands.iter().any(|band| band.to == at && g.xt(band.from) - NEAR <= b[0] && b[2] <= x + NEAR);
+                        // A write's words beside its glyph (a low lane) start or end just past it.
+                        let beside =
+                            t.writes.iter().any(|w| w.at == at && ((x..=x + 12.0).contains(&b[0]) || (x - 12.0..=x).contains(&b[2])));
                         assert!(
-                            near || in_band,
+                            near || in_band || beside,
                             "{} fencing {fencing} at {w} px: a label of {at} ms (x {x:.0}) drawn at {:.0}..{:.0}",
                             s.id,
                             b[0],

@@ -3,7 +3,7 @@
 
 use super::geometry::{hue_class, Geometry};
 use super::svg::{Svg, N};
-use super::{Label, Placer};
+use super::{Keepout, Label, Placer, Rect};
 use crate::timeline::{Timeline, WriteMark, WriteResult};
 
 /// The shape for a write's result, centred at (x, y).
@@ -28,6 +28,24 @@ pub fn glyph_svg(result: WriteResult, x: f64, y: f64) -> String {
     }
     s.close();
     s.out
+}
+
+/// The box of a result's shape centred at (x, y) (see `glyph_svg`).
+fn glyph_box(result: WriteResult, x: f64, y: f64) -> Rect {
+    match result {
+        WriteResult::Accepted => [x - 7.5, y - 7.5, x + 7.5, y + 7.5],
+        WriteResult::Rejected => [x - 7.0, y - 7.0, x + 7.0, y + 7.0],
+        WriteResult::StaleAccepted => [x - 9.5, y - 10.5, x + 9.5, y + 6.0],
+    }
+}
+
+/// Every write's glyph, for the labels to keep off.
+pub fn keepout(out: &mut Vec<(Rect, Keepout)>, t: &Timeline, g: &Geometry) {
+    for w in &t.writes {
+        if let Some(lane) = g.lane(w.storage) {
+            out.push((glyph_box(w.result, g.xt(w.at), lane.mid()), Keepout::Point));
+        }
+    }
 }
 
 fn word(r: WriteResult) -> &'static str {
@@ -73,6 +91,7 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         let who_class = format!("lbl write-who {} {}", w.result.id(), hue_class(t.hue(w.client)));
         let word_class = format!("lbl write-word {}", w.result.id());
         let (below, above) = (y + 21.0, y - 14.0);
+        let glyph = glyph_box(w.result, x, y);
         let spots = [
             Spot { y: below, y2: Some(below + line), text: &full, anchor, x: lx },
             Spot { y: above - line, y2: Some(above), text: &full, anchor, x: lx },
@@ -82,6 +101,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
             Spot { y: below, y2: None, text: &short, anchor: "end", x: x - 2.0 },
             Spot { y: above, y2: None, text: &short, anchor: "start", x: x + 2.0 },
             Spot { y: above, y2: None, text: &short, anchor: "end", x: x - 2.0 },
+            // A low lane (a small embed): beside the glyph, on the lane line.
+            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "start", x: glyph[2] + 2.0 },
+            Spot { y: y + g.font * 0.36, y2: None, text: &short, anchor: "end", x: glyph[0] - 2.0 },
         ];
         let words = word(w.result);
         // No free spot (writes crowd together on a phone): the glyph alone says the result.

@@ -11,6 +11,10 @@ import { collisions, eachBuiltin, inject, table, type Collision } from './stage-
 // cursor's time tag, the two-believers banner and the words of messages in flight (see
 // `collisions` in stage-measure.ts). The first test checks the counting itself on hand-made
 // drawings.
+//
+// Issue 25, item 5: and no label on a bar, an arrow's end or a marker, on screen and in the
+// figures, counted the same way (the second test checks that counting); in embeds at 320×240,
+// 640×360 and 800×450 too, where at 320×240 nothing scrolls and no text is cut at the edge.
 
 // No trace: a walk is hundreds of in-page measurements, and recording it (a screencast of
 // every frame) doubled the walk's time; a failure's report lists every finding, and the tables
@@ -52,9 +56,9 @@ function summary(found: { c: Collision }[]): (string | number)[][] {
     .filter(([p]) => deep.some(({ c }) => `${c.a} over ${c.b}` === p))
     .slice(0, 8);
   return [
-    ...kinds.map(([k, { n, depth }]) => ['kind', '', n, `${k} (up to ${depth} px deep)`]),
-    ['slivers', '', found.length - deep.length, `overlaps at most ${SLIVER} px deep (stacked lines whose boxes touch)`],
-    ...pairs.map(([p, { n }]) => ['top pair', '', n, p.slice(0, 110)]),
+    ...kinds.map(([k, { n, depth }]) => ['kind', '', n, '', '', `${k} (up to ${depth} px deep)`]),
+    ['slivers', '', found.length - deep.length, '', '', `overlaps at most ${SLIVER} px deep (stacked lines whose boxes touch)`],
+    ...pairs.map(([p, { n }]) => ['top pair', '', n, '', '', p.slice(0, 110)]),
   ];
 }
 
@@ -78,7 +82,7 @@ async function figureCollisions(fig: Page, svgs: string[]): Promise<Collision[][
   const bodies = svgs.map((svg, i) => (i ? svg.replace(style, '') : svg).replace(/^<\?xml[^>]*>\s*/, ''));
   return fig.evaluate((bodies) => {
     document.body.innerHTML = bodies.map((svg) => `<div>${svg}</div>`).join('');
-    return bodies.map((_, i) => window.__measure.collisions(`body > div:nth-child(${i + 1}) > svg`, 1));
+    return bodies.map((_, i) => window.__measure.collisions(`body > div:nth-child(${i + 1}) > svg`, 1, true));
   }, bodies);
 }
 
@@ -114,6 +118,28 @@ test('the collision count sees overlaps, and only between visible, separate labe
   await inject(page);
   for (const [name, , want] of cases) {
     const found = await collisions(page, `[data-case="${name}"] svg.diagram`);
+    expect(found.length, `${name}: ${found.map(describe).join('; ')}`).toBe(want);
+  }
+});
+
+test('the count sees labels on bars, arrows\' ends and markers, but not a lease\'s holder in its bar', async ({ page }) => {
+  const svg = (body: string) =>
+    `<svg class="diagram" width="400" height="100" viewBox="0 0 400 100" style="font: 12px sans-serif">${body}</svg>`;
+  const bar = '<g class="belief"><title>B believes it holds the lock</title><rect class="belief-bar" x="20" y="10" width="200" height="11"/></g>';
+  const cases: [string, string, number][] = [
+    ['a label on a bar', `${bar}<text x="30" y="20">believes · 1</text>`, 1],
+    ['a label above a bar', `${bar}<text x="30" y="7" style="font-size:8px">believes · 1</text>`, 0],
+    ['a lease holder in its bar', '<rect class="lease-bar" x="20" y="10" width="200" height="16"/><text class="lbl lease-lbl" x="24" y="22">A · 1</text>', 0],
+    ['a plated word on a bar\'s edge', `${bar}<rect class="lbl-plate" x="28" y="9" width="60" height="14"/><text x="30" y="20">crash</text>`, 0],
+    ['a word on a glyph', '<g class="glyph accepted"><circle class="disc" cx="50" cy="20" r="7.5"/></g><text x="40" y="24">A · 1</text>', 1],
+    ['a word on a mark', '<g class="mark crash"><path class="mark-shape" d="M45 15l10 10m0 -10l-10 10"/></g><text x="40" y="24">A · 1</text>', 1],
+    ['a word on an arrow\'s head', '<g class="msg h0"><path class="shaft" d="M0 0L60 20M54 16L60 20L56 24"/></g><text x="50" y="24">A · 1</text>', 1],
+    ['a faint stub\'s head', '<g class="msg quiet"><path class="shaft" d="M0 0L60 20M54 16L60 20L56 24"/></g><text x="50" y="24">A · 1</text>', 0],
+  ];
+  await page.setContent(`<!doctype html><body>${cases.map(([name, body]) => `<div data-case="${name}">${svg(body)}</div>`).join('')}</body>`);
+  await inject(page);
+  for (const [name, , want] of cases) {
+    const found = await collisions(page, `[data-case="${name}"] svg.diagram`, 1, true);
     expect(found.length, `${name}: ${found.map(describe).join('; ')}`).toBe(want);
   }
 });
@@ -155,7 +181,7 @@ for (const { lecture, compared, embed, size } of WALKS) {
     const locklab = figures ? cli() : null;
     const fig = figures ? await figurePage(context, page) : null;
     await page.setViewportSize({ width: w, height: h });
-    const rows: (string | number)[][] = [['built-in', 'moments', 'colliding pairs', 'first']];
+    const rows: (string | number)[][] = [['built-in', 'moments', 'colliding pairs', 'on shapes', 'frame', 'first']];
     const figRows: (string | number)[][] = [['built-in', 'figures', 'app pairs', 'cli pairs', 'first']];
     const found: { id: string; k: number; ms: number; c: Collision }[] = [];
     const inFigures: { from: string; c: Collision }[] = [];
@@ -163,12 +189,15 @@ for (const { lecture, compared, embed, size } of WALKS) {
       page,
       { lecture, compared, embed },
       'collisions',
-      ['svg.diagram', 1],
+      // Labels on shapes everywhere; and at 320×240, the frame (no scroll, nothing cut).
+      ['svg.diagram', 1, true, !!embed && w === 320],
       async (id, moments) => {
         const here = moments.flatMap(({ k, ms, data }) => data.map((c) => ({ id, k, ms, c })));
         found.push(...here);
         const first = here[0];
-        rows.push([id, moments.length, here.length, first ? `k${first.k} ${first.ms} ms: ${describe(first.c)}`.slice(0, 110) : '']);
+        const onShapes = here.filter(({ c }) => ['bar', 'marker', 'arrow end'].includes(c.kb)).length;
+        const frame = here.filter(({ c }) => ['scroll', 'clip'].includes(c.kb)).length;
+        rows.push([id, moments.length, here.length, onShapes, frame, first ? `k${first.k} ${first.ms} ms: ${describe(first.c)}`.slice(0, 110) : '']);
         if (!fig || !locklab) return;
         // Key moments at one millisecond share a figure: the walk exported one per millisecond.
         const exported = moments.filter((m) => m.svg);
@@ -190,7 +219,8 @@ for (const { lecture, compared, embed, size } of WALKS) {
       },
       { exportSvg: figures },
     );
-    rows.push(['total', '', found.length, `${new Set(found.map(({ c }) => `${c.a}|${c.b}`)).size} distinct pairs`]);
+    const kb = (ks: string[]) => found.filter(({ c }) => ks.includes(c.kb)).length;
+    rows.push(['total', '', found.length, kb(['bar', 'marker', 'arrow end']), kb(['scroll', 'clip']), `${new Set(found.map(({ c }) => `${c.a}|${c.b}`)).size} distinct pairs`]);
     rows.push(...summary(found));
     table(`Label collisions, ${mode} mode, ${w}×${h}`, rows);
     expect
@@ -202,7 +232,7 @@ for (const { lecture, compared, embed, size } of WALKS) {
     if (!figures) return;
     const from = (kind: string) => inFigures.filter((f) => f.from.startsWith(kind)).length;
     figRows.push(['total', '', from('app'), from('locklab'), `${inFigures.length} in both (the kinds and pairs below count both)`]);
-    figRows.push(...summary(inFigures).map((r) => [r[0], '', r[2], '', r[3]]));
+    figRows.push(...summary(inFigures).map((r) => [r[0], '', r[2], '', r[5]]));
     const cmd = `locklab svg${lecture ? ' --lecture' : ''}`;
     table(`Label collisions in exported SVG figures, ${mode} (1280 px; the app's Export SVG and ${cmd})`, figRows);
     expect

@@ -136,6 +136,19 @@ test('an embed of a built-in shows a pre-drawn diagram, then the app in its plac
   await page.locator('iframe').first().screenshot({ path: '../../target/screenshots/first-paint-embed-640x360.png' });
   await page.locator('iframe').nth(1).screenshot({ path: '../../target/screenshots/first-paint-embed-320x240.png' });
   const pre = [await box(big, '[data-testid=first-paint]'), await box(small, '[data-testid=first-paint]')];
+  // The pre-drawn figure reads like the app it stands for (issue 25): drawn for the frame's
+  // diagram box, its type is not shrunk (a figure at natural lane heights, scaled into a
+  // 640×360 frame's box, had 7 px type).
+  for (const [k, f] of [big, small].entries()) {
+    const px = await f.locator('[data-testid=first-paint] svg').evaluate((svg: SVGSVGElement) => {
+      // Fitted with "meet": the tighter of the two ways.
+      const r = svg.getBoundingClientRect();
+      const scale = Math.min(r.width / svg.viewBox.baseVal.width, r.height / svg.viewBox.baseVal.height);
+      const sizes = [...svg.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().width > 0).map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+      return Math.min(...sizes);
+    });
+    expect(px, `embed ${k ? '320×240' : '640×360'}: the pre-drawn figure's smallest text (px)`).toBeGreaterThanOrEqual(10);
+  }
 
   await wasm.release();
   for (const [k, f] of [big, small].entries()) {

@@ -126,7 +126,7 @@ const inPage = {
    * and a message in flight's words on their plate, each as the union of its box and its text
    * (a chip's own text is inside it, not over it). Hidden labels (not yet reached: display:none,
    * or not in the DOM), transparent ones and those outside their SVG do not count. */
-  collisions(scope: string, tol: number): Collision[] {
+  collisions(scope: string, tol: number, shapes = false, frame = false): Collision[] {
     type Box = { name: string; kind: string; l: number; t: number; r: number; b: number };
     const boxes: Box[] = [];
     const shown = (el: Element) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
@@ -169,6 +169,75 @@ const inPage = {
         const words = clean(el.textContent);
         if (words.endsWith('…') && !/\b[0-9a-f]{4}…$/.test(words) && shown(el) && el.getBoundingClientRect().width > 0) {
           out.push({ a: `"${words}"`, b: '(its own missing words)', ka: kindOf(el.closest(CHIPS) ?? el), kb: 'truncation', w: 99, h: 99 });
+        }
+      }
+    }
+    // Issue 25, item 5: no label on a shape it would hide: a bar (lease, belief, held), the
+    // end of one of the story's arrows (its head, a lost one's cross) or a marker (a fault's
+    // mark, a write's glyph). A lease's holder is written in its own bar, and a word on a
+    // plate (a fault mark's) may cross a bar's edge: its plate hides the edge. Shapes of the
+    // future count too (behind the veil): a label never comes to lie on one.
+    if (shapes) {
+      type Shape = { name: string; kind: string; l: number; t: number; r: number; b: number };
+      const found: Shape[] = [];
+      const titled = (el: Element) => clean(el.closest('g')?.querySelector(':scope > title')?.textContent ?? null) || kindOf(el);
+      for (const svg of document.querySelectorAll(scope) as NodeListOf<SVGSVGElement>) {
+        const put = (el: Element, kind: string, b: { left: number; top: number; right: number; bottom: number }) =>
+          found.push({ name: titled(el), kind, l: b.left, t: b.top, r: b.right, b: b.bottom });
+        for (const el of svg.querySelectorAll('.lease-bar, .belief-bar, .held-bar')) put(el, 'bar', el.getBoundingClientRect());
+        for (const el of svg.querySelectorAll('.mark-shape, .glyph')) put(el, 'marker', el.getBoundingClientRect());
+        for (const el of svg.querySelectorAll('g.msg:not(.quiet) > .lost-x')) put(el, 'arrow end', el.getBoundingClientRect());
+        for (const el of svg.querySelectorAll('g.msg:not(.quiet) > .shaft') as NodeListOf<SVGPathElement>) {
+          // "M x0 y0 L x1 y1 M ax ay L x1 y1 L bx by": the head is the last three points.
+          const n = (el.getAttribute('d') ?? '').match(/-?[\d.]+/g)?.map(Number) ?? [];
+          const m = el.getScreenCTM();
+          if (n.length < 10 || !m) continue;
+          const pts = [2, 4, 8].map((i) => new DOMPoint(n[i], n[i + 1]).matrixTransform(m));
+          const xs = pts.map((p) => p.x);
+          const ys = pts.map((p) => p.y);
+          put(el, 'arrow end', { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) });
+        }
+      }
+      for (const svg of document.querySelectorAll(scope)) {
+        for (const el of svg.querySelectorAll('text')) {
+          if (el.closest(CHIPS) || !clean(el.textContent) || !shown(el)) continue;
+          const t = el.getBoundingClientRect();
+          if (t.width <= 0) continue;
+          const plated = el.previousElementSibling?.classList.contains('lbl-plate') ?? false;
+          const lease = el.classList.contains('lease-lbl');
+          for (const s of found) {
+            const w = Math.min(t.right, s.r) - Math.max(t.left, s.l);
+            const h = Math.min(t.bottom, s.b) - Math.max(t.top, s.t);
+            if (w <= tol || h <= tol) continue;
+            if (s.kind === 'bar' && plated) continue;
+            const cx = (t.left + t.right) / 2;
+            const cy = (t.top + t.bottom) / 2;
+            if (lease && s.kind === 'bar' && s.l <= t.left + 1 && cx <= s.r && s.t <= cy && cy <= s.b) continue; // in its own bar
+            out.push({ a: `"${clean(el.textContent)}"`, b: `${s.kind} (${s.name})`, ka: kindOf(el), kb: s.kind, w: Math.round(w), h: Math.round(h) });
+          }
+        }
+      }
+    }
+    // And in a small frame (issue 25, item 5): the page never scrolls, a run of four lanes or
+    // fewer fits without scrolling (more lanes than a 320×240 frame holds at 11 px type scroll
+    // inside the diagram's box, by design), and no text is cut at the drawing's or the
+    // window's edge.
+    if (frame) {
+      const d = document.documentElement;
+      const wrap = document.querySelector('.diagram-wrap');
+      const page = d.scrollHeight - innerHeight;
+      const inner = wrap ? wrap.scrollHeight - wrap.clientHeight : 0;
+      const lanes = document.querySelectorAll('.lane-name').length;
+      if (page > 1) out.push({ a: '(the page)', b: `scrolls ${page} px`, ka: 'frame', kb: 'scroll', w: 0, h: page });
+      if (inner > 1 && lanes <= 4) out.push({ a: `(the diagram, ${lanes} lanes)`, b: `scrolls ${inner} px`, ka: 'frame', kb: 'scroll', w: 0, h: inner });
+      if (d.scrollWidth > innerWidth + 1) out.push({ a: '(the page)', b: 'scrolls sideways', ka: 'frame', kb: 'scroll', w: d.scrollWidth - innerWidth, h: 0 });
+      for (const svg of document.querySelectorAll(scope)) {
+        const f = svg.getBoundingClientRect();
+        for (const el of svg.querySelectorAll('text')) {
+          const b = el.getBoundingClientRect();
+          if (b.width <= 0 || !shown(el) || !clean(el.textContent)) continue;
+          const cut = f.left - b.left > 1 || b.right - Math.min(f.right, innerWidth) > 1 || b.bottom - f.bottom > 1 || f.top - b.top > 1;
+          if (cut) out.push({ a: `"${clean(el.textContent)}"`, b: "(the drawing's edge)", ka: kindOf(el.closest(CHIPS) ?? el), kb: 'clip', w: 0, h: 0 });
         }
       }
     }
@@ -378,7 +447,8 @@ export async function measure<M extends Measure>(
 }
 
 export const layout = (page: Page) => measure(page, 'layout');
-export const collisions = (page: Page, scope = 'svg.diagram', tol = 1) => measure(page, 'collisions', scope, tol);
+export const collisions = (page: Page, scope = 'svg.diagram', tol = 1, shapes = false, frame = false) =>
+  measure(page, 'collisions', scope, tol, shapes, frame);
 
 /** Opens the app at `query` and waits for the diagram (and its measured redraw) to settle. */
 export async function open(page: Page, query: string) {
