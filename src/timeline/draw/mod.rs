@@ -404,7 +404,7 @@ mod tests {
             let d = scene(&t, &g);
             assert!(!d.boxes.is_empty(), "{}: no label at all", s.id);
             for b in &t.beliefs {
-                let full = format!("{} believes it holds the lock ({})", t.name(b.client), t.approach.token_label(b.token));
+                let full = format!("{} {} ({})", t.name(b.client), t.approach.spec().words.belief.bar, t.approach.token_label(b.token));
                 assert!(d.shapes.contains(&format!("<title>{}", svg::Esc(&full))), "{}: {full}", s.id);
             }
         }
