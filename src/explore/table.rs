@@ -3,7 +3,8 @@
 //! token out again, and the smallest counterexample found (the first few lost updates shrunk,
 //! the one with the fewest faults, then the fewest clients, then the earliest).
 //!
-//! `plan()` is the one home of how each row is measured: the mix that reveals what the
+//! `plan()` is how each row is measured, from each approach's `Spec::table` (its own file
+//! says it; `mix_of` turns its `TableMix` into a `Mix`): the mix that reveals what the
 //! contract says of the approach (SCENARIO_FORMAT.md, "Fencing tokens, per approach": where it
 //! can go wrong), its N and seed, each chosen by measurement (docs/MODEL.md, "The seed's table,
 //! measured"). The CLI's `explore --table`, the app's table and the lessons' closing table all
@@ -13,7 +14,8 @@ use super::class::{Class, Counts};
 use super::shrink::{shrink, Shrunk};
 use super::{Explorer, Mix, MixError};
 use crate::lab;
-use crate::scenario::{Approach, ClientSpec, FaultKind, Persistence, Scenario};
+use crate::protocols::spec::TableMix;
+use crate::scenario::{Approach, ClientSpec, FaultKind, Scenario};
 
 /// One row: an approach, as the table's base scenario for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,64 +107,43 @@ fn kinds(ids: &[&str]) -> Vec<FaultKind> {
     ids.iter().filter_map(|id| FaultKind::by_id(id)).collect()
 }
 
-/// While A and B hold the lock (their first 6 s): pauses of the clients and crashes of
-/// `server` (the primary), which restarts or stays down.
-fn crash_and_pause(server: &str) -> Mix {
-    let mut m = Mix::of(&kinds(&["pause", "crash"]));
-    m.nodes = Some(vec!["A".into(), "B".into(), server.into()]);
-    m.window_ms = Some((0, 6_000));
-    m
-}
-
-/// The plan of row `row` (see `plan`).
-fn planned(row: Row) -> Plan {
-    let (mix, words) = default_mix();
-    let mut p = Plan { row, mix, mix_words: words, runs: RUNS, seed: 1, claim: "" };
-    let base = &mut p.row.base;
-    let approach = base.approach;
-    let replica = base.lock.replica;
-    match approach {
-        Approach::DbLease => {
-            base.lock.safe_unlock = false;
-            p.row.label += ", released by a plain DELETE";
-            p.claim = "releasing by DELETE restarts the token at 1: the next holder is handed 1 again";
+/// The explorer's mix for a row's `TableMix`, with its words.
+fn mix_of(mix: &TableMix) -> (Mix, String) {
+    match *mix {
+        TableMix::Default => default_mix(),
+        // While A and B hold the lock (their first 6 s): pauses of the clients and crashes of
+        // `server` (the primary), which restarts or stays down.
+        TableMix::CrashesAndPauses { server, words } => {
+            let mut m = Mix::of(&kinds(&["pause", "crash"]));
+            m.nodes = Some(vec!["A".into(), "B".into(), server.into()]);
+            m.window_ms = Some((0, 6_000));
+            (m, words.into())
         }
-        Approach::Redis | Approach::Redisson if replica => {
-            p.mix = crash_and_pause("redis");
-            p.mix_words = "failover and pauses: up to 3 crashes of the primary or pauses of A and B, in the first 6 s".into();
-            p.runs = 4_000;
-            p.claim = "a failover to a replica that has not seen the counter hands a token out again, and fencing with it loses the update";
-        }
-        Approach::Redis | Approach::Redisson => {
-            base.lock.persistence = Persistence::None;
-            p.row.label += ", no persistence";
-            p.mix = crash_and_pause("redis");
-            p.mix_words =
-                "crashes without persistence and pauses: up to 3 crashes of the server or pauses of A and B, in the first 6 s".into();
-            p.claim =
-                "a restart without persistence forgets the counter and hands a token out again: fencing with it can still lose the update";
-        }
-        Approach::Redlock => p.claim = "no token: with fencing on, storage has nothing to compare, and the same updates are lost",
-        Approach::Zookeeper | Approach::Etcd => p.claim = "the token never repeats: with fencing on, nothing is lost",
-        Approach::K8sLease => {
-            p.claim = "leaseTransitions fences only if storage is given it (fencing on); most controllers never pass it on (fencing off)"
-        }
-        Approach::Consul => {
-            base.duration_ms = 60_000;
-            p.row.label += ", a 60 s run";
-            let mut m = Mix::of(&kinds(&["pause"]));
+        TableMix::OnePause { from_ms, to_ms, words } => {
+            let pause = kinds(&["pause"])[0];
+            let mut m = Mix::of(&[pause]);
             m.nodes = Some(vec!["A".into(), "B".into()]);
             m.max_faults = 1;
-            m.ranges = vec![(kinds(&["pause"])[0], "duration_ms", 30_000, 50_000)];
-            p.mix = m;
-            p.mix_words = "long pauses: one pause of A or B of 30 to 50 s".into();
-            p.claim = "lock-delay is no token: a pause longer than 2 × TTL + lock-delay (35 s) still writes late";
-        }
-        Approach::ConditionalWrite => {
-            p.claim = "a plain PUT (fencing off) ignores the version: the check-then-act race loses updates with no fault at all"
+            m.ranges = vec![(pause, "duration_ms", from_ms, to_ms)];
+            (m, words.into())
         }
     }
-    p
+}
+
+/// The plan of row `row`: its approach's `TablePlan` (the replica row's, for a replica row).
+fn planned(mut row: Row) -> Plan {
+    let spec = row.base.approach.spec();
+    let t = match (&spec.replica_table, row.base.lock.replica) {
+        (Some(replica), true) => replica,
+        _ => &spec.table,
+    };
+    (t.lock)(&mut row.base.lock);
+    if let Some(ms) = t.duration_ms {
+        row.base.duration_ms = ms;
+    }
+    row.label += t.label_suffix;
+    let (mix, mix_words) = mix_of(&t.mix);
+    Plan { row, mix, mix_words, runs: t.runs.unwrap_or(RUNS), seed: 1, claim: t.claim }
 }
 
 /// Every row's plan, in `rows()` order.

@@ -8,7 +8,7 @@
 //! (`Workload::ReadModifyWrite`).
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId};
@@ -91,6 +91,8 @@ pub const SPEC: Spec = Spec {
             service_holds: false,
         },
     },
+    table: TablePlan::claims("a plain PUT (fencing off) ignores the version: the check-then-act race loses updates with no fault at all"),
+    replica_table: None,
     build: Build {
         agent: |p| {
             let (storage, timeout_ms) = (p.storage, p.lock.request_timeout_ms);

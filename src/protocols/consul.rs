@@ -13,7 +13,7 @@
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Rules};
 use super::session_link::{session_lost, SessionLink, Stage};
-use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload};
 use super::{Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -326,6 +326,13 @@ pub const SPEC: Spec = Spec {
         caption,
         belief: BeliefWords::LOCK,
     },
+    table: TablePlan {
+        label_suffix: ", a 60 s run",
+        duration_ms: Some(60_000),
+        mix: TableMix::OnePause { from_ms: 30_000, to_ms: 50_000, words: "long pauses: one pause of A or B of 30 to 50 s" },
+        ..TablePlan::claims("lock-delay is no token: a pause longer than 2 × TTL + lock-delay (35 s) still writes late")
+    },
+    replica_table: None,
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);

@@ -6,7 +6,7 @@
 //! The database is durable: a crash keeps the row.
 
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
@@ -161,6 +161,12 @@ pub const SPEC: Spec = Spec {
         caption: common_captions,
         belief: BeliefWords::LOCK,
     },
+    table: TablePlan {
+        label_suffix: ", released by a plain DELETE",
+        lock: |l| l.safe_unlock = false,
+        ..TablePlan::claims("releasing by DELETE restarts the token at 1: the next holder is handed 1 again")
+    },
+    replica_table: None,
     build: Build {
         agent: |p| {
             let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);

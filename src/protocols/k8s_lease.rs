@@ -9,7 +9,7 @@
 //! `leaseTransitions` ("does not guarantee that only one client is acting as a leader").
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{BeliefEnd, Ctx, EventKind, LeaseRecord, Msg, Note, Trace};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -354,6 +354,10 @@ pub const SPEC: Spec = Spec {
         caption,
         belief: BeliefWords::LOCK,
     },
+    table: TablePlan::claims(
+        "leaseTransitions fences only if storage is given it (fencing on); most controllers never pass it on (fencing off)",
+    ),
+    replica_table: None,
     build: Build {
         agent: |p| {
             let timing = Timing {

@@ -7,7 +7,9 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{
+    common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
+};
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -319,6 +321,31 @@ impl Process for RedisServer {
 }
 
 /// Single-instance Redis (optionally with a replica) in the registry (see `registry`).
+/// The table's Redis row (Redisson's too): without persistence, a restart forgets the counter.
+pub const TABLE: TablePlan = TablePlan {
+    label_suffix: ", no persistence",
+    lock: |l| l.persistence = Persistence::None,
+    mix: TableMix::CrashesAndPauses {
+        server: "redis",
+        words: "crashes without persistence and pauses: up to 3 crashes of the server or pauses of A and B, in the first 6 s",
+    },
+    ..TablePlan::claims(
+        "a restart without persistence forgets the counter and hands a token out again: fencing with it can still lose the update",
+    )
+};
+
+/// The table's Redis-with-a-replica row (Redisson's too): a failover to a replica behind.
+pub const REPLICA_TABLE: TablePlan = TablePlan {
+    mix: TableMix::CrashesAndPauses {
+        server: "redis",
+        words: "failover and pauses: up to 3 crashes of the primary or pauses of A and B, in the first 6 s",
+    },
+    runs: Some(4_000),
+    ..TablePlan::claims(
+        "a failover to a replica that has not seen the counter hands a token out again, and fencing with it loses the update",
+    )
+};
+
 pub const SPEC: Spec = Spec {
     id: "redis",
     label: "Redis SET NX PX",
@@ -348,6 +375,8 @@ pub const SPEC: Spec = Spec {
         caption: common_captions,
         belief: BeliefWords::LOCK,
     },
+    table: TABLE,
+    replica_table: Some(REPLICA_TABLE),
     build: Build {
         agent: |p| {
             let (server, ttl, timeout, safe) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms, p.lock.safe_unlock);

@@ -138,6 +138,8 @@ pub const SPEC: Spec = Spec {
         caption,
         belief: BeliefWords::LOCK,
     },
+    table: super::redis::TABLE,
+    replica_table: Some(super::redis::REPLICA_TABLE),
     build: Build {
         agent: |p| {
             let (server, ttl, timeout) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms);

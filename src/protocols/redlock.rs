@@ -6,7 +6,9 @@
 
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::spec::{common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{
+    common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
+};
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -176,6 +178,8 @@ pub const SPEC: Spec = Spec {
         caption: common_captions,
         belief: BeliefWords::LOCK,
     },
+    table: TablePlan::claims("no token: with fencing on, storage has nothing to compare, and the same updates are lost"),
+    replica_table: None,
     build: Build {
         agent: |p| {
             let (servers, l) = (p.servers.clone(), p.lock.clone());

@@ -44,6 +44,44 @@ pub struct Spec {
     pub config: ConfigRules,
     pub words: Words,
     pub build: Build,
+    /// How the seed's table measures the approach (explore/table.rs reads it).
+    pub table: TablePlan,
+    /// How it measures the approach's replica row, for approaches with `replica`.
+    pub replica_table: Option<TablePlan>,
+}
+
+/// How one row of the seed's table is measured, in data: what the row claims, how its base
+/// differs from the common one (and the label's words for that), the faults it draws from and
+/// its N. Chosen by measurement (docs/MODEL.md, "The seed's table, measured").
+pub struct TablePlan {
+    /// What the contract says the row shows, as the table's footnote says it.
+    pub claim: &'static str,
+    /// After the approach's label when the base is adjusted: ", no persistence".
+    pub label_suffix: &'static str,
+    /// Adjusts the row's lock settings (a plain DELETE, no persistence).
+    pub lock: fn(&mut LockConfig),
+    /// The run's length when not the common 30 s.
+    pub duration_ms: Option<i64>,
+    pub mix: TableMix,
+    /// Schedules per cell when not the table's default.
+    pub runs: Option<u64>,
+}
+
+impl TablePlan {
+    /// The common base, the default mix and N, claiming `claim`.
+    pub const fn claims(claim: &'static str) -> TablePlan {
+        TablePlan { claim, label_suffix: "", lock: |_| {}, duration_ms: None, mix: TableMix::Default, runs: None }
+    }
+}
+
+/// The faults a table row draws from (the explorer's mix, in data).
+pub enum TableMix {
+    /// Up to 3 faults of every kind, on any node, at any time.
+    Default,
+    /// Up to 3 pauses of A and B or crashes of `server`, in the first 6 s; `words` says it.
+    CrashesAndPauses { server: &'static str, words: &'static str },
+    /// One pause of A or B lasting `from_ms` to `to_ms`; `words` says it.
+    OnePause { from_ms: i64, to_ms: i64, words: &'static str },
 }
 
 /// How many of the lock service's servers must hold a client's lease for it to hold the lock,

@@ -4,7 +4,9 @@
 
 use super::ensemble::{EnsembleServer, Rules};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{
+    common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
+};
 use super::Msg;
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
@@ -40,6 +42,8 @@ pub const SPEC: Spec = Spec {
         caption: common_captions,
         belief: BeliefWords::LOCK,
     },
+    table: TablePlan::claims("the token never repeats: with fencing on, nothing is lost"),
+    replica_table: None,
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
