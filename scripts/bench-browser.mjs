@@ -48,7 +48,8 @@ needDist('bench-browser', opts.dist);
 
 // Records when `selector` first enters the DOM, and the frame after it; the first frame with a
 // diagram on screen, the pre-drawn figure (issue 25: `[data-testid=first-paint]`) or the live
-// one; and when the app first answers input: from the live diagram on, End (Home where the
+// one; when the page answers input before the wasm (End or Home steps its pre-drawn figure);
+// and when the app first answers input: from the live diagram on, End (Home where the
 // cursor starts elsewhere than 0) is sent each frame until the diagram's cursor moves.
 const FIRST_RENDER_PROBE = (selector) => {
   const r = (window.__firstRender = {});
@@ -64,11 +65,23 @@ const FIRST_RENDER_PROBE = (selector) => {
   // Yew, the first render pass up to its first 16 ms yield).
   addEventListener('TrunkApplicationStarted', () => (r.started = performance.now()));
   // Each frame, before its paint: is a diagram visible in it, and has the app answered?
-  let cursor0;
+  let cursor0, drawn0, sent = 0;
   const tick = () => {
     const shown = [...document.querySelectorAll('[data-testid="first-paint"], [data-testid="diagram"]')].find((e) => e.checkVisibility());
     if (shown && r.figure === undefined) [r.figure, r.figureKind] = [performance.now(), shown.dataset.testid];
     const live = document.querySelector('[data-testid="diagram"]');
+    // The page answering before the wasm (index.html: the keys step the pre-drawn moments):
+    // End or Home each frame until the figure's moment changes; never, when the live app came first.
+    const drawn = !live && r.pageAnswered === undefined && document.querySelector('[data-testid="first-paint"]');
+    if (drawn) {
+      if (drawn0 === undefined) drawn0 = drawn.dataset.at;
+      if (drawn.dataset.at !== drawn0) r.pageAnswered = performance.now();
+      else {
+        // End, or Home when it is at its last moment already (every other frame).
+        const key = (sent++ & 1) ? 'Home' : 'End';
+        document.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true, cancelable: true }));
+      }
+    }
     if (live && r.answered === undefined) {
       const now = live.getAttribute('data-cursor-ms');
       if (cursor0 === undefined) cursor0 = now;
@@ -121,7 +134,7 @@ async function loadOnce(browser, url, selector, network, viewport = { width: 128
 
 /** `opts.runs` loads of each page, taken in turn (so both see the same machine), after one warm-up each. */
 async function firstRenders(browser, pages, network) {
-  const out = pages.map(() => ({ started: [], dom: [], frame: [], figure: [], figureKind: [], answered: [], wasm: [], fcp: [], bytes: [], wasmFetches: [], encodings: [] }));
+  const out = pages.map(() => ({ started: [], dom: [], frame: [], figure: [], figureKind: [], pageAnswered: [], answered: [], wasm: [], fcp: [], bytes: [], wasmFetches: [], encodings: [] }));
   for (let i = 0; i < opts.runs; i++) {
     for (const [k, { url, selector, viewport }] of pages.entries()) {
       const r = await loadOnce(browser, url, selector, network, viewport);
@@ -314,6 +327,11 @@ try {
   ];
   const verdict = (ok) => (ok ? 'met' : 'NOT MET');
   const kinds = (r) => [...new Set(r.figureKind)].map((k) => (k === 'first-paint' ? 'pre-drawn' : 'live')).join('/');
+  // Loads where the live app came before the page's own answer have none (counted, not timed).
+  const pageStats = (r) => {
+    const ok = r.pageAnswered.filter(Number.isFinite);
+    return `${ok.length ? stats(ok) : 'none'}${ok.length < r.pageAnswered.length ? ` (${r.pageAnswered.length - ok.length} loads: the live app first)` : ''}`;
+  };
   const fr = await firstRenders(browser, pages.map((p) => p[1]), null);
   console.log(`\nfirst diagram on loopback (ms from navigation start, ${fr[0].dom.length} fresh contexts after 1 warm-up, each address in turn)`);
   for (const [k, [name]] of pages.entries()) {
@@ -322,7 +340,8 @@ try {
     console.log(`    first diagram on screen (${kinds(r)}): ${stats(r.figure)}${k ? '' : `   budget p50 ≤ 300 ms: ${verdict(quantile(r.figure, 0.5) <= 300)}`}`);
     console.log(`    .wasm downloaded:        ${stats(r.wasm)}`);
     console.log(`    live diagram on screen:  ${stats(r.frame)}`);
-    console.log(`    answers input (End/Home moved the cursor): ${stats(r.answered)}`);
+    console.log(`    page answers input (pre-drawn; End/Home moved its moment): ${pageStats(r)}`);
+    console.log(`    live app answers input (End/Home moved the cursor): ${stats(r.answered)}`);
   }
   console.log(`  sent as: ${[...new Set(fr[0].encodings)].join(' | ')}`);
 
@@ -336,7 +355,8 @@ try {
     console.log(`    first diagram on screen (${kinds(r)}): ${stats(r.figure)}   ${ratio.toFixed(2)}× the loading text (p50)${k ? '' : `, budget ≤ 1.2×: ${verdict(ratio <= 1.2)}`}`);
     console.log(`    .wasm downloaded:        ${stats(r.wasm)}`);
     console.log(`    live diagram on screen:  ${stats(r.frame)}`);
-    console.log(`    answers input (End/Home moved the cursor): ${stats(r.answered)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.answered, 0.5) <= 2000)}`}`);
+    console.log(`    page answers input (pre-drawn; End/Home moved its moment): ${pageStats(r)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.pageAnswered.filter(Number.isFinite), 0.5) <= 2000)}`}`);
+    console.log(`    live app answers input (End/Home moved the cursor): ${stats(r.answered)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.answered, 0.5) <= 2000)}`}`);
     console.log(`    transferred: ${(quantile(r.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...r.wasmFetches)}× per load; sent as: ${[...new Set(r.encodings)].join(' | ')}`);
   }
   if (opts.loadOnly) {

@@ -170,3 +170,63 @@ test('no wasm ever: the pre-drawn diagram gives way to the words that say why', 
   await expect(page.getByTestId('boot-why')).toBeVisible();
   await expect(page.getByTestId('first-paint')).toHaveCount(0);
 });
+
+// Before the wasm, the page answers the stepping keys with its pre-drawn moments (src/ui/keys.rs:
+// → ← and Shift+→ ← step between key moments there, Home and End go to the start and the last
+// moment drawn), the figure swapped in its box; the app then starts at the moment shown.
+for (const [width, height, address, id] of [
+  [1280, 720, '/', 'redis-gc-pause'],
+  [360, 780, '/?scenario=etcd-gc-pause&t=20000', 'etcd-gc-pause'],
+] as const) {
+  test(`${address} at ${width}×${height}: End and ← move the pre-drawn moment, and the app starts there`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.addInitScript(RECORD_SHIFTS);
+    const wasm = await holdWasm(page);
+    const fetched = page.waitForResponse(/\/paint-[0-9a-f]+\/.*\.json$/);
+    await page.goto(address);
+    await fetched;
+    const figure = page.getByTestId('first-paint');
+    await expect(figure).toBeVisible();
+    const at = moments(id, width < 640 ? 342 : 1246);
+    const pre = await box(page, '[data-testid=first-paint]');
+    await page.keyboard.press('End');
+    await expect(figure).toHaveAttribute('data-at', String(at[at.length - 1]));
+    // The figure's own cursor tag names the moment, as the live diagram's does.
+    await expect(figure.locator('.cursor-time')).toBeVisible();
+    await page.keyboard.press('ArrowLeft');
+    const shown = at[at.length - 2];
+    await expect(figure).toHaveAttribute('data-at', String(shown));
+    same(pre, await box(page, '[data-testid=first-paint]'), 'the figure box after the keys', 0.5);
+    const label = await figure.locator('.cursor-time').textContent();
+    await page.screenshot({ path: `../../target/screenshots/first-paint-keys-${id}-${width}x${height}.png` });
+
+    await wasm.release();
+    const live = page.getByTestId('diagram');
+    await expect(live).toBeVisible();
+    await expect(live).toHaveAttribute('data-cursor-ms', String(shown));
+    await expect(live.locator('.cursor-time').first()).toHaveText(label!);
+    same(pre, await box(page, '.diagram-wrap'), 'the diagram box');
+    const { cls, shifts } = await page.evaluate(() => {
+      const w = window as unknown as { __cls: number; __shifts: string[] };
+      return { cls: w.__cls, shifts: w.__shifts };
+    });
+    expect(cls, `layout shifts: ${shifts.join(' | ')}`).toBeLessThan(0.01);
+  });
+}
+
+test('an embed answers End before the wasm, and the app starts at that moment', async ({ page, baseURL }) => {
+  const wasm = await holdWasm(page);
+  const src = `${baseURL}/?scenario=redis-gc-pause&embed=1`;
+  const fetched = page.waitForResponse(/\/paint-[0-9a-f]+\/.*\.json$/);
+  await page.setContent(`<!doctype html><iframe sandbox="${FLAGS}" width="640" height="360" src="${src}"></iframe>`);
+  await expect.poll(() => page.frames().length).toBe(2);
+  const f = page.frames()[1];
+  await expect(f.getByTestId('first-paint')).toBeVisible();
+  const at = moments('redis-gc-pause', 342);
+  await fetched;
+  await page.locator('iframe').click();
+  await page.keyboard.press('End');
+  await expect(f.getByTestId('first-paint')).toHaveAttribute('data-at', String(at[at.length - 1]));
+  await wasm.release();
+  await expect(f.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', String(at[at.length - 1]));
+});
