@@ -29,7 +29,7 @@
 // Needs `trunk build --release` first (scripts/serve.sh or scripts/test.sh do it).
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { ARGS, chromium, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
+import { ARGS, chromium, freshPage, SLOW, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
 
 const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false, dist: path.join(root, 'dist') };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
@@ -96,18 +96,9 @@ const FIRST_RENDER_PROBE = (selector) => {
   requestAnimationFrame(tick);
 };
 
-// issue 11's slow connection (Lighthouse's mobile profile): 150 ms latency, 1.6 Mbps down, 750 kbps up.
-const SLOW = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
-
 /** One page load in a fresh context: when `selector` is in the DOM and on screen, and what it took. */
 async function loadOnce(browser, url, selector, network, viewport = { width: 1280, height: 720 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  if (network) {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', network);
-  }
+  const { context, page } = await freshPage(browser, network, viewport);
   await page.addInitScript(FIRST_RENDER_PROBE, selector);
   // How each file came: the project's server should send the build's .br (or .gz) twins.
   const encodings = {};

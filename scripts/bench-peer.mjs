@@ -13,7 +13,7 @@
 // Builds nothing: it serves dist/ as it is (scripts/bench-load.sh --build builds it).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ARGS, chromium, needDist, quantile, root, SLOW, startServer, stats } from './bench/browser-common.mjs';
+import { ARGS, chromium, freshPage, needDist, quantile, root, SLOW, startServer, stats } from './bench/browser-common.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -39,13 +39,7 @@ function probe(selector) {
 }
 
 async function once(browser, url, selector, net) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await ctx.newPage();
-  if (net) {
-    const cdp = await ctx.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', net);
-  }
+  const { context: ctx, page } = await freshPage(browser, net);
   await page.addInitScript(probe, selector);
   await page.goto(url);
   await page.waitForFunction(() => window.__seen, null, { timeout: 60_000 });

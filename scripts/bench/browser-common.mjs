@@ -16,6 +16,18 @@ export const tid = (id) => `[data-testid="${id}"]`;
 // 150 ms latency, 1.6 Mbps down, 750 kbps up.
 export const SLOW = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
+/** A fresh context and page at `viewport`, under Chromium's network emulation `network` (none: loopback). */
+export async function freshPage(browser, network, viewport = { width: 1280, height: 720 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  if (network) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', network);
+  }
+  return { context, page };
+}
+
 export const quantile = (xs, q) => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
