@@ -11,7 +11,7 @@
 //! stops believing when it no longer names its session.
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
-use super::ensemble::{EnsembleServer, Rules};
+use super::ensemble::{EnsembleServer, Refusal, Service, Stamps};
 use super::session_link::{session_lost, SessionLink, Stage};
 use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload};
 use super::{Ctx, EventKind, Msg, Note, Trace};
@@ -31,10 +31,10 @@ const TTL_RANGE_MS: (i64, i64) = (10_000, 86_400_000);
 /// 100 ms sweep keeps the trace small and invalidates at most 100 ms late).
 const SESSION_CHECK_MS: i64 = 100;
 
-/// Consul's own rules on the ensemble.
+/// Consul's own decisions on the ensemble.
 pub struct Consul;
 
-impl Rules for Consul {
+impl Service for Consul {
     fn granted_ttl(&self, requested_ms: i64, _tick_ms: i64) -> i64 {
         requested_ms
     }
@@ -49,8 +49,8 @@ impl Rules for Consul {
     }
 
     /// The key's LockIndex.
-    fn token(&self, _zxid: u64, _revision: u64, acquisitions: u64) -> u64 {
-        acquisitions
+    fn token(&self, stamps: Stamps) -> u64 {
+        stamps.acquisitions
     }
 
     /// A renewal of an invalidated session is answered "not found".
@@ -58,20 +58,14 @@ impl Rules for Consul {
         Msg::KeepAliveReply { session, alive: false }
     }
 
-    fn closes_expired_sessions(&self) -> bool {
-        false
-    }
-
-    fn lists_only_live_sessions(&self) -> bool {
-        false
-    }
-
-    fn gone_reply_is_final(&self) -> bool {
-        true
-    }
-
-    fn queues(&self) -> bool {
-        false
+    /// `?acquire=` succeeds only when nobody holds the key and no lock-delay is in force; it
+    /// is refused otherwise (nothing queues).
+    fn admit(&self, holder: Option<u64>, lock_delay: bool) -> Result<(), Refusal> {
+        match holder {
+            Some(_) => Err(Refusal { holder, lock_delay: false }),
+            None if lock_delay => Err(Refusal { holder: None, lock_delay: true }),
+            None => Ok(()),
+        }
     }
 }
 

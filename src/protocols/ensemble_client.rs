@@ -9,7 +9,6 @@
 //! silence or a "not leader" answer the client tries the next server.
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
-use super::ensemble::Rules;
 use super::session_link::{session_lost, SessionLink, Stage};
 use super::{Ctx, Msg, Note};
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -31,7 +30,6 @@ enum Step {
 }
 
 pub struct EnsembleAgent {
-    rules: &'static dyn Rules,
     link: SessionLink,
     ttl_ms: i64,
     step: Step,
@@ -60,9 +58,8 @@ impl Step {
 
 impl EnsembleAgent {
     /// The agent of process `incarnation` of a client (see `client::req_base`).
-    pub fn new(incarnation: u32, rules: &'static dyn Rules, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
+    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
         EnsembleAgent {
-            rules,
             link: SessionLink::new(incarnation, servers, timeout_ms),
             ttl_ms,
             step: Step::Idle,
@@ -254,8 +251,9 @@ impl LockAgent for EnsembleAgent {
             // not news about this one.
             Msg::KeepAliveReply { session, .. } | Msg::SessionClosed { session } if !self.link.is_mine(session) => {}
             Msg::SessionClosed { session } if !self.reconnecting => self.disconnected(ctx, session),
-            Msg::KeepAliveReply { alive: false, .. } if self.rules.gone_reply_is_final() => return self.session_lost(ctx),
-            Msg::KeepAliveReply { session, alive: false } if !self.reconnecting => self.disconnected(ctx, session),
+            // The service's word that the session is gone is final (etcd's TTL 0); ZooKeeper
+            // closes the connection instead (above), which says nothing yet.
+            Msg::KeepAliveReply { alive: false, .. } => return self.session_lost(ctx),
             Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
             Msg::SessionReply { req, session, .. } if self.reconnecting && self.link.is_mine(session) && self.link.rpc.answer(ctx, req) => {
                 self.reconnected(ctx, session)

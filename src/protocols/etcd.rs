@@ -2,7 +2,7 @@
 //! servers whose lock keys `pfx/<leaseID>` are ordered by create revision, the fencing token,
 //! held while the client's lease is kept alive (`ensemble_client`).
 
-use super::ensemble::{EnsembleServer, Rules, ELECTION_TIMEOUT_MS};
+use super::ensemble::{EnsembleServer, Service, Stamps, ELECTION_TIMEOUT_MS};
 use super::ensemble_client::EnsembleAgent;
 use super::spec::{
     common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
@@ -45,7 +45,7 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &Etcd, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
@@ -55,10 +55,11 @@ pub const SPEC: Spec = Spec {
 /// 0–500 ms after its TTL (measured on etcd 3.4: 34–498 ms late).
 pub const LEASE_CHECK_MS: i64 = 500;
 
-/// etcd's own rules on the ensemble.
+/// etcd's own decisions on the ensemble. A revoked lease is not announced (the client learns at
+/// its next keepalive), and a range read by a revoked lease's client is answered like any other.
 pub struct Etcd;
 
-impl Rules for Etcd {
+impl Service for Etcd {
     /// Whole-second TTLs of at least ceil(1.5 × election timeout).
     fn granted_ttl(&self, requested_ms: i64, _tick_ms: i64) -> i64 {
         let secs = (requested_ms + 999) / 1000;
@@ -75,25 +76,13 @@ impl Rules for Etcd {
     }
 
     /// The create revision (store-wide, bumped by every mutation).
-    fn token(&self, _zxid: u64, revision: u64, _acquisitions: u64) -> u64 {
-        revision
+    fn token(&self, stamps: Stamps) -> u64 {
+        stamps.revision
     }
 
     /// "lease not found": a keepalive answered with TTL 0.
     fn session_gone(&self, session: u64) -> Msg {
         Msg::KeepAliveReply { session, alive: false }
-    }
-
-    fn closes_expired_sessions(&self) -> bool {
-        false
-    }
-
-    fn lists_only_live_sessions(&self) -> bool {
-        false
-    }
-
-    fn gone_reply_is_final(&self) -> bool {
-        true
     }
 }
 

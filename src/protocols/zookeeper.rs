@@ -2,7 +2,7 @@
 //! `zk-N` servers whose lock nodes are EPHEMERAL_SEQUENTIAL znodes, their czxid the fencing
 //! token, held while the client's session is kept alive by pings (`ensemble_client`).
 
-use super::ensemble::{EnsembleServer, Rules};
+use super::ensemble::{EnsembleServer, Service, Stamps};
 use super::ensemble_client::EnsembleAgent;
 use super::spec::{
     common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
@@ -47,16 +47,16 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, &ZooKeeper, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
 };
 
-/// ZooKeeper's own rules on the ensemble.
+/// ZooKeeper's own decisions on the ensemble.
 pub struct ZooKeeper;
 
-impl Rules for ZooKeeper {
+impl Service for ZooKeeper {
     /// A server negotiates the session timeout into [2, 20] × tickTime.
     fn granted_ttl(&self, requested_ms: i64, tick_ms: i64) -> i64 {
         requested_ms.clamp(2 * tick_ms, 20 * tick_ms)
@@ -74,8 +74,8 @@ impl Rules for ZooKeeper {
     }
 
     /// The czxid: the create's zxid.
-    fn token(&self, zxid: u64, _revision: u64, _acquisitions: u64) -> u64 {
-        zxid
+    fn token(&self, stamps: Stamps) -> u64 {
+        stamps.zxid
     }
 
     /// The server has closed that session's connection.
@@ -83,17 +83,15 @@ impl Rules for ZooKeeper {
         Msg::SessionClosed { session }
     }
 
-    fn closes_expired_sessions(&self) -> bool {
-        true
+    /// The leader closes an expired session's connection: the client notices that first (it
+    /// cannot tell yet whether its session lives) and reconnects with its session id to learn.
+    fn expiry_notice(&self, session: u64) -> Option<Msg> {
+        Some(self.session_gone(session))
     }
 
-    fn lists_only_live_sessions(&self) -> bool {
-        true
-    }
-
-    /// A closed connection says nothing yet about the session: the client reconnects to learn.
-    fn gone_reply_is_final(&self) -> bool {
-        false
+    /// getChildren on a gone session's connection: that connection is closed too.
+    fn gone_listing(&self, session: u64) -> Option<Msg> {
+        Some(self.session_gone(session))
     }
 }
 
