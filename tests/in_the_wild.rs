@@ -220,15 +220,16 @@ fn consul(s: &Step) {
     assert_eq!(s.at(), 500 + 30_000);
     assert_eq!((s.grant("B").at_ms + 500) / 1000, 35);
     // Between them, B's acquires are refused for the lock-delay.
-    let b = s.node("B");
     assert!(s.sent().any(|(at, _, to, m)| to == "B" && at > expired && matches!(m, Msg::AcquireRefused { lock_delay: true, .. })));
-    let _ = b;
     // The answer: only B's late write loses an update; A's lands while nobody holds the lock.
     let a_write = s.run.verdict.writes.iter().find(|w| w.client == "A").unwrap();
     assert!(a_write.accepted && !a_write.stale && a_write.at_ms < s.grant("B").at_ms);
     assert_eq!(s.stale_writers(), vec!["B"]);
     assert_eq!(s.reveal(), s.run.verdict.writes.iter().find(|w| w.client == "B").unwrap().at_ms);
-    assert!(30_000 < 2 * 10_000 + 15_000 && 40_000 > 2 * 10_000 + 15_000);
+    // A's pause ends before its session's end plus the lock-delay, B's after it: from the
+    // scenario's own settings, so an edit to either pause or either setting is caught here.
+    let guarded = 2 * s.s().lock.ttl_ms + s.s().lock.lock_delay_ms.unwrap();
+    assert!(pause(s, "A", 0) < guarded && pause(s, "B", 0) > guarded, "2 × TTL + lock-delay = {guarded} ms");
     // Safe below the delay, not above it: A alone pausing, shorter and longer than
     // 2 × TTL + lock-delay (35 s), with B waiting for the lock.
     for (pause_s, safe) in [(24, true), (28, true), (32, true), (38, false), (45, false)] {

@@ -561,6 +561,9 @@ impl Server<'_> {
         self.disk.store.session(session).is_some() && !self.mem.closing.contains(&session)
     }
 
+    // The five fields of one `Msg::Append` (Raft's AppendEntries), unpacked where the message
+    // is matched, beside the context and the sender: bundling them would only re-wrap the message.
+    #[allow(clippy::too_many_arguments)]
     fn on_append(&mut self, ctx: &mut Ctx, from: NodeId, epoch: u64, prev_len: usize, prev_epoch: u64, entries: Vec<Entry>, commit: usize) {
         if epoch < self.disk.epoch {
             ctx.send(from, Msg::AppendReply { epoch: self.disk.epoch, ok: false, len: self.disk.log.len() as u32 });
