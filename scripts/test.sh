@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Lock Lab test, from a fresh machine of this kind on up:
-#   tools (install-tools.sh all) → cargo fmt --check → native cargo test → wasm-bindgen-test in
+#   tools (install-tools.sh all) → cargo fmt --check → cargo clippy -D warnings (native and
+#   wasm32) → native cargo test → wasm-bindgen-test in
 #   headless Chromium → trunk build --release → Playwright against the release build → a smoke
 #   walk in Firefox ESR (puppeteer-core) against the same build → the fidelity suite on real
 #   Redis, PostgreSQL, etcd and ZooKeeper (real/, locklab-real).
@@ -71,6 +72,12 @@ wasm_tests() {
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --target wasm32-unknown-unknown "${web_targets[@]}"
 }
+# Lint, every warning an error: natively the whole workspace and every target; in wasm32 what
+# only builds there (the UI in the lib and bins, the browser tests tests/web*.rs; the native
+# test files need rayon and the CLI's crates, which the wasm build does not have).
+clippy_native() { cargo clippy --workspace --all-targets -- -D warnings; }
+clippy_wasm() { cargo clippy -p locklab --target wasm32-unknown-unknown --lib --bins "${web_targets[@]}" -- -D warnings; }
+lint() { clippy_native && clippy_wasm; }
 release_dist() { rm -rf dist && release_build && ls -l dist; }
 e2e_tests() { (cd tests/e2e && ./node_modules/.bin/playwright test); }
 firefox_smoke() { node tests/e2e/firefox-smoke.mjs; }
@@ -91,6 +98,7 @@ if ! suite "install tools (.tools/, apt chromium firefox-esr redis-server postgr
   finish
 fi
 suite "cargo fmt --check" cargo fmt --all -- --check
+suite "cargo clippy -D warnings (native --workspace --all-targets, wasm32 lib, bins and tests/web*.rs)" lint
 suite "native tests (cargo test --all-targets)" native_tests
 if [ "${#web_targets[@]}" -gt 0 ]; then
   suite "component tests in headless Chromium (wasm-bindgen-test)" wasm_tests

@@ -277,7 +277,7 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
 #[test]
 fn every_outage_says_what_it_is_adapted_from_links_its_source_and_agrees_with_its_expect() {
     let outages = locklab::scenario::catalog::outages();
-    assert_eq!(outages.len(), 4);
+    assert!(!outages.is_empty(), "no outage to check");
     for s in outages {
         assert!(s.intro.starts_with("Adapted from"), "{}", s.id);
         assert!(s.intro.contains("https://"), "{}: links its source", s.id);

@@ -132,7 +132,7 @@ fn check(run: &Run, i: usize, cause: &Cause) -> Result<(), String> {
                     Ok(())
                 }
                 WriteCause::HolderBlocked { rightful, .. } => {
-                    (!v.accepted && !v.stale && *rightful == !v.after_takeover).then_some(()).ok_or("not a non-stale rejection".into())
+                    (!v.accepted && !v.stale && *rightful != v.after_takeover).then_some(()).ok_or("not a non-stale rejection".into())
                 }
             }
         }
@@ -156,7 +156,7 @@ fn check(run: &Run, i: usize, cause: &Cause) -> Result<(), String> {
         }
         Cause::Woke { believes: b, .. } => (*b == believes(run, e.node, i)).then_some(()).ok_or("wrong about the belief on waking".into()),
         Cause::Rejected { rightful } => {
-            let last = run.verdict.writes.iter().filter(|w| w.event < i && w.client == run.trace.name(e.node)).last();
+            let last = run.verdict.writes.iter().rfind(|w| w.event < i && w.client == run.trace.name(e.node));
             let blocked = last.is_some_and(|w| !w.accepted && !w.stale && !w.after_takeover);
             (*rightful == blocked).then_some(()).ok_or("wrong about the rejected write".into())
         }

@@ -40,6 +40,23 @@ fn redis_gc_pause_loses_an_update_without_fencing_and_rejects_it_with() {
     assert_eq!(f.event, rejected.event);
 }
 
+/// The catalog is its folder: every src/scenario/catalog/ID.json is the built-in ID, and every
+/// built-in has its file (the browser tests list the built-ins from the folder).
+#[test]
+fn every_file_in_the_catalog_folder_is_a_builtin_and_no_other() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scenario/catalog");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|f| f.strip_suffix(".json").map(str::to_string))
+        .collect();
+    files.sort();
+    let mut ids = catalog::ids();
+    ids.sort();
+    assert!(!ids.is_empty());
+    assert_eq!(ids, files);
+}
+
 #[test]
 fn ids_are_unique_and_listed() {
     let ids = catalog::ids();

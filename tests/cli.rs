@@ -325,15 +325,19 @@ fn explore_table_and_sweep() {
     let smallest = locklab::scenario::parse(&cell("redis", false)["smallest"].to_string()).unwrap();
     assert_eq!(smallest.faults.len(), 1);
 
-    let (code, out, err) = locklab(&["explore", "--sweep", "pause_ttl=0.5..1.5", "--steps", "3", "--approach", "redis", "--runs", "200"]);
+    let points = 3;
+    let (code, out, err) =
+        locklab(&["explore", "--sweep", "pause_ttl=0.5..1.5", "--steps", &points.to_string(), "--approach", "redis", "--runs", "200"]);
     assert_eq!((code, err.as_str()), (0, ""));
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("sweep pause_ttl from 0.5 to 1.5 (3 points), 200 schedules per point"), "{out}");
+    assert!(lines[0].starts_with(&format!("sweep pause_ttl from 0.5 to 1.5 ({points} points), 200 schedules per point")), "{out}");
     assert!(lines[1].contains("redis, fencing off") && lines[1].contains("redis, fencing on"), "{out}");
-    assert_eq!(lines.len(), 6, "{out}");
+    // The heading, the column heads, a row per point, the rate.
+    assert_eq!(lines.len(), 2 + points + 1, "{out}");
     assert!(lines[2].trim_start().starts_with("0.500") && lines[2].ends_with("0.0%"), "{out}");
-    let v = json(&["explore", "--sweep", "jump_ms=-20000..20000", "--steps", "5", "--runs", "50", "--json"]);
-    assert_eq!(v["points"].as_array().unwrap().len(), 5);
+    let points = 5;
+    let v = json(&["explore", "--sweep", "jump_ms=-20000..20000", "--steps", &points.to_string(), "--runs", "50", "--json"]);
+    assert_eq!(v["points"].as_array().unwrap().len(), points);
     assert_eq!(v["series"].as_array().unwrap().len(), locklab::explore::table::rows().len(), "one line per table row");
 }
 

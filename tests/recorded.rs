@@ -29,7 +29,7 @@ fn every_recording_in_the_folder_is_in_the_app_and_back() {
     let mut listed: Vec<String> = FILES.iter().map(|(n, _)| n.to_string()).collect();
     listed.sort();
     assert_eq!(listed, on_disk, "src/recorded/mod.rs lists every file of src/recorded/recordings/, and no other");
-    assert!(FILES.len() >= 4);
+    assert!(!FILES.is_empty(), "the tests below check every recording: there must be one");
 }
 
 #[test]

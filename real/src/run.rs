@@ -35,14 +35,17 @@ struct ClientProc {
     incarnation: u32,
 }
 
+/// A line a process printed, with its node's name.
+type Said = (String, Line);
+
 /// Everything a run has going: the service, storage, the clients and what they print.
 struct Harness<'a> {
     scenario: &'a Scenario,
     services: Services,
     storage: StorageServer,
     clients: Vec<ClientProc>,
-    lines: (Sender<(String, Line)>, Receiver<(String, Line)>),
-    seen: Vec<(String, Line)>,
+    lines: (Sender<Said>, Receiver<Said>),
+    seen: Vec<Said>,
     raw: Vec<Raw>,
     counters: Vec<(String, Option<u64>)>,
     scale: f64,
@@ -232,7 +235,7 @@ impl Harness<'_> {
         };
         let mine = || self.seen.iter().filter(|(w, _)| w == node);
         let attempts = mine().filter(|(_, l)| matches!(l.seen, Seen::AcquireStarted { .. })).count() as u32;
-        let predecessor = mine().filter_map(|(_, l)| phase_after(&l.seen)).last().unwrap_or(ClientPhase::Waiting);
+        let predecessor = mine().rev().find_map(|(_, l)| phase_after(&l.seen)).unwrap_or(ClientPhase::Waiting);
         self.raw.push(Raw { t_ns, node: node.to_string(), kind: EventKind::Restarted });
         self.raw.push(Raw { t_ns, node: node.to_string(), kind: EventKind::Note(Note::StartedOver { incarnation, predecessor }) });
         self.spawn(node, incarnation, attempts, Some(time))

@@ -106,6 +106,10 @@ fn handled_only_when_up(_: &Scenario, trace: &Trace) -> Option<Evidence> {
     None
 }
 
+/// A message as sent, indexed by its id: (from, to, arrival, handled). `None` for ids not yet
+/// seen (ids are dense, so a vector indexed by id, never a hash map's order).
+type Sent = Option<(NodeId, NodeId, Option<Time>, bool)>;
+
 struct Window {
     from: NodeId,
     to: NodeId,
@@ -120,8 +124,7 @@ fn network_obeys_the_faults(s: &Scenario, trace: &Trace) -> Option<Evidence> {
     let mut partitions: Vec<(Vec<usize>, Time, Time)> = Vec::new();
     let mut cuts: Vec<Window> = Vec::new();
     let mut delays: Vec<Window> = Vec::new();
-    // msg_id → (from, to, arrival, handled)
-    let mut sent: Vec<Option<(NodeId, NodeId, Option<Time>, bool)>> = Vec::new();
+    let mut sent: Vec<Sent> = Vec::new();
     let mut state = vec![State::Up; n];
     for (i, e) in trace.events.iter().enumerate() {
         let t = e.at_ms;
@@ -190,7 +193,7 @@ fn network_obeys_the_faults(s: &Scenario, trace: &Trace) -> Option<Evidence> {
 
 /// Whatever arrived was handled, or lost at a crashed node — unless its receiver was still
 /// frozen at the end (its backlog never came due). `sent`: msg_id → (from, to, arrival, handled).
-fn unhandled(trace: &Trace, sent: &[Option<(NodeId, NodeId, Option<Time>, bool)>], state: &[State]) -> Option<Evidence> {
+fn unhandled(trace: &Trace, sent: &[Sent], state: &[State]) -> Option<Evidence> {
     sent.iter().enumerate().find_map(|(id, m)| match m {
         Some((_, to, Some(a), false)) if *a <= trace.duration_ms && state[*to] != State::Paused => {
             let text = format!("message {id} arrived at {a} ms at {} and was neither handled nor lost", trace.name(*to));
@@ -293,7 +296,9 @@ fn every_belief_ends_at_an_event(_: &Scenario, trace: &Trace) -> Option<Evidence
         let bad = |what: &str| broken(i, e, format!("on {}: {what}", trace.name(e.node)));
         match &e.kind {
             EventKind::Note(Note::BeliefStarted { .. }) => {
-                if std::mem::replace(&mut open[e.node], true) {
+                // Marks the belief open whatever follows: a statement, not a match guard.
+                let was_open = std::mem::replace(&mut open[e.node], true);
+                if was_open {
                     return bad("a belief started while another was open");
                 }
             }

@@ -144,10 +144,13 @@ pub fn beliefs(trace: &Trace) -> Vec<Belief> {
     out
 }
 
+/// One commit of an acquisition: (event index, time, token).
+type Commit = (usize, Time, Option<u64>);
+
 /// Grants the clients accepted, in commit order, keyed by their `GrantRef`.
 fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
     // Commit events per (client, attempt); the grant happens at the quorum-th commit.
-    let mut commits: Vec<(GrantRef, Vec<(usize, Time, Option<u64>)>)> = Vec::new();
+    let mut commits: Vec<(GrantRef, Vec<Commit>)> = Vec::new();
     let mut accepted: Vec<GrantRef> = Vec::new();
     for (i, e) in trace.events.iter().enumerate() {
         match &e.kind {
@@ -174,8 +177,8 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
     out
 }
 
-/// One commit (event, time, token) of `client`'s acquisition `attempt`.
-fn commit(commits: &mut Vec<(GrantRef, Vec<(usize, Time, Option<u64>)>)>, client: NodeId, attempt: u32, at: (usize, Time, Option<u64>)) {
+/// One commit of `client`'s acquisition `attempt`.
+fn commit(commits: &mut Vec<(GrantRef, Vec<Commit>)>, client: NodeId, attempt: u32, at: Commit) {
     let key = GrantRef { client, attempt };
     match commits.iter_mut().find(|(k, _)| *k == key) {
         Some((_, v)) => v.push(at),

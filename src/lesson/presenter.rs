@@ -65,6 +65,9 @@ impl Presenter {
     }
 
     /// To the next step; false at the last.
+    // Not an iterator's `next`: a move between steps, the pair of `prev` and a short hand for
+    // `go`, that reports whether it moved and yields nothing (the lint asks for `Iterator`).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> bool {
         self.go(self.step + 1)
     }

@@ -27,7 +27,7 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::LeaseReply { .. } => "the lease".into(),
         Msg::UpdateLease { .. } => "update the lease".into(),
         Msg::UpdateReply { stored, .. } => (if stored.is_some() { "updated" } else { "conflict" }).into(),
-        Msg::ReadReply { version, .. } => format!("{}", approach.token_label(Some(*version))),
+        Msg::ReadReply { version, .. } => approach.token_label(Some(*version)),
         Msg::OpenSession { ttl_ms, .. } => format!("open session, timeout {}", seconds(*ttl_ms)),
         Msg::SessionReply { session, ttl_ms, .. } => format!("session {session:x}, timeout {}", seconds(*ttl_ms)),
         Msg::CreateLockNode { .. } => "create lock node".into(),

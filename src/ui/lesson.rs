@@ -498,7 +498,7 @@ pub fn lesson_panel(p: &Props) -> Html {
     html! {
         <>
             <section class={classes!("lesson", (step.question.is_some() && !pr.revealed()).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                {head(&open, n, p.embed, &buttons, measure_button)}
+                {head(open, n, p.embed, &buttons, measure_button)}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}

@@ -66,7 +66,8 @@ pub enum Command {
   locklab explore --properties
       the named properties, one a line: id, kind (always, sometimes, eventually), statement
 The first three take --runs N, --seed S, --threads T and --json.")]
-    Explore(ExploreArgs),
+    // Boxed: its many options would make every other command as large (clippy's large_enum_variant).
+    Explore(Box<ExploreArgs>),
     /// Check a lesson file
     #[command(subcommand_required = true, arg_required_else_help = false)]
     Lesson {

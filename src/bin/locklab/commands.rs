@@ -14,7 +14,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Run { scenario, seed, json, trace } => run(scenario, &seed, json, trace),
         Command::Svg(a) => svg(a),
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
-        Command::Explore(a) => super::explore::explore(a),
+        Command::Explore(a) => super::explore::explore(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin } } => super::lesson::check(file, builtin),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),

@@ -40,12 +40,11 @@ pub fn fault(f: &FaultSpec, index: usize, s: &Scenario, names: &[String]) -> Res
     Ok(())
 }
 
+/// Checks that a name is one of the scenario's nodes; the path is written only for an error.
+type NodeCheck<'a> = dyn Fn(&str, &dyn Fn() -> String) -> Result<(), ScenarioError> + 'a;
+
 /// At least one group, none empty, every member a node (`node`) in one group only.
-fn disjoint_groups(
-    groups: &[Vec<String>],
-    path: &str,
-    node: &dyn Fn(&str, &dyn Fn() -> String) -> Result<(), ScenarioError>,
-) -> Result<(), ScenarioError> {
+fn disjoint_groups(groups: &[Vec<String>], path: &str, node: &NodeCheck<'_>) -> Result<(), ScenarioError> {
     if groups.is_empty() {
         return Err(err(path, "needs at least one group of node names"));
     }

@@ -189,6 +189,9 @@ impl Sweep {
     }
 }
 
+/// One point of a chart's line: its (x, y) on screen, lost updates and runs.
+pub type ChartPoint = (f64, f64, u64, u64);
+
 /// The sweep chart's geometry, in SVG user units: the plot area and where each point goes.
 pub struct Chart {
     pub width: f64,
@@ -197,8 +200,8 @@ pub struct Chart {
     pub area: (f64, f64, f64, f64),
     pub x_ticks: Vec<(f64, String)>,
     pub y_ticks: Vec<(f64, String)>,
-    /// Per line: its label, and each point's (x, y) on screen, lost updates and runs.
-    pub lines: Vec<(String, Vec<(f64, f64, u64, u64)>)>,
+    /// Per line: its label and its points.
+    pub lines: Vec<(String, Vec<ChartPoint>)>,
     /// Where a pause as long as the TTL is drawn, if the range holds it: the step's cause.
     pub ttl_x: Option<f64>,
 }
@@ -218,7 +221,7 @@ impl Chart {
         // The y axis reaches the highest share, rounded up to a tenth (at least 10%).
         let series = sweep.series();
         let top = series.iter().flat_map(|s| &s.points).map(|p| p.lost_share()).fold(0.0, f64::max);
-        let top = ((top * 10.0).ceil() / 10.0).max(0.1).min(1.0);
+        let top = ((top * 10.0).ceil() / 10.0).clamp(0.1, 1.0);
         let py = |share: f64| area.3 - (area.3 - area.1) * share / top;
         let x_ticks =
             points_every(&sweep.xs, if width < Self::WIDE.0 { 4 } else { 6 }).into_iter().map(|x| (px(x), sweep.x_words(x))).collect();

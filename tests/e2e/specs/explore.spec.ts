@@ -159,9 +159,13 @@ test("the seed's table fills live, and a sweep is drawn whose points open runs",
 
   await openPanel(page);
   await page.getByTestId('explore-tab-sweep').click();
+  const points = Number(await page.getByTestId('explore-set-steps').inputValue());
   await page.getByTestId('explore-start').click();
   const chart = page.getByTestId('explore-chart');
-  await expect(chart.locator('[data-testid="sweep-point"]')).toHaveCount(22, { timeout: 30_000 });
+  // Every line (one per legend entry) gets a dot at each of the form's points.
+  const lines = chart.locator('.explore-legend li');
+  await expect(lines).not.toHaveCount(0);
+  await expect(chart.locator('[data-testid="sweep-point"]')).toHaveCount(points * (await lines.count()), { timeout: 30_000 });
   await expect(page.getByTestId('explore-start')).toBeEnabled({ timeout: 45_000 });
   await chart.evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await shot(page, 'explore-sweep.png', false);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { expect, type Frame, type Page } from '@playwright/test';
 
 /**
@@ -97,6 +97,21 @@ export interface Expected {
 export function builtin(id: string): { approach: string; expect: { fencing_off: Expected; fencing_on: Expected } } {
   const file = path.resolve(__dirname, '../../../src/scenario/catalog', `${id}.json`);
   return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Every built-in's id, sorted: one file each in src/scenario/catalog/ (tests/catalog.rs holds
+ *  the catalog to that folder). */
+export function builtinIds(): string[] {
+  return readdirSync(path.resolve(__dirname, '../../../src/scenario/catalog'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
+}
+
+/** A built-in lesson's file, as the app compiles it in (src/lesson/ID.json): each step's table
+ *  lists the steps whose runs make its rows. */
+export function lessonFile(id: string): { steps: { table?: number[] }[] } {
+  return JSON.parse(readFileSync(path.resolve(__dirname, '../../../src/lesson', `${id}.json`), 'utf8'));
 }
 
 /** What has keyboard focus: its data-testid, or its tag name. */

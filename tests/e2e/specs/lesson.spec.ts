@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { cursorMs, shot } from './helpers';
+import { cursorMs, lessonFile, shot } from './helpers';
 
 // Issue 12 items 5 and 7: the built-in lesson walked with a presentation clicker's keys, a
 // question answered right and wrong, the reveal, B to blank the screen, the address bar
@@ -122,7 +122,7 @@ test('the closing table: rows from the runs, each linked to its step', async ({ 
   await page.goto('/?lesson=why-fencing&step=12');
   await atStep(page, 12);
   const rows = page.getByTestId('lesson-table').locator('tbody tr');
-  await expect(rows).toHaveCount(6);
+  await expect(rows).toHaveCount(lessonFile('why-fencing').steps[11].table!.length);
   await expect(rows.first()).toContainText('Database lease row');
   await expect(rows.first().locator('td').nth(0)).toHaveText('update lost');
   await expect(rows.first().locator('td').nth(1)).toHaveText('safe: stale write rejected');
@@ -139,7 +139,7 @@ test("in-the-wild's closing table, measured over many runs: the seed's table's n
   await page.goto('/?lesson=in-the-wild&step=12&lecture=1');
   await atStep(page, 12);
   const table = page.getByTestId('lesson-table');
-  await expect(table.locator('tbody tr')).toHaveCount(9);
+  await expect(table.locator('tbody tr')).toHaveCount(lessonFile('in-the-wild').steps[11].table!.length);
   const started = Date.now();
   await page.getByTestId('lesson-measure').click();
   const notes = page.getByTestId('lesson-measured');
