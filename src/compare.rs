@@ -38,31 +38,9 @@ pub struct Comparison {
     pub summary: String,
 }
 
-/// What the scenario on screen is compared with: the same story on another approach, or its
-/// run on real servers as recorded (`crate::recorded`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Against {
-    Approach(Approach),
-    Recorded,
-}
-
-impl Against {
-    /// Its id in a link and in the compare select: the approach's, or `real`.
-    pub fn id(self) -> &'static str {
-        match self {
-            Against::Approach(a) => a.id(),
-            Against::Recorded => "real",
-        }
-    }
-
-    pub fn by_id(id: &str) -> Option<Against> {
-        if id == "real" {
-            Some(Against::Recorded)
-        } else {
-            Approach::by_id(id).map(Against::Approach)
-        }
-    }
-}
+/// What the scenario on screen is compared with: defined with the links that name it
+/// (`compare=`), in the scenario layer below this one.
+pub use crate::scenario::share::Against;
 
 /// The short name a lecturer says out loud.
 pub fn short_name(a: Approach) -> &'static str {
