@@ -1,6 +1,6 @@
 //! A lesson being presented: which step shows, the room's hands on each question, and whether
 //! its answer has been revealed. Plain state with the moves a clicker and the choice keys make;
-//! the screen (src/ui/lesson.rs) turns it into session actions.
+//! the lesson player (`player.rs`) turns it into session actions, and src/ui/lesson.rs draws it.
 
 use super::{Lesson, LessonStep};
 

@@ -1,7 +1,8 @@
 //! A lesson on screen (issue 12, "Presenter"): the step's text, its question and the closing
-//! table above the diagram, and the clicker's keys. The lesson's state is plain Rust
-//! (`lesson::presenter`); each step goes on screen through the session's own actions (Load,
-//! Focus / Seek, PlayTo), so what shows is exactly the scenario the step names, run as always.
+//! table above the diagram, and the clicker's keys. The lesson is a plain-Rust model
+//! (`lesson::player`): each move is its `Action`, and the session actions it answers with
+//! (Load, Focus / Seek, PlayTo) put the step on screen, so what shows is exactly the scenario
+//! the step names, run as always. This file draws the player and forwards those actions.
 //! One component and one hook: each Yew component costs bundle size.
 
 use std::cell::RefCell;
@@ -13,156 +14,39 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::keys::{lesson_key, LessonKey};
-use super::state::{Act, Action, Shared};
-use crate::lesson::presenter::Presenter;
-use crate::lesson::share::{self, Opened, Source};
-use crate::lesson::table::{self, Measured, Outcome, Row};
-use crate::lesson::{locate, At, Cursor, Question};
-use crate::timeline::Timeline;
-
-/// The lesson open on the page, if any, and why the last one could not be opened.
-#[derive(Clone, PartialEq, Default)]
-pub struct LessonState {
-    pub open: Option<Shared<Open>>,
-    pub error: Option<Rc<str>>,
-}
-
-impl LessonState {
-    pub fn is_open(&self) -> bool {
-        self.open.is_some()
-    }
-}
-
-/// An open lesson at one step, with what the step needs from its run worked out once.
-#[derive(Clone)]
-pub struct Open {
-    pub presenter: Presenter,
-    pub source: Source,
-    pub blank: bool,
-    /// The step's scenario as the JSON `Action::Load` takes.
-    json: String,
-    /// Where the step's cursor and its reveal land.
-    at: Option<Cursor>,
-    reveal: Option<Cursor>,
-    rows: Vec<Row>,
-    /// The step's heading: its scenario's title (a slide: the lesson's).
-    title: String,
-}
-
-impl Open {
-    fn new(presenter: Presenter, source: Source, blank: bool) -> Open {
-        let step = presenter.current();
-        let scenario = step.scenario();
-        let timeline = scenario.as_ref().map(|s| Timeline::of_run(&crate::lab::run(s)));
-        let find = |at: At| timeline.as_ref().and_then(|t| locate(at, t));
-        let at = find(step.at);
-        let reveal = step.question.as_ref().and_then(|q| find(q.reveal_at));
-        // Pretty, as the editor writes it: the compact writer would be another copy of the
-        // scenario's serializer in the bundle.
-        let title = match &scenario {
-            Some(s) if !step.is_slide() => s.title.clone(),
-            _ => presenter.lesson.title.clone(),
-        };
-        let json = scenario.and_then(|s| serde_json::to_string_pretty(&s).ok()).unwrap_or_default();
-        let rows = table::rows(&presenter.lesson, presenter.step);
-        Open { presenter, source, blank, json, at, reveal, rows, title }
-    }
-
-    /// The same lesson after `change`; a new step is worked out anew.
-    fn after(&self, change: impl FnOnce(&mut Presenter) -> bool) -> Option<Open> {
-        let mut o = self.clone();
-        if !change(&mut o.presenter) {
-            return None;
-        }
-        if o.presenter.step != self.presenter.step {
-            return Some(Open::new(o.presenter, o.source, o.blank));
-        }
-        Some(o)
-    }
-
-    fn blanked(&self, blank: bool) -> Open {
-        Open { blank, ..self.clone() }
-    }
-}
-
-fn state_of(opened: Result<Opened, String>) -> LessonState {
-    match opened {
-        Ok(o) => LessonState { open: Some(Shared(Rc::new(Open::new(Presenter::new(o.lesson, o.step), o.source, false)))), error: None },
-        Err(e) => LessonState { open: None, error: Some(Rc::from(e)) },
-    }
-}
+use super::state::Act;
+pub use crate::lesson::player::Player as LessonState;
+use crate::lesson::player::{self, Action, MeasuredSummary, Open, Screen};
+use crate::lesson::table::{Measured, Row};
 
 /// The lesson the page's address opens (`?lesson=ID&step=N`, `#l=…`), as state.
 #[hook]
 pub fn use_lesson() -> UseStateHandle<LessonState> {
-    use_state(|| {
+    use_state_eq(|| {
         let start = super::start::from_page();
-        share::open(&start.search, &start.hash).map(state_of).unwrap_or_default()
+        LessonState::at_address(&start.search, &start.hash)
     })
-}
-
-/// What the presenter can be asked to do, by key or by click.
-#[derive(Clone, Copy, PartialEq)]
-enum Cmd {
-    Key(LessonKey),
-    Reveal,
-    Go(usize),
-    Close,
 }
 
 /// The view a command acts on (the key listener reads the latest render's).
 #[derive(Clone)]
 struct Ctx {
-    open: Shared<Open>,
-    cursor: f64,
-    playing: bool,
-    embed: bool,
+    player: LessonState,
+    open: Rc<Open>,
+    screen: Screen,
 }
 
-fn set(state: &UseStateHandle<LessonState>, open: Open) {
-    state.set(LessonState { open: Some(Shared(Rc::new(open))), error: None });
-}
-
-/// Plays from the cursor to `to` (from the start if the cursor is already there or past it).
-fn play_to(act: &Act, ctx: &Ctx, to: Option<Cursor>) {
-    let Some(c) = to else { return };
-    if ctx.cursor >= c.ms as f64 {
-        act.dispatch(Action::Seek(0.0));
-    }
-    act.dispatch(Action::PlayTo { ms: c.ms, event: c.event });
-}
-
-fn command(cmd: Cmd, state: &UseStateHandle<LessonState>, ctx: &Ctx, act: &Act) {
-    let open = &ctx.open;
-    let p = &open.presenter;
-    let unrevealed = p.current().question.is_some() && !p.revealed();
-    match cmd {
-        Cmd::Key(LessonKey::Next) if unrevealed => command(Cmd::Reveal, state, ctx, act),
-        Cmd::Key(LessonKey::Next) if !ctx.embed => open.after(Presenter::next).into_iter().for_each(|o| set(state, o)),
-        Cmd::Key(LessonKey::Prev) if !ctx.embed => open.after(Presenter::prev).into_iter().for_each(|o| set(state, o)),
-        Cmd::Go(step) if !ctx.embed => open.after(|p| p.go(step)).into_iter().for_each(|o| set(state, o)),
-        Cmd::Key(LessonKey::Next | LessonKey::Prev) | Cmd::Go(_) => {}
-        Cmd::Key(LessonKey::Play) if ctx.playing => act.dispatch(Action::Stop),
-        Cmd::Key(LessonKey::Play) => play_to(act, ctx, if p.revealed() { open.reveal } else { open.at }),
-        Cmd::Key(LessonKey::Choose(i)) => open.after(|p| p.choose(i)).into_iter().for_each(|o| set(state, o)),
-        Cmd::Key(LessonKey::Blank) => set(state, open.blanked(!open.blank)),
-        Cmd::Reveal => {
-            if let (Some(o), Some(reveal)) = (open.after(Presenter::reveal), open.reveal) {
-                set(state, o);
-                // From the step's own moment, so the reveal shows what follows the question.
-                if let Some(at) = open.at.filter(|at| ctx.cursor != at.ms as f64) {
-                    act.dispatch(at.event.map_or(Action::Seek(at.ms as f64), Action::Focus));
-                }
-                act.dispatch(Action::PlayTo { ms: reveal.ms, event: reveal.event });
-            }
-        }
-        Cmd::Close => state.set(LessonState::default()),
-    }
+/// The shim: the model's next state becomes the view's, and its cues the session's actions.
+fn command(action: Action, state: &UseStateHandle<LessonState>, player: &LessonState, screen: Screen, act: &Act) {
+    let (next, cues) = player.clone().apply(action, screen);
+    state.set(next);
+    cues.into_iter().for_each(|c| act.dispatch(c));
 }
 
 /// Opens the built-in lesson `id` at its first step.
 pub fn open_builtin(state: &UseStateHandle<LessonState>, id: &str) {
-    state.set(share::open(&format!("?lesson={id}"), "").map(state_of).unwrap_or_default())
+    let (next, _) = (**state).clone().apply(Action::OpenBuiltin(id.to_string()), Screen::default());
+    state.set(next)
 }
 
 /// The header's way into lessons: the index of the built-in ones (`index`), or a file of one's own.
@@ -182,7 +66,7 @@ pub fn opener(state: &UseStateHandle<LessonState>, index: &UseStateHandle<bool>)
             wasm_bindgen_futures::spawn_local(async move {
                 let text =
                     read.await.ok().and_then(|t| t.as_string()).ok_or_else(|| "the lesson file could not be read as text".to_string());
-                state.set(state_of(text.and_then(|t| share::own(&t))));
+                state.set(LessonState::default().apply(Action::OpenOwn(text), Screen::default()).0);
             });
         })
     };
@@ -206,9 +90,15 @@ pub struct Props {
     pub embed: bool,
 }
 
-fn cell(o: Outcome, has_token: bool, fencing: bool) -> Html {
-    let text = if fencing && !has_token && !o.safe { "update lost: no token to check" } else { o.text() };
-    html! { <td class={if o.safe { "safe" } else { "unsafe" }}>{text}</td> }
+/// The model's action for a clicker key.
+fn action_of(key: LessonKey) -> Action {
+    match key {
+        LessonKey::Next => Action::Next,
+        LessonKey::Prev => Action::Prev,
+        LessonKey::Play => Action::Play,
+        LessonKey::Choose(i) => Action::Choose(i),
+        LessonKey::Blank => Action::Blank,
+    }
 }
 
 /// The clicker's keys, ahead of the app's own (capture phase on the window): while a lesson is
@@ -226,7 +116,7 @@ fn use_clicker_keys(state: &UseStateHandle<LessonState>, act: &Act, latest: &Rc<
                 e.prevent_default();
                 e.stop_propagation();
                 if !e.repeat() {
-                    command(Cmd::Key(key), &state, &ctx, &act);
+                    command(action_of(key), &state, &ctx.player, ctx.screen, &act);
                 }
             });
             move || drop(listener)
@@ -235,31 +125,22 @@ fn use_clicker_keys(state: &UseStateHandle<LessonState>, act: &Act, latest: &Rc<
 }
 
 /// A lesson runs in lecture mode; each step on screen: its scenario with its switches, the
-/// cursor at its moment; the address bar names lesson and step (an embed leaves the host
-/// page's address alone).
+/// cursor at its moment (`Open::on_screen`); the address bar names lesson and step (an embed
+/// leaves the host page's address alone).
 #[hook]
 fn use_step_on_screen(p: &Props, ctx: &Option<Ctx>) {
-    let opened = p.state.is_open();
-    use_effect_with(opened, {
-        let (act, lecture) = (p.act.clone(), p.lecture && !p.embed);
-        move |opened| {
-            if *opened && !lecture {
-                act.dispatch(Action::ToggleLecture);
-            }
-        }
+    use_effect_with(p.state.is_open(), {
+        let (act, cue) = (p.act.clone(), p.state.lecture_cue(p.lecture && !p.embed));
+        move |_| cue.into_iter().for_each(|c| act.dispatch(c))
     });
-    let step_key = ctx.as_ref().map(|c| (c.open.presenter.step, c.open.source.clone(), c.open.presenter.lesson.id.clone()));
+    let step_key = ctx.as_ref().map(|c| c.open.step_key());
     use_effect_with(step_key, {
         let (open, act, embed) = (p.state.open.clone(), p.act.clone(), p.embed);
         move |_| {
             if let Some(o) = open {
-                act.dispatch(Action::Load(o.json.clone()));
-                // A question the room has already seen answered stands at its answer.
-                if let Some(at) = if o.presenter.revealed() { o.reveal } else { o.at } {
-                    act.dispatch(at.event.map_or(Action::Seek(at.ms as f64), Action::Focus));
-                }
+                o.on_screen().into_iter().for_each(|c| act.dispatch(c));
                 if !embed {
-                    super::start::write_back(&share::link(&o.source, o.presenter.step, false));
+                    super::start::write_back(&o.link());
                 }
             }
         }
@@ -277,7 +158,7 @@ fn lesson_error(state: &UseStateHandle<LessonState>, e: &str) -> Html {
     }
 }
 
-/// The panel's buttons: each runs a command on the open lesson.
+/// The panel's buttons: each runs an action on the open lesson.
 struct Buttons<'a> {
     state: &'a UseStateHandle<LessonState>,
     act: &'a Act,
@@ -285,60 +166,35 @@ struct Buttons<'a> {
 }
 
 impl Buttons<'_> {
-    fn on(&self, cmd: Cmd) -> impl Fn(MouseEvent) + 'static {
+    fn on(&self, action: Action) -> impl Fn(MouseEvent) + 'static {
         let (state, act, ctx) = (self.state.clone(), self.act.clone(), self.ctx.clone());
-        move |_: MouseEvent| command(cmd, &state, &ctx, &act)
-    }
-}
-
-/// The room's verdict once the answering moment is reached: its majority against what happened.
-fn verdict(q: &Question, pr: &Presenter) -> String {
-    let answer = q.answer + 1;
-    let total: u32 = pr.hands().iter().sum();
-    match (pr.majority(), pr.held()) {
-        (Some(m), Some(right)) => {
-            let said = format!("Room: {} ({}/{total} hands)", m + 1, pr.hands()[m]);
-            if right {
-                format!("{said}, right.")
-            } else {
-                format!("{said}; it was {answer}.")
-            }
-        }
-        _ if total > 0 => format!("Room split; it was {answer}."),
-        _ => format!("It was {answer}."),
+        move |_: MouseEvent| command(action.clone(), &state, &ctx.player, ctx.screen, &act)
     }
 }
 
 /// The step's question: its choices, each with the room's hands as a bar, and once the
 /// answering moment is `reached`, how the room's majority did.
-fn question(q: &Question, pr: &Presenter, reached: bool, on: &Buttons) -> Html {
-    let (hands, revealed, top) = (pr.hands(), pr.revealed(), pr.majority());
-    let most = hands.iter().copied().max().unwrap_or(0).max(1);
-    let choices = q.choices.iter().enumerate().map(|(i, c)| {
-        let shown = revealed && reached;
-        let n = hands.get(i).copied().unwrap_or(0);
-        let class = classes!(
-            "lesson-choice",
-            (top == Some(i)).then_some("chosen"),
-            (shown && i == q.answer).then_some("right"),
-            (shown && top == Some(i) && i != q.answer).then_some("wrong")
-        );
+fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons) -> Html {
+    let pr = &open.presenter;
+    let revealed = pr.revealed();
+    let choices = open.choices(reached).into_iter().enumerate().map(|(i, c)| {
+        let class = classes!("lesson-choice", c.chosen.then_some("chosen"), c.right.then_some("right"), c.wrong.then_some("wrong"));
         html! {
-            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} data-hands={n.to_string()} aria-pressed={(top == Some(i)).to_string()}
-                style={format!("--hands:{}%", n * 100 / most)} disabled={revealed} onclick={on.on(Cmd::Key(LessonKey::Choose(i)))}>
-                <kbd>{(i + 1).to_string()}</kbd><span class="lesson-choice-words">{c.clone()}</span>
-                if n > 0 {
-                    <span class="lesson-hands" aria-label={format!("{n} hands")}>{n.to_string()}</span>
+            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} data-hands={c.hands.to_string()} aria-pressed={c.chosen.to_string()}
+                style={format!("--hands:{}%", c.bar_percent)} disabled={revealed} onclick={on.on(Action::Choose(i))}>
+                <kbd>{(i + 1).to_string()}</kbd><span class="lesson-choice-words">{c.text}</span>
+                if c.hands > 0 {
+                    <span class="lesson-hands" aria-label={format!("{} hands", c.hands)}>{c.hands.to_string()}</span>
                 }
             </button></li>
         }
     });
     html! {
         <div class="lesson-question" role="group" aria-label="Question">
-            <p class="lesson-prompt">{q.prompt.clone()}</p>
+            <p class="lesson-prompt">{prompt.to_string()}</p>
             <ol class="lesson-choices">{for choices}</ol>
             if revealed && reached {
-                <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{verdict(q, pr)}</p>
+                <p class={classes!("lesson-verdict", pr.held().map(|h| if h { "held" } else { "missed" }))} data-testid="lesson-revealed" role="status">{open.verdict().unwrap_or_default()}</p>
             } else if revealed {
                 <p class="lesson-verdict" role="status">{"Playing to the answer…"}</p>
             }
@@ -359,11 +215,11 @@ fn table_rows(rows: &[Row], measured: Option<&Measured>, on: &Buttons) -> Html {
         let label = plan.map_or_else(|| r.approach.label().to_string(), |p| p.row.label.clone());
         let cells = match measured {
             Some(m) => html! { <>{measured_cell(m, r.approach, false)}{measured_cell(m, r.approach, true)}</> },
-            None => html! { <>{cell(r.fencing_off, r.has_token, false)}{cell(r.fencing_on, r.has_token, true)}</> },
+            None => html! { <>{cell(r, false)}{cell(r, true)}</> },
         };
         html! {
             <tr data-step={(r.step + 1).to_string()}>
-                <th scope="row"><button type="button" class="link" onclick={on.on(Cmd::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
+                <th scope="row"><button type="button" class="link" onclick={on.on(Action::Go(r.step))} title={format!("Go to step {}", r.step + 1)}>
                     {label}<span class="lesson-row-step">{format!(" · step {}", r.step + 1)}<span class="lesson-row-title">{format!(": {}", r.title)}</span></span>
                 </button></th>
                 {cells}
@@ -371,6 +227,12 @@ fn table_rows(rows: &[Row], measured: Option<&Measured>, on: &Buttons) -> Html {
         }
     });
     html! { {for rows} }
+}
+
+/// A cell from the step's own run.
+fn cell(r: &Row, fencing: bool) -> Html {
+    let (safe, text) = player::cell(if fencing { r.fencing_on } else { r.fencing_off }, r.has_token, fencing);
+    html! { <td class={if safe { "safe" } else { "unsafe" }}>{text}</td> }
 }
 
 /// A measured cell: lost updates and tokens handed out again, as counts of its runs so far.
@@ -384,41 +246,31 @@ fn measured_cell(m: &Measured, approach: crate::scenario::Approach, fencing: boo
 
 /// Under a measured table: how far it is, and each mix in words with the rows that ran it.
 fn measured_notes(m: &Measured) -> Html {
-    use crate::timeline::draw::words::thousands;
-    let (runs, total): (u64, u64) = m.cells.iter().map(|c| c.explorer.progress()).fold((0, 0), |(r, t), p| (r + p.runs, t + p.total));
-    let mut mixes: Vec<(String, Vec<String>)> = Vec::new();
-    for p in &m.plans {
-        let name = p.row.base.approach.label().to_string();
-        match mixes.iter_mut().find(|(w, _)| *w == p.mix_words) {
-            Some((_, rows)) => rows.push(name),
-            None => mixes.push((p.mix_words.clone(), vec![name])),
-        }
-    }
-    let state = if m.done() { "measured" } else { "measuring" };
+    let s = MeasuredSummary::of(m);
     html! {
-        <div class="lesson-measured" data-testid="lesson-measured" data-runs={runs.to_string()} data-total={total.to_string()}>
-            {format!("The seed's table, {state}: {} of {} schedules, explorer seed {} (as the Explore panel and locklab explore --table). ", thousands(runs as usize), thousands(total as usize), m.plans.first().map_or(1, |p| p.seed))}
-            {for mixes.iter().map(|(w, rows)| html! { <span class="lesson-mix">{format!("{}: {}. ", rows.join(", "), w)}</span> })}
+        <div class="lesson-measured" data-testid="lesson-measured" data-runs={s.runs.to_string()} data-total={s.total.to_string()}>
+            {s.words()}
+            {for s.mixes.iter().map(|(w, rows)| html! { <span class="lesson-mix">{format!("{}: {}. ", rows.join(", "), w)}</span> })}
         </div>
     }
 }
 
 /// The step's count, its Reveal (while its question waits) and the clicker's buttons.
-fn head(open: &Open, n: usize, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
+fn head(open: &Open, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
     let pr = &open.presenter;
-    let asking = pr.current().question.is_some() && !pr.revealed();
+    let (back, forward) = open.can_go();
     html! {
         <div class="lesson-head">
             <span class="lesson-title">{pr.lesson.title.clone()}</span>
-            <span class="lesson-count">{format!("Step {} of {n}", pr.step + 1)}</span>
+            <span class="lesson-count">{open.count()}</span>
             {for measure}
-            if asking {
-                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Cmd::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
+            if open.asking() {
+                <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Action::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
             }
             if !embed {
-                <button type="button" class="small" data-testid="lesson-prev" disabled={pr.step == 0} onclick={on.on(Cmd::Key(LessonKey::Prev))} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
-                <button type="button" class="small" data-testid="lesson-next" disabled={pr.is_last() && !asking} onclick={on.on(Cmd::Key(LessonKey::Next))} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
-                <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Cmd::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
+                <button type="button" class="small" data-testid="lesson-prev" disabled={!back} onclick={on.on(Action::Prev)} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
+                <button type="button" class="small" data-testid="lesson-next" disabled={!forward} onclick={on.on(Action::Next)} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
+                <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Action::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
             }
         </div>
     }
@@ -466,7 +318,8 @@ fn use_measured(key: Option<(String, usize)>) -> (Rc<RefCell<Option<Measured>>>,
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &Props) -> Html {
     let latest: Rc<RefCell<Option<Ctx>>> = use_mut_ref(|| None);
-    let ctx = p.state.open.clone().map(|open| Ctx { open, cursor: p.cursor, playing: p.playing, embed: p.embed });
+    let screen = Screen { cursor: p.cursor, playing: p.playing, embed: p.embed };
+    let ctx = p.state.open.clone().map(|open| Ctx { player: (*p.state).clone(), open, screen });
     *latest.borrow_mut() = ctx.clone();
     use_clicker_keys(&p.state, &p.act, &latest);
     use_step_on_screen(p, &ctx);
@@ -479,13 +332,10 @@ pub fn lesson_panel(p: &Props) -> Html {
         };
     };
     let buttons = Buttons { state: &p.state, act: &p.act, ctx: &ctx };
-    let on = |cmd: Cmd| buttons.on(cmd);
     let open = &ctx.open;
     let pr = &open.presenter;
     let step = pr.current();
-    let n = pr.lesson.steps.len();
-    let reached = open.reveal.is_some_and(|c| !p.playing && p.cursor >= c.ms as f64);
-    let question = step.question.as_ref().map(|q| question(q, pr, reached, &buttons));
+    let question = step.question.as_ref().map(|q| question(open, &q.prompt, open.reached(screen), &buttons));
     let m = measured.borrow();
     // In the step's head, where a slide has room: below the table it cost a line of the stage.
     let measure_button = (!open.rows.is_empty() && m.is_none()).then(|| {
@@ -497,8 +347,8 @@ pub fn lesson_panel(p: &Props) -> Html {
     });
     html! {
         <>
-            <section class={classes!("lesson", (step.question.is_some() && !pr.revealed()).then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                {head(open, n, p.embed, &buttons, measure_button)}
+            <section class={classes!("lesson", open.asking().then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
+                {head(open, p.embed, &buttons, measure_button)}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}
@@ -513,7 +363,7 @@ pub fn lesson_panel(p: &Props) -> Html {
                 }
             </section>
             if open.blank {
-                <div class="lesson-blank" data-testid="lesson-blank" onclick={on(Cmd::Key(LessonKey::Blank))} />
+                <div class="lesson-blank" data-testid="lesson-blank" onclick={buttons.on(Action::Blank)} />
             }
         </>
     }

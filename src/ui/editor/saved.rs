@@ -1,24 +1,27 @@
 //! Saved scenarios: save the draft under a name, load or delete a saved one. The list is
-//! written to storage before it changes on screen (`Editing::commit`), so what is listed is
+//! written to storage before it changes on screen (`Editor::apply`), so what is listed is
 //! what is stored. When storage is off, this says why instead of offering buttons that cannot
 //! work.
 
 use yew::prelude::*;
 
-use super::{replace_and_run, Editing, Msg};
+use super::answer;
+use crate::authoring::editor::{bring, Editor, Msg};
 use crate::authoring::saved::{MAX_NAME_CHARS, MAX_SAVED};
 use crate::ui::state::Act;
 
-pub fn view(editing: &UseReducerHandle<Editing>, on_name: Callback<InputEvent>, act: &Act) -> Html {
-    let off = editing.store.off().map(str::to_string).or_else(|| editing.saved.as_ref().err().cloned());
-    let Some(list) = editing.saved.as_ref().ok().filter(|_| off.is_none()) else {
-        return html! {
-            <p class="storage-off" role="note" data-testid="storage-off">
-                {format!("Saving is off: {}. The editor still works, but your draft lasts only until this page closes: export it as a file to keep it.", off.unwrap_or_default())}
-            </p>
-        };
+pub fn view(editing: &UseReducerHandle<Editor>, on_name: Callback<InputEvent>, act: &Act) -> Html {
+    let list = match editing.saved() {
+        Ok(list) => list,
+        Err(off) => {
+            return html! {
+                <p class="storage-off" role="note" data-testid="storage-off">
+                    {format!("Saving is off: {off}. The editor still works, but your draft lasts only until this page closes: export it as a file to keep it.")}
+                </p>
+            }
+        }
     };
-    let exists = list.get(&editing.save_name).is_some();
+    let exists = editing.name_taken();
     let save = {
         let editing = editing.clone();
         Callback::from(move |_| editing.dispatch(Msg::Save))
@@ -26,7 +29,7 @@ pub fn view(editing: &UseReducerHandle<Editing>, on_name: Callback<InputEvent>, 
     let rows = list.entries().iter().map(|s| {
         let load = {
             let (editing, act, name, json) = (editing.clone(), act.clone(), s.name.clone(), s.json.clone());
-            Callback::from(move |_| replace_and_run(&editing, &act, json.clone(), &format!("“{name}”")))
+            Callback::from(move |_| answer(&editing, &act, bring(json.clone(), &format!("“{name}”"))))
         };
         let delete = {
             let (editing, name) = (editing.clone(), s.name.clone());

@@ -1,14 +1,11 @@
 //! The browser's local storage, reached so that it can never throw or panic. In a sandboxed
 //! iframe without `allow-same-origin` merely reading `window.localStorage` throws a
 //! SecurityError; Safari's private mode and a full quota refuse writes. Each of those turns
-//! saving off with a reason the editor shows, and the editor keeps working in memory.
+//! saving off with a reason the editor shows, and the editor keeps working in memory. This is
+//! the editor model's `Store` in the browser.
 
 use wasm_bindgen::JsValue;
 
-/// The draft as the user last left it.
-pub const DRAFT_KEY: &str = "locklab.draft";
-/// The saved scenarios (`authoring::saved::SavedList::to_storage`).
-pub const SAVED_KEY: &str = "locklab.saved";
 const PROBE_KEY: &str = "locklab.probe";
 
 pub struct Store {
@@ -28,17 +25,18 @@ impl Store {
         }
         Store { storage: Ok(storage) }
     }
+}
 
-    /// Why saving is off, if it is.
-    pub fn off(&self) -> Option<&str> {
+impl crate::authoring::editor::Store for Store {
+    fn off(&self) -> Option<&str> {
         self.storage.as_ref().err().map(String::as_str)
     }
 
-    pub fn get(&self, key: &str) -> Option<String> {
+    fn get(&self, key: &str) -> Option<String> {
         self.storage.as_ref().ok()?.get_item(key).ok().flatten()
     }
 
-    pub fn set(&self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&self, key: &str, value: &str) -> Result<(), String> {
         match &self.storage {
             Ok(s) => s.set_item(key, value).map_err(|e| why(&e)),
             Err(off) => Err(off.clone()),
