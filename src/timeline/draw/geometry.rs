@@ -52,6 +52,10 @@ const MAX_STRETCH: f64 = 1.6;
 /// `.lecture .diagram` at least this big).
 pub const LECTURE_FONT: f64 = 14.0;
 
+/// The smallest type of a drawing off the lecture stage, in its own px: the secondary labels
+/// (`lbl-sm`), a compact lane's state and the lane clocks (styles/diagram.css).
+pub const SMALLEST_TYPE: f64 = 11.0;
+
 /// On a projector the stage scales the lecture drawing so that its smallest text is this many
 /// screen px at 1280×720, and grows with the screen from there (27 px at 1920×1080).
 pub const LECTURE_LABEL_PX: f64 = 18.0;
@@ -273,6 +277,20 @@ impl Geometry {
             self.font
         } else {
             self.font - 1.0
+        }
+    }
+
+    /// The smallest font size any text of this drawing is set in, in its own px: on the lecture
+    /// stage `LECTURE_FONT` (styles/diagram.css sets every text of `.lecture .diagram` at least
+    /// that), elsewhere `SMALLEST_TYPE`. On screen it is this times the drawing's scale
+    /// (`staged`); the calibration spec (tests/e2e/specs/calibration.spec.ts) holds it against
+    /// the browser's computed font sizes, the drawing matrix (tests/drawing_matrix.rs) against
+    /// the room's floors.
+    pub fn smallest_type(&self) -> f64 {
+        if self.lecture {
+            LECTURE_FONT
+        } else {
+            SMALLEST_TYPE
         }
     }
 
