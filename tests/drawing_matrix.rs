@@ -255,11 +255,29 @@ struct Table {
 impl Table {
     fn add(&mut self, g: &Geometry, d: &Drawing) {
         for w in &d.words {
-            let key = (g.lecture, w.class.clone(), format!("{}", w.font), w.text.clone());
-            self.rows.insert(key, g.text_width(&w.text, w.font));
+            self.put(g, &w.class, &w.text, w.font);
         }
     }
 
+    /// The live layer's words at a moment: in flight (`lbl flight-lbl`) and the banner's
+    /// (class `banner`: its text has none, the spec puts it in a `g.banner` as the app does).
+    fn add_live(&mut self, g: &Geometry, live: &Live) {
+        for (_, text) in &live.flying.plates {
+            self.put(g, "lbl flight-lbl", text, g.font);
+        }
+        let banner = live.banner.rsplit_once("</text>").and_then(|(head, _)| head.rsplit_once('>')).map(|(_, text)| text);
+        if let Some(text) = banner {
+            let text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
+            self.put(g, "banner", &text, g.font);
+        }
+    }
+
+    fn put(&mut self, g: &Geometry, class: &str, text: &str, font: f64) {
+        self.rows.insert((g.lecture, class.to_string(), format!("{font}"), text.to_string()), g.text_width(text, font));
+    }
+
+    /// The table as JSON, with the smallest type the matrix takes (normal, lecture) and the
+    /// stage's diagram boxes it lays out (the walk spec checks the page gives those).
     fn json(&self, smallest: [f64; 2]) -> String {
         let rows: Vec<serde_json::Value> = self
             .rows
@@ -268,8 +286,12 @@ impl Table {
                 serde_json::json!({ "lecture": lecture, "class": class, "font": font.parse::<f64>().unwrap(), "text": text, "estimate": est })
             })
             .collect();
-        serde_json::to_string_pretty(&serde_json::json!({ "smallest": { "normal": smallest[0], "lecture": smallest[1] }, "labels": rows }))
-            .unwrap()
+        let stage: Vec<serde_json::Value> = STAGES
+            .iter()
+            .map(|st| serde_json::json!({ "screen": [st.screen.0, st.screen.1], "alone": [st.alone.0, st.alone.1], "side": [st.side.0, st.side.1], "lesson": [st.lesson.0, st.lesson.1] }))
+            .collect();
+        let all = serde_json::json!({ "smallest": { "normal": smallest[0], "lecture": smallest[1] }, "stage": stage, "labels": rows });
+        serde_json::to_string_pretty(&all).unwrap()
     }
 }
 
@@ -361,7 +383,11 @@ fn calibration_table() {
     for (_, s) in builtins() {
         let t = Timeline::of_run(&lab::run(&s));
         for v in views(&t) {
-            table.add(&v.g, &scene(&t, &v.g));
+            let d = scene(&t, &v.g);
+            table.add(&v.g, &d);
+            for (at, _) in key_moments(&t) {
+                table.add_live(&v.g, &live::arrange(&t, &v.g, &d, at as f64));
+            }
         }
     }
     assert!(table.rows.len() > 100, "{} labels", table.rows.len());

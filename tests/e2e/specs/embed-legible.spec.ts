@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { install, layout, settle, table } from './stage-measure';
+import { install, layout, settle } from './stage-measure';
+import { table } from './figures';
 import { shotPath } from './helpers';
 
 // Issue 11, item 8: legible embeds. From 320×240 to 800×450 the diagram's smallest text, as
