@@ -19,7 +19,7 @@ use locklab::sim::Time;
 use locklab::timeline::draw::export::{self, FIGURE_WIDTH};
 use locklab::timeline::draw::geometry::lecture_scale;
 use locklab::timeline::draw::live::{self, Live};
-use locklab::timeline::draw::{overlap, reached, scene, Drawing, Geometry, Rect, Words};
+use locklab::timeline::draw::{lanes, overlap, reached, scene, Drawing, Geometry, Rect, Words};
 use locklab::timeline::Timeline;
 
 /// A geometry the app gives a drawing: where, the layout, the scale it is shown at and the
@@ -137,6 +137,62 @@ fn shown<'a>(d: &'a Drawing, live: &Live, m: Moment) -> Vec<Shown<'a>> {
     out
 }
 
+/// The lane column's type sizes as styles/diagram.css sets them (the calibration spec checks
+/// the browser computes these): by the text's first class and whether it is `small`.
+fn lane_font(class: &str, lecture: bool) -> f64 {
+    let small = class.split(' ').any(|c| c == "small");
+    match (class.split(' ').next().unwrap_or_default(), small, lecture) {
+        ("lane-name", false, false) => 15.0,
+        ("lane-name", true, false) => 13.0,
+        ("lane-name", false, true) => 19.0,
+        ("lane-name", true, true) => 15.0,
+        ("lane-status", false, false) => 12.0,
+        ("lane-status", true, false) | ("lane-clock", _, false) => 11.0,
+        (_, _, true) => 14.0,
+        _ => 12.0,
+    }
+}
+
+/// The lane column's texts at `m`: class, words and estimated box.
+fn lane_texts(t: &Timeline, g: &Geometry, m: Moment) -> Vec<(String, String, Rect)> {
+    let markup = format!("<svg>{}</svg>", lanes::labels(t, g, m.0, m.1));
+    let doc = roxmltree::Document::parse(&markup).expect("the lane column parses");
+    let num = |n: &roxmltree::Node, a: &str| n.attribute(a).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            let class = n.attribute("class").unwrap_or_default().to_string();
+            let text: String = n.descendants().filter(|c| c.is_text()).filter_map(|c| c.text()).collect();
+            let font = lane_font(&class, g.lecture);
+            let w = g.text_width(&text, font);
+            let (x, y) = (num(&n, "x"), num(&n, "y"));
+            let x0 = if n.attribute("text-anchor") == Some("end") { x - w } else { x };
+            (class, text, [x0, y - font * 0.95, x0 + w, y + font * 0.25])
+        })
+        .collect()
+}
+
+/// The lane column at `m`: every text inside the column (not over the plot, not cut at the
+/// drawing's edge) and no two of its texts over each other.
+fn lane_findings(t: &Timeline, g: &Geometry, m: Moment) -> Vec<String> {
+    let texts = lane_texts(t, g, m);
+    let mut out = Vec::new();
+    for (i, (class, text, b)) in texts.iter().enumerate() {
+        if b[0] < 0.0 || b[2] > g.label_w || b[1] < 0.0 || b[3] > g.height {
+            out.push(format!("lane column {class} \"{text}\" outside the {}-px column at {:?}", g.label_w, round(b)));
+        }
+        for (_, other, o) in &texts[..i] {
+            // Lines of the column stand a line apart: their boxes (ascent to descent, taller
+            // than the ink) may touch by a px, as the walks allowed (1 px each way).
+            let (w, h) = (b[2].min(o[2]) - b[0].max(o[0]), b[3].min(o[3]) - b[1].max(o[1]));
+            if w > 1.0 && h > 1.0 {
+                out.push(format!("lane column \"{text}\" over \"{other}\" ({:?} / {:?})", round(b), round(o)));
+            }
+        }
+    }
+    out
+}
+
 /// What is wrong with the drawing `d` of `t` in view `v` at moment `m`, one line each.
 fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
     let g = &v.g;
@@ -172,6 +228,7 @@ fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
             out.push(format!("{} starts {:.0} px right of the cursor", s.what, s.b[0] - cursor));
         }
     }
+    out.extend(lane_findings(t, g, m));
     // The smallest type on screen.
     let px = g.smallest_type() * v.scale;
     if px + 0.05 < v.floor {
