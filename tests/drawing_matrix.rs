@@ -442,8 +442,11 @@ fn calibration_table() {
         for v in views(&t) {
             let d = scene(&t, &v.g);
             table.add(&v.g, &d);
-            for (at, _) in key_moments(&t) {
-                table.add_live(&v.g, &live::arrange(&t, &v.g, &d, at as f64));
+            for m in key_moments(&t) {
+                table.add_live(&v.g, &live::arrange(&t, &v.g, &d, m.0 as f64));
+                for (class, text, _) in lane_texts(&t, &v.g, m) {
+                    table.put(&v.g, &class, &text, lane_font(&class, v.g.lecture));
+                }
             }
         }
     }

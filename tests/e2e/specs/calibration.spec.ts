@@ -81,6 +81,8 @@ for (const lecture of [false, true]) {
     const worst = new Map<string, { ratio: number; text: string; n: number }>();
     rows.forEach((r, i) => {
       const m = real[i];
+      // The lane column's sizes are the matrix's copy of the stylesheet's (`lane_font`).
+      if (r.class.startsWith('lane-') && m.px !== r.font) bad.push(`${r.class} "${r.text}": set at ${m.px} px, the matrix takes ${r.font} px`);
       if (m.width > r.estimate + TOLERANCE) {
         bad.push(`${r.class} "${r.text}": ${m.width.toFixed(1)} px at ${m.px} px, estimated ${r.estimate.toFixed(1)} px at ${r.font} px`);
       }
