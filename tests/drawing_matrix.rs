@@ -270,7 +270,7 @@ fn figure_findings(run: &Run, t: &Timeline, g: &Geometry, d: &Drawing, m: Moment
         .collect();
     let mut out = Vec::new();
     for ((at, _), w) in d.boxes.iter().zip(&d.words) {
-        let drawn = texts.iter().any(|x| *x == w.text);
+        let drawn = texts.contains(&w.text);
         let later = at.0 > m.0;
         // Another label of the same words may be of the past: only words no reached label has count.
         let reached_too = d.boxes.iter().zip(&d.words).any(|((a, _), o)| a.0 <= m.0 && o.text == w.text);
