@@ -43,30 +43,38 @@ struct Stage {
     floor: f64,
     lesson_floor: f64,
     /// The diagram box alone, compared (each side) and in a lesson's column, as the stage lays
-    /// them out (measured in the browser: the walk spec logs them).
+    /// them out (measured in Chromium; walk.spec.ts checks the box alone).
     alone: (f64, f64),
     side: (f64, f64),
     lesson: (f64, f64),
 }
 
 const STAGES: [Stage; 2] = [
-    Stage { screen: (1280.0, 720.0), floor: 18.0, lesson_floor: 18.0, alone: (995.0, 470.0), side: (560.0, 470.0), lesson: (470.0, 230.0) },
+    Stage {
+        screen: (1280.0, 720.0),
+        floor: 18.0,
+        lesson_floor: 18.0,
+        alone: (1246.0, 461.0),
+        side: (616.0, 445.0),
+        lesson: (740.0, 461.0),
+    },
     Stage {
         screen: (1920.0, 1080.0),
         floor: 26.0,
         lesson_floor: 27.0,
-        alone: (1492.0, 705.0),
-        side: (840.0, 705.0),
-        lesson: (705.0, 345.0),
+        alone: (1886.0, 727.0),
+        side: (936.0, 701.0),
+        lesson: (1124.0, 727.0),
     },
 ];
 
-/// The diagram box's width on the app's page in a window `w` wide (ui/diagram/mod.rs,
-/// `first_width`: `.app` at most 1440 px with 16 px padding a side, 8 px at 640 px and under,
-/// a 1 px border, and a scrollbar of 15 px).
-fn app_box(w: f64) -> f64 {
+/// The diagram box's width on the app's page in a window `w` wide with a scrollbar `bar` px
+/// wide (ui/diagram/mod.rs, `first_width`: `.app` at most 1440 px with 16 px padding a side,
+/// 8 px at 640 px and under, and a 1 px border). Headless Chromium's scrollbars take no room
+/// (342, 1246 and 1406 px measured); a desktop browser's take 15 px.
+fn app_box(w: f64, bar: f64) -> f64 {
     let pad = if w <= 640.0 { 8.0 } else { 16.0 };
-    (w - 15.0).min(1440.0) - 2.0 * pad - 2.0
+    (w - bar).min(1440.0) - 2.0 * pad - 2.0
 }
 
 /// Embeds' diagram boxes: a 320×240, 640×360 and 800×450 frame's, with and without the
@@ -84,9 +92,11 @@ fn view(name: String, (g, scale): (Geometry, f64), floor: f64) -> View {
 fn views(t: &Timeline) -> Vec<View> {
     let mut out = Vec::new();
     for w in [360.0, 1280.0, 1920.0] {
-        let (g, s) = Geometry::staged(t, app_box(w), 0.0, (w, 800.0), false, false);
-        out.push(view(format!("app {w}"), (g.clone(), s), FLOOR_SMALL));
-        out.push(view(format!("app {w}, compared"), (g.squeezed(), s), FLOOR_SMALL));
+        for bar in [0.0, 15.0] {
+            let (g, s) = Geometry::staged(t, app_box(w, bar), 0.0, (w, 800.0), false, false);
+            out.push(view(format!("app {w} (scrollbar {bar})"), (g.clone(), s), FLOOR_SMALL));
+            out.push(view(format!("app {w} (scrollbar {bar}), compared"), (g.squeezed(), s), FLOOR_SMALL));
+        }
     }
     for st in &STAGES {
         let (sw, sh) = st.screen;
