@@ -163,6 +163,20 @@ fn lane_font(class: &str, lecture: bool) -> f64 {
     }
 }
 
+/// The advance of a monospaced digit or letter, in em: DejaVu Sans Mono's (0.602), the
+/// monospace Chromium falls back to here (styles/diagram.css `--mono`); the calibration spec
+/// holds it against the rendered clocks.
+const MONO_EM: f64 = 0.602;
+
+/// A lane text's estimated width: the clocks are monospaced, the rest as the labels.
+fn lane_width(g: &Geometry, class: &str, text: &str, font: f64) -> f64 {
+    if class.starts_with("lane-clock") {
+        text.chars().count() as f64 * MONO_EM * font
+    } else {
+        g.text_width(text, font)
+    }
+}
+
 /// The lane column's texts at `m`: class, words and estimated box.
 fn lane_texts(t: &Timeline, g: &Geometry, m: Moment) -> Vec<(String, String, Rect)> {
     let markup = format!("<svg>{}</svg>", lanes::labels(t, g, m.0, m.1));
@@ -174,7 +188,7 @@ fn lane_texts(t: &Timeline, g: &Geometry, m: Moment) -> Vec<(String, String, Rec
             let class = n.attribute("class").unwrap_or_default().to_string();
             let text: String = n.descendants().filter(|c| c.is_text()).filter_map(|c| c.text()).collect();
             let font = lane_font(&class, g.lecture);
-            let w = g.text_width(&text, font);
+            let w = lane_width(g, &class, &text, font);
             let (x, y) = (num(&n, "x"), num(&n, "y"));
             let x0 = if n.attribute("text-anchor") == Some("end") { x - w } else { x };
             (class, text, [x0, y - font * 0.95, x0 + w, y + font * 0.25])
@@ -335,12 +349,16 @@ impl Table {
         let banner = live.banner.rsplit_once("</text>").and_then(|(head, _)| head.rsplit_once('>')).map(|(_, text)| text);
         if let Some(text) = banner {
             let text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
-            self.put(g, "banner", &text, g.font);
+            self.put(g, "banner", &text, g.emphasis());
         }
     }
 
     fn put(&mut self, g: &Geometry, class: &str, text: &str, font: f64) {
-        self.rows.insert((g.lecture, class.to_string(), format!("{font}"), text.to_string()), g.text_width(text, font));
+        self.put_width(g.lecture, class, text, font, g.text_width(text, font));
+    }
+
+    fn put_width(&mut self, lecture: bool, class: &str, text: &str, font: f64, estimate: f64) {
+        self.rows.insert((lecture, class.to_string(), format!("{font}"), text.to_string()), estimate);
     }
 
     /// The table as JSON, with the smallest type the matrix takes (normal, lecture) and the
@@ -454,8 +472,8 @@ fn calibration_table() {
             table.add(&v.g, &d);
             for m in key_moments(&t) {
                 table.add_live(&v.g, &live::arrange(&t, &v.g, &d, m.0 as f64));
-                for (class, text, _) in lane_texts(&t, &v.g, m) {
-                    table.put(&v.g, &class, &text, lane_font(&class, v.g.lecture));
+                for (class, text, b) in lane_texts(&t, &v.g, m) {
+                    table.put_width(v.g.lecture, &class, &text, lane_font(&class, v.g.lecture), b[2] - b[0]);
                 }
             }
         }

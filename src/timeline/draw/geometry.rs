@@ -294,6 +294,18 @@ impl Geometry {
         }
     }
 
+    /// The type of the bands' names and the two-believers banner: half a px over the labels'
+    /// off the stage (styles/diagram.css: `.band-lbl`, `.banner text` at 12.5 px), the labels'
+    /// on it. Their boxes are estimated at it: at the labels' size they came out up to 4 px
+    /// narrower than the text (tests/e2e/specs/calibration.spec.ts found it).
+    pub fn emphasis(&self) -> f64 {
+        if self.lecture {
+            self.font
+        } else {
+            self.font + 0.5
+        }
+    }
+
     /// Whether `text` in the small label font fits in `px` horizontally.
     pub fn fits(&self, text: &str, px: f64) -> bool {
         self.text_width(text, self.font) <= px

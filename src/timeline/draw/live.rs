@@ -221,7 +221,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let covered = |b: &Rect| covered_by(b, 4.0);
     // A text's width and its places right and left of the cursor (left first near the right edge).
     let beside = |text: &str| {
-        let w = g.text_width(text, g.font) + 30.0;
+        let w = g.text_width(text, g.emphasis()) + 30.0;
         let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
         (w, right, (x - 12.0 - w).max(g.x0))
     };

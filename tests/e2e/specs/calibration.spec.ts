@@ -1,7 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { calibration, type Estimate } from './calibration-table';
 import { table } from './figures';
-import { toEnd } from './helpers';
 
 // Issue 34: the native drawing matrix (tests/drawing_matrix.rs) decides overlaps, cuts and
 // type sizes from estimated text widths (`Geometry::text_width`) and an assumed smallest type
@@ -110,7 +109,10 @@ for (const lecture of [false, true]) {
     for (const query of ['scenario=redlock-split-vote', 'scenario=redis-gc-pause&compare=etcd', 'scenario=k8s-two-leaders']) {
       await page.goto(`/?${query}${lecture ? '&lecture=1' : ''}`);
       await expect(page.getByTestId('diagram').first()).toBeVisible();
-      await toEnd(page);
+      // To the run's end (one scrub for both sides compared): every label shown.
+      const max = await page.getByTestId('scrub').getAttribute('max');
+      await page.getByTestId('scrub').fill(max!);
+      await expect(page.getByTestId('diagram').first()).toHaveAttribute('data-cursor-ms', max!);
       const sizes = await page.locator('svg.diagram text, svg.diagram tspan').evaluateAll((els) =>
         els
           .filter((e) => (e.textContent ?? '').trim() && (e as Element).checkVisibility())
