@@ -2,8 +2,9 @@
 //! moment, in every geometry the app gives a drawing, checked on the pure scene: no two labels
 //! overlap, nothing is cut or outside its frame, nothing of the future is drawn before its
 //! moment, and the smallest type reaches the room's floor. The lesson steps' runs at their
-//! moments too. What the browser walks (collisions, stage, spoilers, lesson-stage specs)
-//! measured in minutes, this decides in seconds from the same scene the app draws.
+//! moments too. What the browser walks (the former collisions, stage, spoilers and
+//! lesson-stage specs) measured in minutes, this decides in seconds from the same scene the
+//! app draws.
 //!
 //! The boxes are estimates (`Geometry::text_width`); tests/e2e/specs/calibration.spec.ts holds
 //! every estimate behind these checks against the browser's real widths and font sizes, from
@@ -36,7 +37,7 @@ struct View {
 /// The smallest type off the stage: what embed-legible.spec.ts and the walks asserted (11 px).
 const FLOOR_SMALL: f64 = 11.0;
 
-/// The lecture stage's floors for the diagram's type (stage.spec.ts, lesson-stage.spec.ts):
+/// The lecture stage's floors for the diagram's type (as the former stage and lesson-stage walks held them):
 /// 18 px at 1280×720; at 1920×1080 26 px for a built-in alone or compared, 27 px in a lesson.
 struct Stage {
     screen: (f64, f64),
@@ -245,7 +246,7 @@ fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
         }
     }
     // Nothing of the future: a label names what has happened, so it starts no further right
-    // than a few px past the cursor (spoilers.spec.ts: 16 px).
+    // than a few px past the cursor (16 px, as the former spoilers walk allowed).
     let cursor = g.xt(m.0);
     for s in items.iter().filter(|s| s.words.is_some()) {
         if s.b[0] > cursor + 16.0 {

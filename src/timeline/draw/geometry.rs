@@ -71,8 +71,8 @@ pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
 /// column on one line (see `lanes::labels`; a lock server's line and 3 px), a client's belief
 /// label above its bar and the end word under it, each a line from the lane line, and a
 /// write's two lines of words. Compared, nine lanes at these heights keep the stage's 18 px
-/// type at 1280×720 (tests/e2e/specs/stage.spec.ts); their labels are walked for overlaps
-/// (collisions.spec.ts). Elsewhere (an embed in a small frame) the story's shapes alone:
+/// type at 1280×720, their labels apart (tests/drawing_matrix.rs checks both at every key
+/// moment). Elsewhere (an embed in a small frame) the story's shapes alone:
 /// bars, write marks and one line of lane name; the labels that do not fit give way.
 fn least_lane(role: Role, font: f64, lecture: bool) -> f64 {
     match (role, lecture) {
