@@ -280,7 +280,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
         N(by + 3.5),
         N(bx + 24.0),
         N(by + g.font + 1.5),
-        Esc(&text)
+        Esc(text)
     );
     (markup, Some(best))
 }
