@@ -7,15 +7,23 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 // Another build folder can be tested with LOCKLAB_DIST=/abs/path (default: the repo's dist/).
 const dist = process.env.LOCKLAB_DIST ?? '../../dist';
+// Two workers on the 2-core machines the suite runs on (E2E_WORKERS to try others; see
+// docs/TESTING.md for the measured split). Every spec is independent: servers of their own
+// start on free ports, downloads and temporary folders are per test, screenshots are named per
+// test, and no spec waits for a time, only for states.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: './specs',
   outputDir: './test-results',
+  // The native drawing matrix writes the calibration table (target/calibration/) first.
+  globalSetup: './global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: 1,
+  workers,
+  fullyParallel: true,
   reporter: [['list']],
   use: {
     baseURL,

@@ -47,8 +47,9 @@ pub fn labels(p: &mut Placer, t: &Timeline, g: &Geometry) {
         // predict while it lasts.
         let at = (b.to, b.to_event.unwrap_or(0));
         for word in [long.as_str(), short] {
-            if g.fits(word, x1 - x0 - 8.0)
-                && p.place(g, Label { at, class: "lbl band-lbl", x: (x0 + x1) / 2.0, y, anchor: "middle", text: word, font: g.font })
+            let font = g.emphasis();
+            if g.text_width(word, font) <= x1 - x0 - 8.0
+                && p.place(g, Label { at, class: "lbl band-lbl", x: (x0 + x1) / 2.0, y, anchor: "middle", text: word, font })
             {
                 break;
             }

@@ -52,6 +52,10 @@ const MAX_STRETCH: f64 = 1.6;
 /// `.lecture .diagram` at least this big).
 pub const LECTURE_FONT: f64 = 14.0;
 
+/// The smallest type of a drawing off the lecture stage, in its own px: the secondary labels
+/// (`lbl-sm`), a compact lane's state and the lane clocks (styles/diagram.css).
+pub const SMALLEST_TYPE: f64 = 11.0;
+
 /// On a projector the stage scales the lecture drawing so that its smallest text is this many
 /// screen px at 1280×720, and grows with the screen from there (27 px at 1920×1080).
 pub const LECTURE_LABEL_PX: f64 = 18.0;
@@ -67,8 +71,8 @@ pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
 /// column on one line (see `lanes::labels`; a lock server's line and 3 px), a client's belief
 /// label above its bar and the end word under it, each a line from the lane line, and a
 /// write's two lines of words. Compared, nine lanes at these heights keep the stage's 18 px
-/// type at 1280×720 (tests/e2e/specs/stage.spec.ts); their labels are walked for overlaps
-/// (collisions.spec.ts). Elsewhere (an embed in a small frame) the story's shapes alone:
+/// type at 1280×720, their labels apart (tests/drawing_matrix.rs checks both at every key
+/// moment). Elsewhere (an embed in a small frame) the story's shapes alone:
 /// bars, write marks and one line of lane name; the labels that do not fit give way.
 fn least_lane(role: Role, font: f64, lecture: bool) -> f64 {
     match (role, lecture) {
@@ -273,6 +277,32 @@ impl Geometry {
             self.font
         } else {
             self.font - 1.0
+        }
+    }
+
+    /// The smallest font size any text of this drawing is set in, in its own px: on the lecture
+    /// stage `LECTURE_FONT` (styles/diagram.css sets every text of `.lecture .diagram` at least
+    /// that), elsewhere `SMALLEST_TYPE`. On screen it is this times the drawing's scale
+    /// (`staged`); the calibration spec (tests/e2e/specs/calibration.spec.ts) holds it against
+    /// the browser's computed font sizes, the drawing matrix (tests/drawing_matrix.rs) against
+    /// the room's floors.
+    pub fn smallest_type(&self) -> f64 {
+        if self.lecture {
+            LECTURE_FONT
+        } else {
+            SMALLEST_TYPE
+        }
+    }
+
+    /// The type of the bands' names and the two-believers banner: half a px over the labels'
+    /// off the stage (styles/diagram.css: `.band-lbl`, `.banner text` at 12.5 px), the labels'
+    /// on it. Their boxes are estimated at it: at the labels' size they came out up to 4 px
+    /// narrower than the text (tests/e2e/specs/calibration.spec.ts found it).
+    pub fn emphasis(&self) -> f64 {
+        if self.lecture {
+            self.font
+        } else {
+            self.font + 0.5
         }
     }
 

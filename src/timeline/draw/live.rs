@@ -45,7 +45,7 @@ pub fn cursor(g: &Geometry, cursor: f64) -> String {
 }
 
 /// The cursor's time tag on the axis: its box.
-fn tag_box(g: &Geometry, cursor: f64) -> Rect {
+pub fn tag_box(g: &Geometry, cursor: f64) -> Rect {
     let text = seconds((cursor.floor() as i64).max(0));
     let w = text.chars().count() as f64 * g.font * 0.62 + 12.0;
     let bx = crate::decimal::clamp(g.x(cursor) - w / 2.0, g.x0 - 8.0, g.x1 - w + 8.0);
@@ -57,11 +57,29 @@ fn tag_box(g: &Geometry, cursor: f64) -> Rect {
 /// first: it is a key moment's). In a small frame the tag reaches down to the top lane's
 /// words in flight (issue 25: "10.129 s" over "OK, …" at 320×240).
 pub fn layer(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64) -> (InFlight, String) {
+    let live = arrange(t, g, drawing, cursor);
+    (live.flying, live.banner)
+}
+
+/// The live layer at `cursor` with the boxes it takes (what `layer` draws; the drawing matrix,
+/// tests/drawing_matrix.rs, checks the boxes against the labels shown and the frame).
+pub struct Live {
+    pub flying: InFlight,
+    pub banner: String,
+    /// The banner's box (None: no banner).
+    pub banner_box: Option<Rect>,
+    /// The cursor's time tag.
+    pub tag: Rect,
+}
+
+/// `layer`, with its boxes.
+pub fn arrange(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64) -> Live {
     let mut taken = drawing.boxes_until(cursor.floor() as crate::sim::Time);
-    taken.push(tag_box(g, cursor));
-    let (banner, at) = overlap_banner(t, g, cursor, &taken);
-    taken.extend(at);
-    (in_flight(t, g, cursor, &taken), banner)
+    let tag = tag_box(g, cursor);
+    taken.push(tag);
+    let (banner, banner_box) = overlap_banner(t, g, cursor, &taken);
+    taken.extend(banner_box);
+    Live { flying: in_flight(t, g, cursor, &taken), banner, banner_box, tag }
 }
 
 /// Messages in flight at a moment, as two layers of markup.
@@ -73,6 +91,8 @@ pub struct InFlight {
     /// The first few messages' words, each on a plate: over the static labels, whose letters
     /// would otherwise show through them.
     pub labels: String,
+    /// Each labelled message's plate and the words on it.
+    pub plates: Vec<(Rect, String)>,
 }
 
 /// Messages in flight at `cursor`: a dot on each arrow, the first few labelled. A label goes
@@ -81,7 +101,7 @@ pub struct InFlight {
 /// place keeps its dot only.
 pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> InFlight {
     let mut layers = InFlight::default();
-    let InFlight { dots: out, labels } = &mut layers;
+    let InFlight { dots: out, labels, plates } = &mut layers;
     let mut mine: Vec<Rect> = Vec::new();
     for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
         let (x0, y0, x1, y1) = ends(g, a);
@@ -101,6 +121,7 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> InF
         if !faint && mine.len() < LABELLED {
             if let Some(place) = flight_place(g, &a.label, x, y, |b| taken.iter().chain(&mine).all(|o| !overlap(b, o))) {
                 mine.push(place.plate);
+                plates.push((place.plate, place.text.clone()));
                 let anchor = if place.end { r#" text-anchor="end""# } else { "" };
                 let p = place.plate;
                 let _ = write!(
@@ -200,7 +221,7 @@ pub fn overlap_banner(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -
     let covered = |b: &Rect| covered_by(b, 4.0);
     // A text's width and its places right and left of the cursor (left first near the right edge).
     let beside = |text: &str| {
-        let w = g.text_width(text, g.font) + 30.0;
+        let w = g.text_width(text, g.emphasis()) + 30.0;
         let right = if x + 12.0 + w < g.x1 { x + 12.0 } else { (x - 12.0 - w).max(g.x0) };
         (w, right, (x - 12.0 - w).max(g.x0))
     };

@@ -72,8 +72,20 @@ pub struct Placer {
     /// For each box, what it may cover: bars' edges (on a plate), its own bar.
     may_cover: Vec<(bool, Option<Rect>)>,
     labels: Vec<(Instant, String)>,
-    /// The box of each placed label with its moment (what the live layer must keep clear of).
-    placed: Vec<(Instant, Rect)>,
+    /// The box of each placed label with its moment (what the live layer must keep clear of),
+    /// and its words.
+    placed: Vec<(Instant, Rect, Words)>,
+}
+
+/// A placed label's words as the box was measured: its class, text and the font size its
+/// width was estimated at (`Geometry::text_width`). The drawing matrix (tests/drawing_matrix.rs)
+/// writes them out for the browser's calibration spec, which holds each estimate against the
+/// rendered width: that is what makes the native checks on the boxes honest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Words {
+    pub class: String,
+    pub text: String,
+    pub font: f64,
 }
 
 /// A box: left, top, right, bottom.
@@ -133,7 +145,7 @@ impl Placer {
     fn push(&mut self, b: [f64; 4], l: &Label, plate: bool, own: Option<&Rect>) {
         self.boxes.push(b);
         self.may_cover.push((plate, own.copied()));
-        self.placed.push((l.at, b));
+        self.placed.push((l.at, b, Words { class: l.class.to_string(), text: l.text.to_string(), font: l.font }));
         let mut s = Svg::default();
         if plate {
             s.rect("lbl-plate", b[0] + 1.0, b[1], b[2] - b[0] - 2.0, b[3] - b[1]);
@@ -205,6 +217,8 @@ pub struct Drawing {
     pub labels: Vec<(Instant, String)>,
     /// The labels' boxes in time order.
     pub boxes: Vec<(Instant, Rect)>,
+    /// Each box's words (same order as `boxes`).
+    pub words: Vec<Words>,
 }
 
 impl Drawing {
@@ -283,10 +297,11 @@ pub fn scene(t: &Timeline, g: &Geometry) -> Drawing {
     marks::labels(&mut p, t, g);
     bars::labels(&mut p, t, g);
     bands::labels(&mut p, t, g);
-    let (mut labels, mut boxes) = (p.labels, p.placed);
+    let (mut labels, mut placed) = (p.labels, p.placed);
     crate::sort::by_key(&mut labels, |(at, _)| *at); // stable: equal instants keep their placement order
-    crate::sort::by_key(&mut boxes, |(at, _)| *at);
-    Drawing { shapes: s.out, labels, boxes }
+    crate::sort::by_key(&mut placed, |(at, _, _)| *at);
+    let (boxes, words) = placed.into_iter().map(|(at, b, w)| ((at, b), w)).unzip();
+    Drawing { shapes: s.out, labels, boxes, words }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { frames, ledgerRows, openApp, shot, toEnd } from './helpers';
+import { frames, ledgerRows, openApp, shot, toEnd, whileProgressing } from './helpers';
 
 // Issue 13 in the page: the Explore panel searches the fault space while the page stays
 // usable, opens a shrunk counterexample as a scenario of its own, fills the seed's table and
@@ -86,6 +86,9 @@ test('search for a named property: the student picks one, the counter says how o
 });
 
 test("the seed's table fills live, and a sweep is drawn whose points open runs", async ({ page }) => {
+  // The table's plan is its full N per cell: its time is the machine's, so the test has no
+  // overall limit; `whileProgressing` fails it when the table stops making progress.
+  test.setTimeout(0);
   await openApp(page);
   await openPanel(page);
   await page.getByTestId('explore-tab-table').click();
@@ -102,12 +105,15 @@ test("the seed's table fills live, and a sweep is drawn whose points open runs",
   await expect(cells).toHaveCount(2 * (await rows.count()));
   // Every cell gets schedules while the others do: they fill together.
   await expect.poll(async () => Math.min(...(await cells.evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-runs'))))))).toBeGreaterThan(0);
-  // The page answers while the table fills: the panel's tab switches within a frame or two.
-  const t0 = Date.now();
+  // The page answers while the table fills: the panel's tabs switch and the table is still
+  // filling when they have (a state, not a clock: the table takes longer on a busy machine, and
+  // so may the switch).
   await page.getByTestId('explore-tab-search').click();
   await page.getByTestId('explore-tab-table').click();
-  expect(Date.now() - t0, 'tabs switch while the table fills').toBeLessThan(1_000);
-  await expect(page.getByTestId('explore-runs')).toContainText('done', { timeout: 120_000 });
+  await expect(cells.first()).toBeVisible();
+  await expect(page.getByTestId('explore-runs'), 'the table still fills after the tabs switched').not.toContainText('done');
+  const runs = page.getByTestId('explore-runs');
+  await whileProgressing(runs, async () => ((await runs.textContent()) ?? '').includes('done'));
   console.log(`the seed's table filled in ${Date.now() - started} ms (${await page.getByTestId('explore-runs').getAttribute('data-runs')} schedules)`);
   const cell = (approach: string, fencing: string) => page.locator(`[data-testid="explore-cell"][data-approach="${approach}"][data-fencing="${fencing}"]`);
   await expect(cell('redis', 'off')).toHaveAttribute('data-runs', '2000');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { expect, type Frame, type Page } from '@playwright/test';
+import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 
 /**
  * The one folder the specs save screenshots and exported files in: target/screenshots/ (ignored
@@ -120,4 +120,22 @@ export async function focused(page: Page): Promise<string> {
     const el = document.activeElement;
     return el?.getAttribute('data-testid') ?? el?.tagName.toLowerCase() ?? '';
   });
+}
+
+/**
+ * Waits until `done()` holds for a long computation the page runs (the seed's table), as long
+ * as it makes progress: each wait is for `counter`'s `data-runs` (schedules run) to grow, and a
+ * stall of `stall` ms fails. The budget comes from the work, not from the machine's speed: a
+ * caller sets `test.setTimeout(0)`.
+ */
+export async function whileProgressing(counter: Locator, done: () => Promise<boolean>, stall = 30_000) {
+  while (!(await done())) {
+    const was = await counter.getAttribute('data-runs');
+    await expect
+      .poll(async () => (await done()) || (await counter.getAttribute('data-runs')) !== was, {
+        message: `no progress from ${was} schedules in ${stall} ms`,
+        timeout: stall,
+      })
+      .toBe(true);
+  }
 }

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { cursorMs, lessonFile, shot } from './helpers';
+import { cursorMs, lessonFile, shot, whileProgressing } from './helpers';
 
 // Issue 12 items 5 and 7: the built-in lesson walked with a presentation clicker's keys, a
 // question answered right and wrong, the reveal, B to blank the screen, the address bar
@@ -144,7 +144,9 @@ test("in-the-wild's closing table, measured over many runs: the seed's table's n
   await page.getByTestId('lesson-measure').click();
   const notes = page.getByTestId('lesson-measured');
   await expect(notes).toContainText("The seed's table, measuring");
-  await expect(notes).toContainText("The seed's table, measured:", { timeout: 60_000 });
+  // As long as the count of schedules grows: the table's time is the machine's.
+  test.setTimeout(0);
+  await whileProgressing(notes, async () => ((await notes.textContent()) ?? '').includes("The seed's table, measured:"));
   console.log(`in-the-wild's table measured in ${Date.now() - started} ms (${await notes.getAttribute('data-runs')} schedules)`);
   const cell = (name: string, k: number) => table.locator('tr', { hasText: name }).locator('[data-testid="lesson-measured-cell"]').nth(k);
   // The rows the plan changed say so; Redis with fencing still hands a token out again and loses.
