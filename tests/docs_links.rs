@@ -392,8 +392,11 @@ fn every_link_anchor_path_and_figure_in_the_docs_exists() {
 
 #[test]
 fn the_readme_stays_a_front_door() {
-    let lines = fs::read_to_string(root().join("README.md")).unwrap().lines().count();
+    let text = fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = text.lines().count();
     assert!(lines <= 200, "README.md has {lines} lines (at most 200: the rest belongs in docs/)");
+    let pictures = text.matches("![").count();
+    assert!(pictures <= 3, "README.md shows {pictures} pictures (at most three: the others belong on a docs page)");
 }
 
 /// The checker itself, on a made-up page: each broken kind of reference is reported, and
