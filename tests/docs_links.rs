@@ -399,6 +399,57 @@ fn the_readme_stays_a_front_door() {
     assert!(pictures <= 3, "README.md shows {pictures} pictures (at most three: the others belong on a docs page)");
 }
 
+/// The limits table of docs/SCENARIO_FORMAT.md states `src/scenario/limits.rs`'s numbers: each
+/// row's first number (and the tick's range) must be the constant the reader enforces.
+#[test]
+fn the_limits_table_states_the_readers_limits() {
+    use locklab::scenario::limits::*;
+    let text = fs::read_to_string(root().join("docs/SCENARIO_FORMAT.md")).unwrap();
+    let table = &text[text.find("## Limits").expect("docs/SCENARIO_FORMAT.md has a Limits section")..];
+    let rows: BTreeMap<&str, &str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.trim_matches('|').split_once(" | "))
+        .map(|(what, limit)| (what.trim(), limit.trim()))
+        .collect();
+    let expected: [(&str, f64); 12] = [
+        ("clients", MAX_CLIENTS as f64),
+        ("servers (Redlock instances, ZooKeeper/etcd ensemble)", f64::from(MAX_SERVERS)),
+        ("simulated duration", MAX_DURATION_MS as f64),
+        ("faults", MAX_FAULTS as f64),
+        ("writes per client", f64::from(MAX_WRITES_PER_CLIENT)),
+        ("lease TTL", MAX_TTL_MS as f64),
+        ("one-way message latency", MAX_LATENCY_MS as f64),
+        ("clock jump", MAX_CLOCK_JUMP_MS as f64),
+        ("clock drift", MAX_DRIFT_PPM as f64),
+        ("scenario file size", (MAX_SCENARIO_BYTES / 1024) as f64),
+        ("trace events per run", MAX_TRACE_EVENTS as f64),
+        ("retry delay", MIN_RETRY_MS as f64),
+    ];
+    for (what, value) in expected {
+        let limit = rows.get(what).unwrap_or_else(|| panic!("the limits table has no row {what:?}"));
+        assert_eq!(first_number(limit), Some(value), "the limits table says {what}: {limit}; limits.rs says {value}");
+    }
+    let name = rows["client name"];
+    assert!(name.starts_with(&format!("1–{MAX_NAME_LEN} ")), "client name: {name}");
+    let tick = rows["ZooKeeper tickTime (`lock.tick_ms`)"];
+    assert_eq!(tick, format!("{}–{} ms", thousands(MIN_TICK_MS), thousands(MAX_TICK_MS)));
+}
+
+/// `60000` → `60,000`, as the pages print numbers.
+fn thousands(n: i64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The checker itself, on a made-up page: each broken kind of reference is reported, and
 /// each sound one is not. Nothing is written: the page is a string, the tree is the repo's.
 #[test]
