@@ -38,6 +38,9 @@ struct Page {
     links: Vec<(usize, String, String)>,
     /// `(line, text)` of every inline code span and every line of a fenced code block.
     code: Vec<(usize, String)>,
+    /// `(line, path)` of every repository file named in plain prose, outside code: a word that
+    /// starts with one of [`REPO_DIRS`] and ends in a file extension (`src/sim/host.rs`).
+    prose_paths: Vec<(usize, String)>,
 }
 
 fn read_page(text: &str) -> Page {
@@ -62,6 +65,8 @@ fn read_page(text: &str) -> Page {
         let spans = code_spans(line);
         page.code.extend(spans.iter().map(|&(from, to)| (number, line[from..to].to_string())));
         let masked = mask(line, &spans);
+        let prose = without_link_targets(&masked);
+        page.prose_paths.extend(repo_paths(&prose).into_iter().filter(|p| has_extension(p)).map(|p| (number, p)));
         if let Some(title) = heading(&masked) {
             // The heading's text as rendered: code spans keep their content, links their text.
             let rendered = rendered_text(&line[line.len() - title.len()..]);
@@ -230,7 +235,7 @@ fn repo_paths(code: &str) -> Vec<String> {
     code.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '`' | ',' | ';' | '='))
         .filter(|word| REPO_DIRS.iter().any(|dir| word.starts_with(dir)))
         .map(|word| {
-            let word = word.split("::").next().unwrap();
+            let word = word.split("::").next().unwrap().split('#').next().unwrap();
             let word = match word.rsplit_once(':') {
                 Some((path, line)) if line.chars().all(|c| c.is_ascii_digit()) => path,
                 _ => word,
@@ -238,6 +243,27 @@ fn repo_paths(code: &str) -> Vec<String> {
             word.trim_end_matches(['.', ':', ',']).to_string()
         })
         .collect()
+}
+
+/// The masked line with every `](target)` blanked: link targets are checked as links, and a
+/// target relative to a docs page is not a repository path.
+fn without_link_targets(masked: &str) -> String {
+    let mut out = masked.to_string();
+    let mut from = 0;
+    while let Some(at) = out[from..].find("](") {
+        let start = from + at + 2;
+        let end = out[start..].find(')').map_or(out.len(), |e| start + e);
+        out.replace_range(start..end, &" ".repeat(end - start));
+        from = end;
+    }
+    out
+}
+
+/// `docs/APP.md` yes, `src/protocols` no: a bare folder name in prose is as often a module's
+/// name as a path, so prose is held only to file names.
+fn has_extension(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Does a repository path exist? `*` and `<placeholder>` stand for any part of one name
@@ -376,6 +402,11 @@ fn check_page(root: &Path, page: &Path, text: &str) -> Vec<String> {
             }
         }
     }
+    for (line, path) in &read.prose_paths {
+        if !path_exists(root, path) {
+            problems.push(format!("{}:{line}: {path} does not exist", page.display()));
+        }
+    }
     problems
 }
 
@@ -467,6 +498,7 @@ fn the_checker_finds_each_broken_kind_on_a_made_up_page() {
 
 Paths: `src/lab.rs`, `tests/docs_links.rs:12`, `src/scenario/catalog/<id>.json`, `tests/web*.rs`,
 `src/check.rs`, `scripts/nope-*.sh`, `cargo run -- docs/NOPE.md`, `target/anything` and `Path::new`.
+In prose: src/sim/host.rs, src/protocols as a module, and src/old_name.rs.
 
 ```sh
 scripts/serve.sh
@@ -481,11 +513,12 @@ real/no-such-dir/x.rs
         "`src/check.rs` does not exist",
         "`scripts/nope-*.sh` does not exist",
         "`docs/NOPE.md` does not exist",
-        "MADE_UP.md:14: `real/no-such-dir/x.rs` does not exist",
+        "MADE_UP.md:15: `real/no-such-dir/x.rs` does not exist",
+        "MADE_UP.md:11: src/old_name.rs does not exist",
     ] {
         assert!(reported(broken), "the checker missed {broken:?}; it reported:\n{}", problems.join("\n"));
     }
-    assert_eq!(problems.len(), 6, "only the broken references: {problems:#?}");
+    assert_eq!(problems.len(), 7, "only the broken references: {problems:#?}");
 }
 
 #[test]
