@@ -30,6 +30,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ARGS, chromium, freshPage, SLOW, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
+import { recordMeasured, recording, round } from './bench/measured.mjs';
 
 const opts = { runs: 7, playMs: 4000, scenarios: [], files: [], loadOnly: false, dist: path.join(root, 'dist') };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
@@ -39,8 +40,9 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   else if (a[i] === '--scenario-file') opts.files.push(path.resolve(a[++i]));
   else if (a[i] === '--load-only') opts.loadOnly = true;
   else if (a[i] === '--dist') opts.dist = path.resolve(a[++i]);
+  else if (a[i] === '--record') continue; // docs/measured/load.json (bench/measured.mjs)
   else {
-    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR]`);
+    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR] [--record]`);
     process.exit(2);
   }
 }
@@ -350,6 +352,24 @@ try {
     console.log(`    live app answers input (End/Home moved the cursor): ${stats(r.answered)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.answered, 0.5) <= 2000)}`}`);
     console.log(`    transferred: ${(quantile(r.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...r.wasmFetches)}× per load; sent as: ${[...new Set(r.encodings)].join(' | ')}`);
   }
+  if (recording) {
+    // One key per address, in the order of `pages`; p50s unless the name says p95.
+    const keys = ['default', 'at_moment', 'embed_640x360'];
+    const p = (xs, q = 0.5) => round(quantile(xs.filter(Number.isFinite), q));
+    const load = (r) => ({
+      figure_p50_ms: p(r.figure),
+      wasm_p50_ms: p(r.wasm),
+      page_answers_p50_ms: p(r.pageAnswered),
+      page_answers_p95_ms: p(r.pageAnswered, 0.95),
+      live_answers_p50_ms: p(r.answered),
+      live_answers_p95_ms: p(r.answered, 0.95),
+    });
+    recordMeasured('load', {
+      loads: slow[0].dom.length,
+      loopback: Object.fromEntries(keys.map((k, i) => [k, load(fr[i])])),
+      slow: Object.fromEntries(keys.map((k, i) => [k, { ...load(slow[i]), loading_text_p50_ms: p(slow[i].fcp), transferred_kb: round(quantile(slow[i].bytes, 0.5) / 1024, 1) }])),
+    });
+  }
   if (opts.loadOnly) {
     await browser.close();
     server.stop();
@@ -363,9 +383,13 @@ try {
   const all = await page.locator(`${tid('scenario-picker')} option`).evaluateAll((os) => os.map((o) => o.value));
   const scenarios = [...(opts.scenarios.length || opts.files.length ? opts.scenarios : all), ...opts.files];
 
+  // docs/measured/frame.json with --record: p95s per scenario, keyed by its label in snake case.
+  const frame = {};
+  const key = (s) => label(s).replace(/\.json$/, '').replace(/[^a-z0-9]+/gi, '_');
   console.log(`\nscript time per frame while playing (ms, ${opts.playMs} ms of playback at top speed)`);
   for (const s of scenarios) {
     const r = await playing(page, server.url, s);
+    frame[key(s)] = { script_per_frame_p95_ms: round(quantile(r.perFrame, 0.95), 1) };
     console.log(`  ${label(s).padEnd(36)} ${stats(r.perFrame)}  ~${r.fps.toFixed(0)} frames/s, frames = ${r.kind}, ${r.speed}, cursor reached ${r.cursor} ms`);
   }
 
@@ -375,7 +399,9 @@ try {
     const bad = t.filter((x) => !Number.isFinite(x)).length;
     const ok = t.filter(Number.isFinite);
     console.log(`  ${label(s).padEnd(36)} ${stats(ok)}${bad ? `  (${bad} seeks never showed their time)` : ''}`);
+    frame[key(s)].seek_p95_ms = round(quantile(ok, 0.95), 1);
   }
+  if (recording) recordMeasured('frame', frame);
 
   console.log('\ninject a pause on A by the fault menu → re-simulated, re-rendered, laid out (ms; budget p95 ≤ 16 ms)');
   for (const s of scenarios.filter((s) => !s.startsWith('/'))) {

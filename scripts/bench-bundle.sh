@@ -9,17 +9,20 @@
 #   scripts/bench-bundle.sh --floor   # also build the bare-Yew counter (scripts/bench/floor/)
 #                                     # the same way and report the ratio to it (like for like:
 #                                     # TOOLCHAIN.md's floor predates the lean build)
+#   scripts/bench-bundle.sh --record  # also write the figures to docs/measured/bundle.json
+#                                     # (scripts/bench/measured.mjs; the docs quote that file)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/env.sh
 
-build=false floor=false
+build=false floor=false record=false
 for a in "$@"; do
   case "$a" in
     --build) build=true ;;
     --floor) floor=true ;;
-    *) echo "usage: scripts/bench-bundle.sh [--build] [--floor]" >&2; exit 2 ;;
+    --record) record=true ;;
+    *) echo "usage: scripts/bench-bundle.sh [--build] [--floor] [--record]" >&2; exit 2 ;;
   esac
 done
 
@@ -64,4 +67,14 @@ if $floor; then
     printf "  bare-Yew floor built here the same way: %.1f KB (%.1f wasm + %.1f js)\n", (fw + fj) / 1024, fw / 1024, fj / 1024
     printf "  ratio to that floor: %.2fx\n", t / (fw + fj)
   }'
+fi
+
+# The figures as the docs quote them (KB to 0.1), with the wasm's brotli file the build writes.
+if $record; then
+  br=$(find dist -type f -name '*.wasm.br' -exec cat {} + | wc -c)
+  node --input-type=module -e "
+    import { recordMeasured } from './scripts/bench/measured.mjs';
+    const kb = (b) => Number((b / 1024).toFixed(1));
+    recordMeasured('bundle', { gzip: { total_kb: kb($total), wasm_kb: kb(${gz_sum[wasm]}), js_kb: kb(${gz_sum[js]}), css_kb: kb(${gz_sum[css]}) }, wasm_brotli_kb: kb($br) }, 'scripts/bench-bundle.sh');
+  "
 fi

@@ -8,15 +8,16 @@
 // at the fastest speed), then every step is walked back with PageUp, timed the same way.
 // Prints p50/p95/max per lesson and over all; exits 1 when the p95 over all is over the budget.
 //
-//   node scripts/bench-lesson.mjs [--budget MS]
+//   node scripts/bench-lesson.mjs [--budget MS] [--record]   # --record: docs/measured/lesson.json
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ARGS, chromium, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
+import { recordMeasured, recording, round } from './bench/measured.mjs';
 
 let budget = 100;
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   if (a[i] === '--budget') budget = Number(a[++i]);
-  else throw new Error(`unknown argument ${a[i]}`);
+  else if (a[i] !== '--record') throw new Error(`unknown argument ${a[i]}`);
 }
 needDist('bench-lesson');
 const builtin = readFileSync(path.join(root, 'src/lesson/builtin.rs'), 'utf8');
@@ -84,6 +85,9 @@ for (const id of lessons) {
 const p95 = quantile(all, 0.95);
 console.log(`${'all lessons'.padEnd(18)} ${stats(all)}  budget p95 ≤ ${budget} ms: ${p95 <= budget ? 'met' : 'NOT met'}`);
 console.log(`slowest: ${slow.sort((a, b) => b[0] - a[0]).slice(0, 5).map(([ms, what]) => `${what} ${ms.toFixed(0)} ms`).join('; ')}`);
+if (recording && !failed) {
+  recordMeasured('lesson', { lessons: lessons.length, switches: all.length, p50_ms: round(quantile(all, 0.5)), p95_ms: round(p95), max_ms: round(Math.max(...all)), budget_p95_ms: budget });
+}
 await browser.close();
 stop();
 process.exit(failed || !(p95 <= budget) ? 1 : 0);

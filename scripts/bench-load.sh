@@ -19,7 +19,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=true ;;
     --runs) args+=(--runs "$2"); shift ;;
-    *) echo "usage: scripts/bench-load.sh [--build] [--runs N]" >&2; exit 2 ;;
+    --record) args+=(--record) ;;
+    *) echo "usage: scripts/bench-load.sh [--build] [--runs N] [--record]" >&2; exit 2 ;;
   esac
   shift
 done

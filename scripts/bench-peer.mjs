@@ -8,12 +8,13 @@
 // RaftScope is not ours to ship or fetch: check it out yourself (with its submodules, which
 // hold bootstrap and jquery) and name the folder:
 //   git clone --recursive https://github.com/ongardie/raftscope /tmp/raftscope
-//   node scripts/bench-peer.mjs --peer /tmp/raftscope [--runs N]
+//   node scripts/bench-peer.mjs --peer /tmp/raftscope [--runs N] [--record]   # --record: docs/measured/peer.json
 //
 // Builds nothing: it serves dist/ as it is (scripts/bench-load.sh --build builds it).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ARGS, chromium, freshPage, needDist, quantile, root, SLOW, startServer, stats } from './bench/browser-common.mjs';
+import { recordMeasured, recording, round } from './bench/measured.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -52,6 +53,7 @@ const ours = await startServer(path.join(root, 'dist'));
 const theirs = await startServer(path.resolve(peer));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 let worst = 0;
+const measured = { runs };
 try {
   for (const [name, net] of [['loopback', null], ['slow profile (150 ms, 1.6 Mbps)', SLOW]]) {
     const a = [];
@@ -67,6 +69,7 @@ try {
     }
     const ratio = quantile(a, 0.5) / quantile(b, 0.5);
     worst = Math.max(worst, ratio);
+    measured[net ? 'slow' : 'loopback'] = { locklab_p50_ms: round(quantile(a, 0.5)), raftscope_p50_ms: round(quantile(b, 0.5)), ratio: round(ratio, 2) };
     console.log(`${name}:\n  Lock Lab, first diagram   ${stats(a)}\n  RaftScope, servers drawn  ${stats(b)}\n  ratio of p50s ${ratio.toFixed(2)}× (budget ≤ 1: ${ratio <= 1 ? 'met' : 'NOT met'})`);
   }
 } finally {
@@ -74,4 +77,5 @@ try {
   ours.stop();
   theirs.stop();
 }
+if (recording) recordMeasured('peer', measured);
 process.exit(worst <= 1 ? 0 : 1);

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Remakes the README's and docs' images, on purpose: the test command never writes them.
-// Runs every Playwright spec that saves a picture (the ones calling shot()/shotPath()) against
-// the release build in dist/, into a fresh target/gallery/ (LOCKLAB_SHOTS), then copies into
-// assets/screenshots/ exactly the images README.md and docs/ show, and deletes the ones no page
-// shows any more. tests/gallery.rs holds the same rule (every file under assets/ is shown by a
-// page, every image a page shows exists), so a stale or orphaned image fails the native suite.
+// Takes the README's and docs' images again, on purpose: the test command never does. Runs every
+// Playwright spec that saves a picture (the ones calling shot()/shotPath()) against the release
+// build in dist/, into a fresh target/gallery/ (LOCKLAB_SHOTS), then compares them with the
+// images README.md and docs/ show. It never rewrites or deletes a tracked image (issue 34: the
+// gallery must not grow history by itself): it copies an image into assets/screenshots/ only when
+// a page shows it and the file is missing, and lists the rest for a person to decide, each with
+// the command that does it. tests/gallery.rs holds the rule (every file under assets/ is shown by
+// a page, every image a page shows exists), so a stale or orphaned image fails the native suite.
 //
 //   node scripts/gallery.mjs          # needs dist/ (scripts/serve.sh or `trunk build --release`)
 //
-// Commit what it changed only when a change altered what an image shows (README, "Gallery").
+// docs/APP.md, "The pictures on these pages", says when to replace one.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -54,20 +56,25 @@ if (missing.length) {
   console.error(`gallery: no spec saved ${missing.join(', ')} (a page shows them; save them with shot()/shotPath())`);
   process.exit(1);
 }
-let changed = 0;
+let added = 0;
+const differ = [];
 for (const f of shown) {
   const from = path.join(out, path.relative(GALLERY, f));
   const to = path.join(root, f);
-  if (existsSync(to) && readFileSync(to).equals(readFileSync(from))) continue;
-  copyFileSync(from, to);
-  changed++;
-  console.log(`gallery: wrote ${f}`);
+  if (!existsSync(to)) {
+    copyFileSync(from, to);
+    added++;
+    console.log(`gallery: added ${f} (a page shows it; it was missing)`);
+  } else if (!readFileSync(to).equals(readFileSync(from))) {
+    differ.push(`cp ${path.relative(root, from)} ${f}`);
+  }
 }
 const orphans = readdirSync(path.join(root, GALLERY))
   .map((f) => `${GALLERY}/${f}`)
   .filter((f) => statSync(path.join(root, f)).isFile() && !shown.includes(f));
-for (const f of orphans) {
-  rmSync(path.join(root, f));
-  console.log(`gallery: deleted ${f} (no page shows it)`);
+if (differ.length) {
+  console.log(`gallery: ${differ.length} shown images differ from this run (screenshots are not byte-stable; replace one only if its change is meant):`);
+  for (const c of differ) console.log(`  ${c}`);
 }
-console.log(`gallery: ${shown.length} images shown, ${changed} written, ${orphans.length} deleted; review with \`git diff --stat ${GALLERY}\``);
+for (const f of orphans) console.log(`gallery: no page shows ${f}: git rm ${f}`);
+console.log(`gallery: ${shown.length} images shown, ${added} added, ${differ.length} differ, ${orphans.length} shown by no page; nothing tracked was rewritten`);

@@ -1,6 +1,7 @@
 //! The gallery's rule, so it cannot rot: git keeps an image under assets/ only while README.md or
-//! a page in docs/ shows it, and every local image those pages show exists. Images are made by
-//! scripts/gallery.mjs, never by the test command (README, "Gallery").
+//! a page in docs/ shows it, and every local image those pages show exists. Images are taken by
+//! scripts/gallery.mjs, which adds a missing one and never rewrites a tracked one; the test
+//! command never writes them (docs/APP.md, "The pictures on these pages").
 
 use std::collections::BTreeSet;
 use std::fs;
