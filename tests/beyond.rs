@@ -235,9 +235,9 @@ fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_caps_the_lock_delay() {
     assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
     // A lock-delay above 60 s acts as 60 s.
     let mut s = builtin("consul-lock-delay").unwrap();
-    s.lock.lock_delay_ms = Some(60_000);
+    s.lock.own.set("lock_delay_ms", Some(60_000));
     let capped = lab::run(&s).verdict;
-    s.lock.lock_delay_ms = Some(90_000);
+    s.lock.own.set("lock_delay_ms", Some(90_000));
     assert_eq!(lab::run(&s).verdict.grants, capped.grants);
 }
 
@@ -251,9 +251,9 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
     for _ in 0..n {
         let mut s = scenario(&mut rng, Shape::of(Approach::Consul), FaultMix::Any, false);
         s.duration_ms = 90_000;
-        s.lock.lock_delay_ms = Some(rng.range(0, 5_000));
+        s.lock.own.set("lock_delay_ms", Some(rng.range(0, 5_000)));
         let c = s.clients[rng.range(0, s.clients.len() as i64 - 1) as usize].clone();
-        let duration_ms = 2 * s.lock.ttl_ms + s.lock.lock_delay() + rng.range(1_000, 15_000);
+        let duration_ms = 2 * s.lock.ttl_ms + s.lock.get(&locklab::protocols::consul::LOCK_DELAY) + rng.range(1_000, 15_000);
         s.faults.push(locklab::scenario::FaultSpec::Pause(locklab::scenario::fault::Pause {
             at_ms: c.acquire_at_ms + rng.range(0, c.work_ms + 200),
             node: c.name,

@@ -137,7 +137,7 @@ fn the_measured_table_agrees_with_the_seed() {
     let cells = table::table(&mix, 1, 1_000).unwrap();
     assert_eq!(cells.len(), 2 * table::rows().len());
     for row in table::rows() {
-        let delayed = row.base.approach.spec().config.fields.contains(&"lock_delay_ms");
+        let delayed = row.base.approach.spec().config.settings.iter().any(|x| x.name() == locklab::protocols::consul::LOCK_DELAY.name());
         assert_eq!(lost(&cells, &row.id, false) > 0, !delayed, "{} without fencing", row.id);
         let fenced = lost(&cells, &row.id, true);
         if row.id == "redlock" {

@@ -210,7 +210,7 @@ fn step(s: &Step) {
 
 /// Step 7: lock-delay, safe below it, not above it.
 fn consul(s: &Step) {
-    assert_eq!((s.s().approach, s.s().lock.ttl_ms, s.s().lock.lock_delay_ms), (Approach::Consul, 10_000, Some(15_000)));
+    assert_eq!((s.s().approach, s.s().lock.ttl_ms, s.s().lock.own.get("lock_delay_ms")), (Approach::Consul, 10_000, Some(15_000)));
     assert_eq!((pause(s, "A", 0), pause(s, "B", 0)), (30_000, 40_000));
     s.says(&["2 × TTL, 20 s", "15 s", "30 s", "35 s", "40 s", "20 s + 15 s", "stale"]);
     // The session ends 2 × TTL after the last renewal, 20 s into A's pause (±its sweep).

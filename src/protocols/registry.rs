@@ -93,3 +93,36 @@ impl Approach {
         self.spec().token.value(token)
     }
 }
+
+/// The approaches' own `lock` settings as a Markdown table (docs/ADDING.md carries it; a test
+/// keeps the two the same), one row a setting, from its `Setting` alone.
+pub fn settings_table() -> String {
+    let mut out = String::from("| approach | field | range | default | what it is |\n|---|---|---|---|---|\n");
+    for a in Approach::ALL {
+        for x in a.spec().config.settings {
+            let n = x.number();
+            out += &format!("| {} | `lock.{}` | {}..={} {} | {} | {} |\n", a.id(), x.name(), n.lo, n.hi, n.unit, x.default(), x.why());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn docs_adding_carries_the_settings_table_as_the_specs_write_it() {
+        let docs = include_str!("../../docs/ADDING.md");
+        let table = settings_table();
+        assert!(docs.contains(&table), "docs/ADDING.md should carry this table:\n{table}");
+    }
+
+    #[test]
+    fn approaches_are_listed_once_in_variant_order() {
+        for (i, a) in Approach::ALL.into_iter().enumerate() {
+            assert_eq!(a as usize, i);
+            assert_eq!(Approach::by_id(a.id()), Some(a));
+        }
+    }
+}
