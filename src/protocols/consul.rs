@@ -13,7 +13,7 @@
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Rules};
 use super::session_link::{session_lost, SessionLink, Stage};
-use super::spec::{
+use super::spec::{Deadline, 
     numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
 };
 use super::{Ctx, EventKind, Msg, Note, Trace};
@@ -320,6 +320,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    deadline: Deadline::Reached,
     config: ConfigRules {
         default_ttl_ms: 15_000,
         settings: &[LOCK_DELAY],

@@ -9,7 +9,7 @@
 //! `leaseTransitions` ("does not guarantee that only one client is acting as a leader").
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words, Workload};
+use super::spec::{Deadline, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{BeliefEnd, Ctx, EventKind, LeaseRecord, Msg, Note, Trace};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -361,6 +361,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    deadline: Deadline::Reached,
     config: ConfigRules { default_ttl_ms: 15_000, settings: &[RENEW_DEADLINE, RETRY_PERIOD], check, fit },
     workload: Workload::UnderLock,
     words: Words {

@@ -39,6 +39,8 @@ pub struct Spec {
     /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
     /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
     pub expiry_clock: ClockKind,
+    /// When a fixed TTL has ended at a server, by that clock.
+    pub deadline: Deadline,
     /// How clients use it to write, and so what storage checks and what the checker calls stale.
     pub workload: Workload,
     /// Its `lock` settings beyond the common ones: their defaults and rules.
@@ -95,6 +97,15 @@ pub enum Holding {
     Majority,
     /// An ensemble holds one replicated lock; its leader speaks for it.
     Replicated,
+}
+
+/// When a fixed TTL ends at the server that keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// Once its deadline has come (Redis: a key whose deadline is now is gone).
+    Reached,
+    /// Only once past it (PostgreSQL: `expires_at < now()`).
+    Passed,
 }
 
 /// What the lock's lifetime is measured from.
