@@ -272,6 +272,43 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
     assert!(lost > 0);
 }
 
+// --- dynamodb-lock -----------------------------------------------------------------------------
+
+#[test]
+fn dynamodb_lock_happy_path_is_safe_and_live() {
+    happy(Approach::DynamodbLock);
+}
+
+#[test]
+fn dynamodb_lock_a_holder_paused_past_lease_duration_loses_an_update_with_fencing_on_as_off() {
+    // The record version number is no token: storage has nothing to refuse the late write by.
+    let [off, on] = agrees_with_expect("dynamodb-lock-gc-pause");
+    assert!(!off.verdict.safe && !on.verdict.safe);
+    // B took over only after a whole leaseDuration without a new version number, by its clock.
+    let b = off.trace.node_id("B").unwrap();
+    let granted = off.trace.events.iter().find(|e| e.node == b && matches!(e.kind, EventKind::Note(Note::BeliefStarted { .. })));
+    assert!(granted.unwrap().at_ms >= 20_000, "{:?}", granted);
+}
+
+#[test]
+fn dynamodb_lock_settings_are_its_own_and_the_heartbeat_must_be_shorter_than_the_lease() {
+    let parse = |approach: &str, lock: &str| {
+        locklab::scenario::parse(&format!(r#"{{"version": 1, "approach": "{approach}", "lock": {lock}}}"#)).map_err(|e| e.to_string())
+    };
+    let e = parse("dynamodb-lock", r#"{"ttl_ms": 4000}"#).unwrap_err();
+    assert!(e.starts_with("lock.heartbeat_period_ms: 5000 ms must be below the leaseDuration (4000 ms)"), "{e}");
+    assert!(parse("dynamodb-lock", r#"{"ttl_ms": 4000, "heartbeat_period_ms": 1000, "refresh_period_ms": 200}"#).is_ok());
+    let e = parse("redis", r#"{"refresh_period_ms": 200}"#).unwrap_err();
+    assert!(e.starts_with("lock.refresh_period_ms: only dynamodb-lock has this field (this scenario is redis)"), "{e}");
+}
+
+#[test]
+fn dynamodb_lock_sometimes_loses_an_update_with_fencing_off_and_on() {
+    let n = 200 * scale();
+    assert!(lost_updates(Approach::DynamodbLock, false, FaultMix::Any, 61, n) > 0);
+    assert!(lost_updates(Approach::DynamodbLock, true, FaultMix::Any, 62, n) > 0);
+}
+
 // --- real outages -------------------------------------------------------------------------------
 
 #[test]

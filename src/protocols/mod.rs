@@ -28,6 +28,7 @@ registry::approaches! {
     K8sLease: k8s_lease,
     Redisson: redisson,
     Consul: consul,
+    DynamodbLock: dynamodb_lock,
 }
 
 use serde::Serialize;
