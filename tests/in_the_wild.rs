@@ -282,7 +282,11 @@ fn closing_table(s: &Step) {
     assert_eq!(tables, vec![l.steps.len() - 1], "one table, on the last step");
     s.says(&["Nine approaches"]);
     let rows = table::rows(l, s.i);
-    assert_eq!(rows.iter().map(|r| r.approach).collect::<Vec<_>>(), Approach::ALL.to_vec(), "every approach, in the registry's order");
+    // One row per approach the course's steps show, in the registry's order (a lesson has at
+    // most 12 steps, so not every approach in the registry has one).
+    let shown: Vec<Approach> = rows.iter().map(|r| r.approach).collect();
+    assert!(shown.windows(2).all(|w| w[0] < w[1]), "each approach once, in the registry's order: {shown:?}");
+    assert_eq!(shown.len(), 9, "the text says nine");
     for row in &rows {
         let sc = l.steps[row.step].scenario().unwrap();
         for (fencing, cell) in [(false, row.fencing_off), (true, row.fencing_on)] {
@@ -303,7 +307,7 @@ fn closing_table(s: &Step) {
     // Measured over many runs, the table's cells are the seed's table's (the CLI's and the
     // Explore panel's): each approach's planned row, count for count.
     let mut m = table::Measured::new(&rows, Some(40));
-    assert_eq!(m.plans.len(), 9);
+    assert_eq!(m.plans.len(), rows.len());
     m.step(&mut || true);
     assert!(m.done());
     let seeds = locklab::explore::table::measured(Some(40));
