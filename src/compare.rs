@@ -208,15 +208,11 @@ fn settings_that_do_not_carry(s: &Scenario, with: Approach, notes: &mut Vec<Stri
 /// note.
 fn own_settings(s: &Scenario, with: Approach, lock: &mut LockConfig, notes: &mut Vec<String>) {
     let dst = short_name(with);
-    let accepts = |f: &str| with.spec().config.fields.contains(&f);
-    for (field, value) in [
-        ("renew_deadline_ms", &mut lock.renew_deadline_ms),
-        ("retry_period_ms", &mut lock.retry_period_ms),
-        ("lock_delay_ms", &mut lock.lock_delay_ms),
-    ] {
-        if value.is_some() && !accepts(field) {
-            *value = None;
-            notes.push(format!("lock.{field}: {} only; {dst} has no such setting.", short_name(s.approach)));
+    let own = with.spec().config.settings;
+    for (name, _) in s.lock.own.iter() {
+        if !own.iter().any(|x| x.name() == name) {
+            lock.own.set(name, None);
+            notes.push(format!("lock.{name}: {} only; {dst} has no such setting.", short_name(s.approach)));
         }
     }
     let before = lock.clone();
@@ -224,10 +220,9 @@ fn own_settings(s: &Scenario, with: Approach, lock: &mut LockConfig, notes: &mut
     if *lock != before {
         notes.push(format!(
             "lock: {dst}'s own rules need other timing here: {}.",
-            [("lock.ttl_ms", before.ttl_ms, lock.ttl_ms)]
+            [("lock.ttl_ms".to_string(), before.ttl_ms, lock.ttl_ms)]
                 .into_iter()
-                .chain([("lock.renew_deadline_ms", before.renew_deadline(), lock.renew_deadline())])
-                .chain([("lock.retry_period_ms", before.retry_period(), lock.retry_period())])
+                .chain(own.iter().map(|x| (format!("lock.{}", x.name()), before.get(x), lock.get(x))))
                 .filter(|(_, a, b)| a != b)
                 .map(|(f, a, b)| format!("{f} {} → {}", seconds(a), seconds(b)))
                 .collect::<Vec<_>>()

@@ -11,6 +11,7 @@ pub mod decimal;
 pub mod explore;
 pub mod lab;
 pub mod lesson;
+pub mod param;
 pub mod protocols;
 pub mod recorded;
 pub mod scenario;

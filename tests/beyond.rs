@@ -235,9 +235,9 @@ fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_caps_the_lock_delay() {
     assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
     // A lock-delay above 60 s acts as 60 s.
     let mut s = builtin("consul-lock-delay").unwrap();
-    s.lock.lock_delay_ms = Some(60_000);
+    s.lock.own.set("lock_delay_ms", Some(60_000));
     let capped = lab::run(&s).verdict;
-    s.lock.lock_delay_ms = Some(90_000);
+    s.lock.own.set("lock_delay_ms", Some(90_000));
     assert_eq!(lab::run(&s).verdict.grants, capped.grants);
 }
 
@@ -251,9 +251,9 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
     for _ in 0..n {
         let mut s = scenario(&mut rng, Shape::of(Approach::Consul), FaultMix::Any, false);
         s.duration_ms = 90_000;
-        s.lock.lock_delay_ms = Some(rng.range(0, 5_000));
+        s.lock.own.set("lock_delay_ms", Some(rng.range(0, 5_000)));
         let c = s.clients[rng.range(0, s.clients.len() as i64 - 1) as usize].clone();
-        let duration_ms = 2 * s.lock.ttl_ms + s.lock.lock_delay() + rng.range(1_000, 15_000);
+        let duration_ms = 2 * s.lock.ttl_ms + s.lock.get(&locklab::protocols::consul::LOCK_DELAY) + rng.range(1_000, 15_000);
         s.faults.push(locklab::scenario::FaultSpec::Pause(locklab::scenario::fault::Pause {
             at_ms: c.acquire_at_ms + rng.range(0, c.work_ms + 200),
             node: c.name,
@@ -270,6 +270,43 @@ fn consul_without_the_check_sometimes_loses_an_update_once_a_pause_outlasts_twic
     }
     println!("consul, fencing false, a pause past 2 × TTL + lock-delay: {lost} of {n} runs lost an update");
     assert!(lost > 0);
+}
+
+// --- dynamodb-lock -----------------------------------------------------------------------------
+
+#[test]
+fn dynamodb_lock_happy_path_is_safe_and_live() {
+    happy(Approach::DynamodbLock);
+}
+
+#[test]
+fn dynamodb_lock_a_holder_paused_past_lease_duration_loses_an_update_with_fencing_on_as_off() {
+    // The record version number is no token: storage has nothing to refuse the late write by.
+    let [off, on] = agrees_with_expect("dynamodb-lock-gc-pause");
+    assert!(!off.verdict.safe && !on.verdict.safe);
+    // B took over only after a whole leaseDuration without a new version number, by its clock.
+    let b = off.trace.node_id("B").unwrap();
+    let granted = off.trace.events.iter().find(|e| e.node == b && matches!(e.kind, EventKind::Note(Note::BeliefStarted { .. })));
+    assert!(granted.unwrap().at_ms >= 20_000, "{:?}", granted);
+}
+
+#[test]
+fn dynamodb_lock_settings_are_its_own_and_the_heartbeat_must_be_shorter_than_the_lease() {
+    let parse = |approach: &str, lock: &str| {
+        locklab::scenario::parse(&format!(r#"{{"version": 1, "approach": "{approach}", "lock": {lock}}}"#)).map_err(|e| e.to_string())
+    };
+    let e = parse("dynamodb-lock", r#"{"ttl_ms": 4000}"#).unwrap_err();
+    assert!(e.starts_with("lock.heartbeat_period_ms: 5000 ms must be below the leaseDuration (4000 ms)"), "{e}");
+    assert!(parse("dynamodb-lock", r#"{"ttl_ms": 4000, "heartbeat_period_ms": 1000, "refresh_period_ms": 200}"#).is_ok());
+    let e = parse("redis", r#"{"refresh_period_ms": 200}"#).unwrap_err();
+    assert!(e.starts_with("lock.refresh_period_ms: only dynamodb-lock has this field (this scenario is redis)"), "{e}");
+}
+
+#[test]
+fn dynamodb_lock_sometimes_loses_an_update_with_fencing_off_and_on() {
+    let n = 200 * scale();
+    assert!(lost_updates(Approach::DynamodbLock, false, FaultMix::Any, 61, n) > 0);
+    assert!(lost_updates(Approach::DynamodbLock, true, FaultMix::Any, 62, n) > 0);
 }
 
 // --- real outages -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ use locklab::explore::shrink::shrink;
 use locklab::explore::table::{self, base};
 use locklab::explore::{as_found, explore, Class, Explorer, Mix};
 use locklab::lab;
+use locklab::protocols::spec::TokenKind;
 use locklab::scenario::fault::Crash;
 use locklab::scenario::validate::validate;
 use locklab::scenario::{parse, Approach, FaultKind, FaultSpec, Persistence, Scenario};
@@ -130,18 +131,18 @@ fn lost(cells: &[table::Cell], row: &str, fencing: bool) -> u64 {
 fn the_measured_table_agrees_with_the_seed() {
     // Once a holder can pause, every approach loses updates without fencing — except one with
     // a lock-delay (Consul), which protects every pause shorter than 2 × TTL + lock-delay (here
-    // 35 s, longer than any pause drawn); with fencing, only Redlock (no token to fence with)
-    // still does.
+    // 35 s, longer than any pause drawn); with fencing, only an approach with no token to fence
+    // with (Redlock) still does.
     let mut mix = pauses();
     mix.nodes = Some(vec!["A".into(), "B".into()]);
     let cells = table::table(&mix, 1, 1_000).unwrap();
     assert_eq!(cells.len(), 2 * table::rows().len());
     for row in table::rows() {
-        let delayed = row.base.approach.spec().config.fields.contains(&"lock_delay_ms");
+        let delayed = row.base.approach.spec().config.settings.iter().any(|x| x.name() == locklab::protocols::consul::LOCK_DELAY.name());
         assert_eq!(lost(&cells, &row.id, false) > 0, !delayed, "{} without fencing", row.id);
         let fenced = lost(&cells, &row.id, true);
-        if row.id == "redlock" {
-            assert!(fenced > 0, "redlock with fencing lost nothing");
+        if row.base.approach.spec().token == TokenKind::None {
+            assert!(fenced > 0, "{} with fencing lost nothing", row.id);
         } else {
             assert_eq!(fenced, 0, "{} with fencing lost an update", row.id);
         }

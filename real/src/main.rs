@@ -14,6 +14,7 @@ mod client;
 mod clock;
 mod compare;
 mod fidelity_doc;
+mod harness;
 mod http;
 mod plan;
 mod poller;

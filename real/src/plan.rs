@@ -1,7 +1,7 @@
 //! What of a scenario can run on real servers, and the fault schedule it becomes. Anything the
 //! harness cannot do for real is refused with a message naming the fault; nothing is skipped.
 
-use locklab::scenario::{Approach, FaultSpec, Scenario};
+use locklab::scenario::{FaultSpec, Scenario};
 
 /// One step of the fault schedule, at scenario time `at_ms`.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,34 +27,16 @@ pub enum Action {
 /// so a 20 s scenario runs in 5 s, and the scenarios' 500 ms margins are 125 ms of wall time.
 pub const DEFAULT_SCALE: f64 = 0.25;
 
-/// The approaches with a real harness so far.
-pub fn supported(approach: Approach) -> Result<(), String> {
-    match approach {
-        Approach::Redis
-        | Approach::DbLease
-        | Approach::Etcd
-        | Approach::Zookeeper
-        | Approach::Redlock
-        | Approach::Redisson
-        | Approach::ConditionalWrite => Ok(()),
-        other => Err(format!(
-            "approach: {} is not run on real servers yet (locklab-real runs redis, redlock, redisson, db-lease, conditional-write, etcd and zookeeper)",
-            other.id()
-        )),
-    }
-}
-
 /// Why a server's clock cannot be jumped or drifted here (docs/FIDELITY.md says more).
 pub const CLOCKS: &str = "is not supported on real servers: a server's clock would be stepped through libfaketime (Debian's faketime 0.9.10), which cannot start redis-server 7 (its jemalloc calls clock_gettime while libfaketime is still initialising: \"Cannot recover from unexpected recursive calls to clock_gettime()\") and is not set up for etcd, ZooKeeper or PostgreSQL";
 
 /// The schedule of `scenario`'s faults, or the first one that cannot be done for real.
 pub fn schedule(scenario: &Scenario) -> Result<Vec<Step>, String> {
-    supported(scenario.approach)?;
-    // The processes the harness can signal: the clients, and Redis's and etcd's servers
-    // (PostgreSQL is a family of processes; freezing or killing only its postmaster is not a
-    // pause or a crash of the database).
+    let harness = crate::harness::of(scenario.approach)?;
+    // The processes the harness can signal: the clients, and the lock service's servers where
+    // they are processes of their own (`Harness::signals_servers`).
     let mut processes: Vec<String> = scenario.clients.iter().map(|c| c.name.clone()).collect();
-    if !matches!(scenario.approach, Approach::DbLease | Approach::ConditionalWrite) {
+    if harness.signals_servers {
         processes.extend(locklab::scenario::nodes::service_names(scenario));
     }
     let real = |node: &str| processes.iter().any(|p| p == node);

@@ -6,16 +6,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use locklab::protocols::Note;
-use locklab::scenario::{Approach, Scenario};
+use locklab::scenario::Scenario;
 use locklab::sim::NodeId;
 
 use crate::poller::{etcd_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
 use crate::record::Service;
-use crate::servers::etcd::{start_cluster, EtcdMember};
+use crate::servers::etcd::EtcdMember;
 use crate::servers::postgres::PostgresServer;
 use crate::servers::redis::RedisServer;
 use crate::servers::signal;
-use crate::servers::zookeeper::{start_ensemble, ZkServer};
+use crate::servers::zookeeper::ZkServer;
 
 pub enum Services {
     /// `redis`, then `redis-replica` when there is one.
@@ -37,32 +37,9 @@ pub enum Services {
 }
 
 impl Services {
+    /// The service of `scenario`'s approach, started by its harness (harness.rs).
     pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
-        match scenario.approach {
-            Approach::Redis | Approach::Redisson => {
-                let persistence = scenario.lock.persistence;
-                let primary = RedisServer::start(persistence, None)?;
-                let mut servers = vec![primary];
-                if scenario.lock.replica {
-                    let replica = RedisServer::start(persistence, Some(servers[0].port))?;
-                    servers.push(replica);
-                }
-                let hash = scenario.approach == Approach::Redisson;
-                Ok(Services::Redis { servers, promoted: Arc::new(AtomicBool::new(false)), hash })
-            }
-            Approach::DbLease => Ok(Services::Postgres(PostgresServer::start(crate::client::PG_SCHEMA)?)),
-            Approach::ConditionalWrite => Ok(Services::Versioned(PostgresServer::start(crate::client::PG_OBJECT_SCHEMA)?)),
-            Approach::Redlock => {
-                let n = locklab::scenario::nodes::servers(scenario) as usize;
-                Ok(Services::Redlock((0..n).map(|_| RedisServer::start(scenario.lock.persistence, None)).collect::<Result<_, _>>()?))
-            }
-            Approach::Etcd => Ok(Services::Etcd(start_cluster(locklab::scenario::nodes::servers(scenario) as usize)?)),
-            Approach::Zookeeper => {
-                let tick_ms = ((scenario.lock.tick_ms as f64 * scale).round() as u64).max(1);
-                Ok(Services::Zookeeper(start_ensemble(locklab::scenario::nodes::servers(scenario) as usize, tick_ms)?))
-            }
-            other => Err(format!("approach: {} has no real service here", other.id())),
-        }
+        (crate::harness::of(scenario.approach)?.start)(scenario, scale)
     }
 
     /// How clients reach the service.

@@ -3,6 +3,7 @@
 //! be pinned to its input. An `Edit` reads the draft, changes one thing and writes the draft
 //! back: the JSON is the source of truth and the form never holds a copy of its own.
 
+use crate::protocols::spec::Setting;
 use crate::scenario::fault::{self, Need, Value};
 use crate::scenario::limits::{MAX_CLIENTS, MAX_FAULTS};
 use crate::scenario::validate::{self, ScenarioError};
@@ -18,6 +19,9 @@ pub enum Field {
     TtlMs,
     Fencing,
     SafeUnlock,
+    /// The approach's own `lock` setting at this index of its `settings` (k8s-lease's
+    /// RenewDeadline); empty means its default.
+    Setting(usize),
     ClientName(usize),
     ClientStartMs(usize),
     FaultAtMs(usize),
@@ -116,6 +120,7 @@ impl Field {
             Field::TtlMs => "lock.ttl_ms".into(),
             Field::Fencing => "storage.fencing".into(),
             Field::SafeUnlock => "lock.safe_unlock".into(),
+            Field::Setting(i) => format!("lock.{}", setting(s, i).map_or("", |x| x.name())),
             Field::ClientName(i) => format!("clients[{i}].name"),
             Field::ClientStartMs(i) => format!("clients[{i}].acquire_at_ms"),
             Field::FaultAtMs(i) => format!("faults[{i}].at_ms"),
@@ -143,6 +148,7 @@ impl Field {
             Field::TtlMs => s.lock.ttl_ms.to_string(),
             Field::Fencing => s.storage.fencing.to_string(),
             Field::SafeUnlock => s.lock.safe_unlock.to_string(),
+            Field::Setting(i) => setting(s, i).and_then(|x| s.lock.own.get(x.name())).map(|v| v.to_string()).unwrap_or_default(),
             Field::ClientName(i) => s.clients.get(i).map(|c| c.name.clone()).unwrap_or_default(),
             Field::ClientStartMs(i) => s.clients.get(i).map(|c| c.acquire_at_ms.to_string()).unwrap_or_default(),
             Field::FaultAtMs(i) => fault(i).map(|f| f.at_ms().to_string()).unwrap_or_default(),
@@ -173,6 +179,12 @@ impl Field {
             Field::TtlMs => s.lock.ttl_ms = whole(path, input)?,
             Field::Fencing => s.storage.fencing = input == "true",
             Field::SafeUnlock => s.lock.safe_unlock = input == "true",
+            Field::Setting(i) => {
+                let v = optional(path, input)?;
+                if let Some(x) = setting(s, i) {
+                    s.lock.own.set(x.name(), v);
+                }
+            }
             Field::ClientName(i) => {
                 if let Some(c) = s.clients.get_mut(i) {
                     c.name = input.trim().to_string();
@@ -214,6 +226,38 @@ impl Field {
         }
         Ok(())
     }
+}
+
+/// The approach's own setting at index `i` of its `settings`.
+fn setting(s: &Scenario, i: usize) -> Option<&'static Setting> {
+    s.approach.spec().config.settings.get(i)
+}
+
+/// How an approach setting's input reads: its label, unit and what leaving it empty means.
+pub struct SettingRow {
+    pub field: Field,
+    /// The setting's own name for it ("RenewDeadline").
+    pub label: &'static str,
+    pub unit: &'static str,
+    /// Shown in the empty input: the default it then takes ("10000").
+    pub when_empty: String,
+}
+
+/// The inputs for the approach's own settings, in its order (none for most approaches).
+pub fn settings(s: &Scenario) -> Vec<SettingRow> {
+    s.approach
+        .spec()
+        .config
+        .settings
+        .iter()
+        .enumerate()
+        .map(|(i, x)| SettingRow {
+            field: Field::Setting(i),
+            label: x.param().form.unwrap_or(x.name()),
+            unit: x.number().unit,
+            when_empty: x.default().to_string(),
+        })
+        .collect()
 }
 
 /// The field of a fault row's node menu, and of its groups input.
@@ -406,6 +450,25 @@ mod tests {
         assert_eq!(e.path, "faults[1].groups[1]");
         assert!(Field::FaultGroups(1).is_at(&read(&text).unwrap(), &e.path));
         assert!(!Field::FaultAtMs(1).is_at(&read(&text).unwrap(), &e.path));
+    }
+
+    #[test]
+    fn an_approach_setting_is_edited_by_its_param_and_validated_at_its_path() {
+        let k8s = r#"{"version": 1, "approach": "k8s-lease"}"#;
+        let rows = settings(&read(k8s).unwrap());
+        let names: Vec<String> = rows.iter().map(|r| r.field.path(&read(k8s).unwrap())).collect();
+        assert_eq!(names, ["lock.renew_deadline_ms", "lock.retry_period_ms"]);
+        assert_eq!((rows[0].label, rows[0].unit, rows[0].when_empty.as_str()), ("RenewDeadline", "ms", "10000"));
+        let text = set(k8s, Field::Setting(0), "20000").unwrap();
+        assert_eq!(read(&text).unwrap().lock.own.get("renew_deadline_ms"), Some(20_000));
+        assert_eq!(Field::Setting(0).value(&read(&text).unwrap()), "20000");
+        // Validation names the same path: a RenewDeadline at or above the LeaseDuration (15 s).
+        let e = validate::parse(&text).unwrap_err();
+        assert!(Field::Setting(0).is_at(&read(&text).unwrap(), &e.path), "{e}");
+        // Empty: back to the default, and out of the JSON.
+        let text = set(&text, Field::Setting(0), "").unwrap();
+        assert!(!text.contains("renew_deadline_ms"), "{text}");
+        assert!(settings(&read(r#"{"version": 1, "approach": "redis"}"#).unwrap()).is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use super::properties::{Check, Evidence, Property, PropertyKind};
 use crate::protocols::{BeliefEnd, Event, EventKind, Msg, Note, Trace};
-use crate::scenario::{Approach, Scenario};
+use crate::scenario::Scenario;
 use crate::sim::{LocalClock, LossReason, NodeId, Time, NO_NODE};
 
 pub const HANDLED_ONLY_WHEN_UP: Property = Property {
@@ -214,7 +214,7 @@ struct Clocks {
 
 fn clocks_move_as_the_faults_say(s: &Scenario, trace: &Trace) -> Option<Evidence> {
     let ttl_lock = s.approach.spec().lease == crate::protocols::spec::LeaseKind::FixedTtl;
-    let db = s.approach == Approach::DbLease;
+    let strict = s.approach.spec().deadline == crate::protocols::spec::Deadline::Passed;
     let mut clocks = vec![Clocks { wall: LocalClock::exact(), mono: LocalClock::exact(), disturbances: 0 }; trace.nodes.len()];
     // (server, holder) → the deadline of the key or row the server committed.
     let mut deadlines: Vec<((NodeId, NodeId), i64)> = Vec::new();
@@ -260,7 +260,7 @@ fn clocks_move_as_the_faults_say(s: &Scenario, trace: &Trace) -> Option<Evidence
                 if let Some(&(_, w)) = deadlines.iter().find(|(k, _)| *k == (e.node, *holder)) {
                     let wall = clocks[e.node].wall.read_ms(t);
                     // Postgres: `expires_at < now()`; Redis: the deadline reached.
-                    if wall < w || (db && wall == w) {
+                    if wall < w || (strict && wall == w) {
                         return bad(format!("expired at wall {wall}, before its deadline {w}"));
                     }
                 }

@@ -8,7 +8,7 @@
 //! (`Workload::ReadModifyWrite`).
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
+use super::spec::{Deadline, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{AcquireFailure, BeliefEnd, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId};
@@ -67,6 +67,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    deadline: Deadline::Reached,
     config: ConfigRules::PLAIN,
     workload: Workload::ReadModifyWrite,
     words: Words {

@@ -6,41 +6,31 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+use super::spec::Setting;
+
+/// Serialized by serde's derive; read natively (for tests/error_paths.rs, as the format's other
+/// types are) by `Deserialize` below, since the approaches' settings are not fixed fields.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
-#[serde(deny_unknown_fields)]
 pub struct LockConfig {
-    #[serde(default = "default_ttl")]
     pub ttl_ms: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub servers: Option<u32>,
-    #[serde(default = "yes")]
     pub safe_unlock: bool,
-    #[serde(default)]
     pub replica: bool,
-    #[serde(default)]
     pub persistence: Persistence,
-    #[serde(default = "default_drift_factor")]
     pub drift_factor: f64,
-    #[serde(default = "default_retry")]
     pub retry_ms: [i64; 2],
-    #[serde(default = "default_request_timeout")]
     pub request_timeout_ms: i64,
     /// ZooKeeper's tickTime: it bounds the negotiated session timeout (2–20 ticks) and the
     /// leader expires sessions on tick boundaries. Written out only when not the default, so
     /// scenarios that never set it serialize (and share) as before.
-    #[serde(default = "default_tick", skip_serializing_if = "is_default_tick")]
+    #[serde(skip_serializing_if = "is_default_tick")]
     pub tick_ms: i64,
-    /// k8s-lease: client-go's RenewDeadline and RetryPeriod (`ttl_ms` is its LeaseDuration);
-    /// None: client-go's defaults (`renew_deadline`, `retry_period`). Accepted only by an
-    /// approach that names them (`Spec::fields`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub renew_deadline_ms: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry_period_ms: Option<i64>,
-    /// consul: the session's lock-delay; None: Consul's default (`lock_delay`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lock_delay_ms: Option<i64>,
+    /// The approach's own settings (`Spec::config.settings`: k8s-lease's `renew_deadline_ms`,
+    /// consul's `lock_delay_ms`), those the scenario writes, beside the common fields in the
+    /// JSON. Absent ones take their `Setting`'s default.
+    #[serde(flatten)]
+    pub own: Settings,
 }
 
 impl LockConfig {
@@ -49,19 +39,9 @@ impl LockConfig {
         LockConfig { ttl_ms: approach.spec().config.default_ttl_ms, ..LockConfig::default() }
     }
 
-    /// client-go's RenewDeadline (default 10 s).
-    pub fn renew_deadline(&self) -> i64 {
-        self.renew_deadline_ms.unwrap_or(10_000)
-    }
-
-    /// client-go's RetryPeriod (default 2 s).
-    pub fn retry_period(&self) -> i64 {
-        self.retry_period_ms.unwrap_or(2_000)
-    }
-
-    /// Consul's lock-delay (default 15 s).
-    pub fn lock_delay(&self) -> i64 {
-        self.lock_delay_ms.unwrap_or(15_000)
+    /// The value of the approach's own setting `setting`: the scenario's, else its default.
+    pub fn get(&self, setting: &Setting) -> i64 {
+        self.own.get(setting.name()).unwrap_or_else(|| setting.default())
     }
 }
 
@@ -77,19 +57,13 @@ impl Default for LockConfig {
             retry_ms: default_retry(),
             request_timeout_ms: default_request_timeout(),
             tick_ms: default_tick(),
-            renew_deadline_ms: None,
-            retry_period_ms: None,
-            lock_delay_ms: None,
+            own: Settings::default(),
         }
     }
 }
 
 fn default_ttl() -> i64 {
     10_000
-}
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // only serde (native) uses it
-fn yes() -> bool {
-    true
 }
 fn default_drift_factor() -> f64 {
     0.01
@@ -106,6 +80,120 @@ fn default_tick() -> i64 {
 }
 fn is_default_tick(v: &i64) -> bool {
     *v == default_tick()
+}
+
+/// The approach settings a scenario writes, by name (sorted, so equal settings compare and
+/// serialize alike whatever order the file had).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings(Vec<(&'static str, i64)>);
+
+impl Settings {
+    /// The value written for the setting called `name`, if any.
+    pub fn get(&self, name: &str) -> Option<i64> {
+        self.0.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// Writes (`Some`) or removes (`None`) the setting called `name`.
+    pub fn set(&mut self, name: &'static str, value: Option<i64>) {
+        self.0.retain(|(n, _)| *n != name);
+        if let Some(v) = value {
+            let at = self.0.partition_point(|(n, _)| *n < name);
+            self.0.insert(at, (name, v));
+        }
+    }
+
+    /// Every written setting, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, i64)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().copied())
+    }
+}
+
+/// Every approach's own setting names: what the `lock` section may hold beyond the common
+/// fields (validation then refuses a setting the scenario's approach does not have).
+pub fn setting_names() -> impl Iterator<Item = &'static str> {
+    super::Approach::ALL.into_iter().flat_map(|a| a.spec().config.settings.iter().map(Setting::name))
+}
+
+/// The common fields of `lock`, in the format's order.
+pub const COMMON_FIELDS: [&str; 9] =
+    ["ttl_ms", "servers", "safe_unlock", "replica", "persistence", "drift_factor", "retry_ms", "request_timeout_ms", "tick_ms"];
+
+/// What serde's derive would write for `LockConfig` with `deny_unknown_fields` if its settings
+/// were fields: the same errors at the same paths, so tests/error_paths.rs keeps checking the
+/// hand-written reader (scenario/read.rs) against serde.
+#[cfg(not(target_arch = "wasm32"))]
+mod de {
+    use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, Visitor};
+    use serde::Deserialize;
+
+    use super::{setting_names, LockConfig, COMMON_FIELDS};
+
+    /// A key of `lock`: one of its fields, as a static name.
+    struct Key;
+
+    impl<'de> DeserializeSeed<'de> for Key {
+        type Value = &'static str;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<&'static str, D::Error> {
+            d.deserialize_identifier(self)
+        }
+    }
+
+    impl Visitor<'_> for Key {
+        type Value = &'static str;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("field identifier")
+        }
+        fn visit_str<E: Error>(self, v: &str) -> Result<&'static str, E> {
+            COMMON_FIELDS.into_iter().chain(setting_names()).find(|n| *n == v).ok_or_else(|| E::custom(format!("unknown field `{v}`")))
+        }
+    }
+
+    struct Lock;
+
+    impl<'de> Visitor<'de> for Lock {
+        type Value = LockConfig;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("struct LockConfig")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LockConfig, A::Error> {
+            let mut c = LockConfig::default();
+            let mut seen: Vec<&str> = Vec::new();
+            while let Some(key) = map.next_key_seed(Key)? {
+                if seen.contains(&key) {
+                    return Err(A::Error::custom(format!("duplicate field `{key}`")));
+                }
+                seen.push(key);
+                match key {
+                    "ttl_ms" => c.ttl_ms = map.next_value()?,
+                    "servers" => c.servers = map.next_value()?,
+                    "safe_unlock" => c.safe_unlock = map.next_value()?,
+                    "replica" => c.replica = map.next_value()?,
+                    "persistence" => c.persistence = map.next_value()?,
+                    "drift_factor" => c.drift_factor = map.next_value()?,
+                    "retry_ms" => c.retry_ms = map.next_value()?,
+                    "request_timeout_ms" => c.request_timeout_ms = map.next_value()?,
+                    "tick_ms" => c.tick_ms = map.next_value()?,
+                    setting => {
+                        let value: Option<i64> = map.next_value()?;
+                        c.own.set(setting, value);
+                    }
+                }
+            }
+            Ok(c)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for LockConfig {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LockConfig, D::Error> {
+            d.deserialize_map(Lock)
+        }
+    }
 }
 
 /// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).

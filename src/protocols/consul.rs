@@ -13,7 +13,9 @@
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::ensemble::{EnsembleServer, Refusal, Service, Stamps};
 use super::session_link::{session_lost, SessionLink, Stage};
-use super::spec::{numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload};
+use super::spec::{Deadline, 
+    numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
+};
 use super::{Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -25,6 +27,16 @@ const RETRY: u32 = AGENT_TAGS + 2;
 pub const LOCK_RETRY_MS: i64 = 5_000;
 /// `structs.MaxLockDelay`: a longer lock-delay is capped.
 pub const MAX_LOCK_DELAY_MS: i64 = 60_000;
+/// The session's lock-delay (Consul's default 15 s); bounded as a TTL is
+/// (scenario::limits::MAX_TTL_MS), and above `MAX_LOCK_DELAY_MS` it acts as that.
+pub const LOCK_DELAY: Setting = Setting::ms(
+    "lock_delay_ms",
+    1,
+    600_000,
+    15_000,
+    "lock-delay",
+    "Consul's lock-delay: after a session is invalidated, no acquire of its key succeeds for this long",
+);
 /// Consul accepts session TTLs from 10 s to 24 h.
 const TTL_RANGE_MS: (i64, i64) = (10_000, 86_400_000);
 /// How often the leader looks for sessions past 2 × TTL (Consul arms a timer per session; a
@@ -302,9 +314,10 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    deadline: Deadline::Reached,
     config: ConfigRules {
         default_ttl_ms: 15_000,
-        fields: &["lock_delay_ms"],
+        settings: &[LOCK_DELAY],
         check,
         fit: |l| l.ttl_ms = l.ttl_ms.clamp(TTL_RANGE_MS.0, TTL_RANGE_MS.1),
     },
@@ -333,7 +346,7 @@ pub const SPEC: Spec = Spec {
             Box::new(move |inc| Box::new(SessionLock::new(inc, servers.clone(), ttl, timeout)))
         },
         server: |p, rank| {
-            let delay = p.lock.lock_delay().min(MAX_LOCK_DELAY_MS);
+            let delay = p.lock.get(&LOCK_DELAY).min(MAX_LOCK_DELAY_MS);
             Box::new(EnsembleServer::node(&Consul, rank, p.servers.clone(), p.lock.tick_ms, delay))
         },
     },

@@ -6,7 +6,7 @@
 //! The database is durable: a crash keeps the row.
 
 use super::single_server::SingleServerAgent;
-use super::spec::{common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
+use super::spec::{Deadline, common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{Ctx, Msg, Note};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
@@ -148,6 +148,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
+    deadline: Deadline::Passed,
     config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {

@@ -9,7 +9,7 @@
 //! `leaseTransitions` ("does not guarantee that only one client is acting as a leader").
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload};
+use super::spec::{Deadline, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{BeliefEnd, Ctx, EventKind, LeaseRecord, Msg, Note, Trace};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
 
@@ -303,9 +303,29 @@ fn whole_seconds(ms: i64) -> i64 {
     (ms + 999) / 1000 * 1000
 }
 
+/// client-go's RenewDeadline: how long a leader keeps retrying its renewal before it stops
+/// leading (`ttl_ms` is its LeaseDuration). Bounded as a TTL is (scenario::limits::MAX_TTL_MS).
+pub const RENEW_DEADLINE: Setting = Setting::ms(
+    "renew_deadline_ms",
+    1,
+    600_000,
+    10_000,
+    "RenewDeadline",
+    "client-go's RenewDeadline: a leader that cannot renew for this long stops leading",
+);
+/// client-go's RetryPeriod: how often a candidate tries to take the Lease and a leader renews it.
+pub const RETRY_PERIOD: Setting = Setting::ms(
+    "retry_period_ms",
+    1,
+    600_000,
+    2_000,
+    "RetryPeriod",
+    "client-go's RetryPeriod: how often a candidate tries to take the Lease and a leader renews it",
+);
+
 /// client-go refuses a config unless LeaseDuration > RenewDeadline > 1.2 × RetryPeriod.
 fn check(l: &super::LockConfig) -> Result<(), (&'static str, String)> {
-    let (lease, deadline, retry) = (whole_seconds(l.ttl_ms), l.renew_deadline(), l.retry_period());
+    let (lease, deadline, retry) = (whole_seconds(l.ttl_ms), l.get(&RENEW_DEADLINE), l.get(&RETRY_PERIOD));
     if deadline >= lease {
         return Err(("lock.renew_deadline_ms", format!("{deadline} ms must be below the LeaseDuration ({lease} ms): client-go requires LeaseDuration > RenewDeadline > 1.2 × RetryPeriod")));
     }
@@ -320,8 +340,8 @@ fn check(l: &super::LockConfig) -> Result<(), (&'static str, String)> {
 fn fit(l: &mut super::LockConfig) {
     if check(l).is_err() {
         let lease = whole_seconds(l.ttl_ms);
-        l.renew_deadline_ms = Some(lease * 2 / 3);
-        l.retry_period_ms = Some(lease * 2 / 15);
+        l.own.set(RENEW_DEADLINE.name(), Some(lease * 2 / 3));
+        l.own.set(RETRY_PERIOD.name(), Some(lease * 2 / 15));
     }
 }
 
@@ -341,7 +361,8 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
-    config: ConfigRules { default_ttl_ms: 15_000, fields: &["renew_deadline_ms", "retry_period_ms"], check, fit },
+    deadline: Deadline::Reached,
+    config: ConfigRules { default_ttl_ms: 15_000, settings: &[RENEW_DEADLINE, RETRY_PERIOD], check, fit },
     workload: Workload::UnderLock,
     words: Words {
         lease: "Lease",
@@ -362,8 +383,8 @@ pub const SPEC: Spec = Spec {
         agent: |p| {
             let timing = Timing {
                 lease_ms: whole_seconds(p.lock.ttl_ms),
-                renew_deadline_ms: p.lock.renew_deadline(),
-                retry_period_ms: p.lock.retry_period(),
+                renew_deadline_ms: p.lock.get(&RENEW_DEADLINE),
+                retry_period_ms: p.lock.get(&RETRY_PERIOD),
                 request_timeout_ms: p.lock.request_timeout_ms,
             };
             let apiserver = p.servers[0];

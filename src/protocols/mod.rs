@@ -3,28 +3,33 @@
 //! vocabulary so the checker, the narrator and the UI treat them alike.
 
 pub mod client;
-pub mod conditional_write;
 pub mod config;
-pub mod consul;
-pub mod db_lease;
 pub mod ensemble;
 pub mod ensemble_client;
-pub mod etcd;
-pub mod k8s_lease;
-pub mod redis;
-pub mod redisson;
-pub mod redlock;
 pub mod registry;
 pub mod session_link;
 pub mod single_server;
 pub mod spec;
 pub mod storage;
 pub mod words;
-pub mod zookeeper;
 
 pub use config::LockConfig;
-pub use registry::Approach;
 pub use spec::Spec;
+
+// The one list of approaches (registry.rs): a line declares the approach's module and registers
+// it (its `Approach` variant, its place in `Approach::ALL` and its `SPEC`).
+registry::approaches! {
+    DbLease: db_lease,
+    Redis: redis,
+    Redlock: redlock,
+    Zookeeper: zookeeper,
+    Etcd: etcd,
+    ConditionalWrite: conditional_write,
+    K8sLease: k8s_lease,
+    Redisson: redisson,
+    Consul: consul,
+    DynamodbLock: dynamodb_lock,
+}
 
 use serde::Serialize;
 

@@ -7,7 +7,7 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{
+use super::spec::{Deadline, 
     common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
 };
 use super::{Ctx, Msg, Note, RedisKey};
@@ -362,6 +362,7 @@ pub const SPEC: Spec = Spec {
     replica: true,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
+    deadline: Deadline::Reached,
     config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {

@@ -9,7 +9,7 @@
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
 use super::redis;
-use super::spec::{BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{Deadline, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -125,6 +125,7 @@ pub const SPEC: Spec = Spec {
     replica: true,
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
+    deadline: Deadline::Reached,
     config: ConfigRules { default_ttl_ms: 30_000, ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {

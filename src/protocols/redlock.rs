@@ -6,7 +6,7 @@
 
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::spec::{
+use super::spec::{Deadline, 
     common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
 };
 use super::{AcquireFailure, Ctx, Msg};
@@ -165,6 +165,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: true,
     expiry_clock: ClockKind::Wall,
+    deadline: Deadline::Reached,
     config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {

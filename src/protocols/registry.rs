@@ -3,65 +3,47 @@
 //! the lease is a fixed TTL or a session kept alive, the lifetime the service really grants,
 //! the token and how it is written, which switches apply, the words captions use, and how its
 //! nodes are built — is a field of its `Spec` (`spec.rs`), written in the approach's own protocol file
-//! (`db_lease::SPEC`, `redis::SPEC`, …) and listed in `SPECS` below.
+//! (`db_lease::SPEC`, `redis::SPEC`, …) and registered by `approaches!` below.
 //!
 //! Code elsewhere asks the spec (`approach.spec().lease`), never matches on the approach:
-//! a new approach is its protocol file, a variant and a row here, and its built-ins
-//! (docs/ADDING.md keeps the exact list).
-
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Deserialize;
-use serde::Serialize;
+//! a new approach is its protocol file, its line in the `approaches!` list (protocols/mod.rs),
+//! and its built-ins (docs/ADDING.md keeps the exact list).
 
 pub use super::spec::Spec;
-use super::{conditional_write, consul, db_lease, etcd, k8s_lease, redis, redisson, redlock, zookeeper};
+pub use super::Approach;
 
-/// A lock approach, as scenario files name it (`"approach": "redis"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
-#[serde(rename_all = "kebab-case")]
-pub enum Approach {
-    DbLease,
-    Redis,
-    Redlock,
-    Zookeeper,
-    Etcd,
-    ConditionalWrite,
-    K8sLease,
-    Redisson,
-    Consul,
+/// The one list of approaches, invoked once in protocols/mod.rs with a line per approach,
+/// `Variant: module`, in the order menus list them. It declares the approach's module and writes
+/// its `Approach` variant (the id scenario files use is the variant in kebab case, which is
+/// also its `SPEC`'s id: a test holds them equal), its place in `Approach::ALL` and its spec.
+macro_rules! approaches {
+    ($($variant:ident: $module:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// A lock approach, as scenario files name it (`"approach": "redis"`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+        #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Deserialize))] // see scenario::format
+        #[serde(rename_all = "kebab-case")]
+        pub enum Approach {
+            $($variant),+
+        }
+
+        impl Approach {
+            /// Every approach, in the list's order.
+            pub const ALL: [Approach; [$(stringify!($variant)),+].len()] = [$(Approach::$variant),+];
+
+            /// Everything about it (spec.rs).
+            pub fn spec(self) -> &'static Spec {
+                match self {
+                    $(Approach::$variant => &$module::SPEC),+
+                }
+            }
+        }
+    };
 }
-
-/// The specs, in `Approach` order (a spec's index is its variant's discriminant).
-static SPECS: [&Spec; 9] = [
-    &db_lease::SPEC,
-    &redis::SPEC,
-    &redlock::SPEC,
-    &zookeeper::SPEC,
-    &etcd::SPEC,
-    &conditional_write::SPEC,
-    &k8s_lease::SPEC,
-    &redisson::SPEC,
-    &consul::SPEC,
-];
+pub(crate) use approaches;
 
 impl Approach {
-    pub const ALL: [Approach; 9] = [
-        Approach::DbLease,
-        Approach::Redis,
-        Approach::Redlock,
-        Approach::Zookeeper,
-        Approach::Etcd,
-        Approach::ConditionalWrite,
-        Approach::K8sLease,
-        Approach::Redisson,
-        Approach::Consul,
-    ];
-
-    pub fn spec(self) -> &'static Spec {
-        SPECS[self as usize]
-    }
-
     /// The id used in scenario files and links.
     pub fn id(self) -> &'static str {
         self.spec().id
@@ -91,5 +73,40 @@ impl Approach {
     /// The bare token for tight spots: "3", "0x1_00000003", "—".
     pub fn token_value(self, token: Option<u64>) -> String {
         self.spec().token.value(token)
+    }
+}
+
+/// The approaches' own `lock` settings as a Markdown table (docs/ADDING.md carries it; a test
+/// keeps the two the same), one row a setting, from its `Setting` alone.
+pub fn settings_table() -> String {
+    let mut out = String::from("| approach | field | range | default | what it is |\n|---|---|---|---|---|\n");
+    for a in Approach::ALL {
+        for x in a.spec().config.settings {
+            let n = x.number();
+            out += &format!("| {} | `lock.{}` | {}..={} {} | {} | {} |\n", a.id(), x.name(), n.lo, n.hi, n.unit, x.default(), x.why());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn docs_adding_carries_the_settings_table_as_the_specs_write_it() {
+        let docs = include_str!("../../docs/ADDING.md");
+        let table = settings_table();
+        assert!(docs.contains(&table), "docs/ADDING.md should carry this table:\n{table}");
+    }
+
+    #[test]
+    fn approaches_are_listed_once_in_variant_order() {
+        for (i, a) in Approach::ALL.into_iter().enumerate() {
+            assert_eq!(a as usize, i);
+            assert_eq!(Approach::by_id(a.id()), Some(a));
+            // The variant's serde name (what scenario files write) is the spec's id.
+            assert_eq!(serde_json::to_value(a).unwrap(), a.id());
+        }
     }
 }

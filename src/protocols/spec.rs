@@ -6,6 +6,7 @@ use super::client::AgentFactory;
 pub use super::client::Workload;
 use super::config::LockConfig;
 use super::{BoxedNode, Msg, Trace};
+pub use crate::param::{Need, Number, Param, Toward, Ty};
 use crate::sim::{ClockKind, NodeId};
 
 /// What an approach is, in data. See the module doc.
@@ -38,6 +39,8 @@ pub struct Spec {
     /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
     /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
     pub expiry_clock: ClockKind,
+    /// When a fixed TTL has ended at a server, by that clock.
+    pub deadline: Deadline,
     /// How clients use it to write, and so what storage checks and what the checker calls stale.
     pub workload: Workload,
     /// Its `lock` settings beyond the common ones: their defaults and rules.
@@ -96,6 +99,15 @@ pub enum Holding {
     Replicated,
 }
 
+/// When a fixed TTL ends at the server that keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// Once its deadline has come (Redis: a key whose deadline is now is gone).
+    Reached,
+    /// Only once past it (PostgreSQL: `expires_at < now()`).
+    Passed,
+}
+
 /// What the lock's lifetime is measured from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeaseKind {
@@ -109,9 +121,10 @@ pub enum LeaseKind {
 pub struct ConfigRules {
     /// `lock.ttl_ms` when absent.
     pub default_ttl_ms: i64,
-    /// The `lock` fields only some approaches accept that this one does (any other approach
-    /// refuses them, naming the field).
-    pub fields: &'static [&'static str],
+    /// Its own `lock` settings, as data: the reader, validation, the editor's form, Compare
+    /// and the docs' table go through this list (any other approach refuses them, naming the
+    /// field). Values are read with `LockConfig::get`.
+    pub settings: &'static [Setting],
     /// Rules beyond each field's bounds: the field path and what is wrong.
     pub check: fn(&LockConfig) -> Result<(), (&'static str, String)>,
     /// Makes a lock configuration (another approach's, a generated one) valid for this
@@ -122,7 +135,49 @@ pub struct ConfigRules {
 
 impl ConfigRules {
     /// The common `lock` settings only, with a 10 s TTL by default.
-    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, fields: &[], check: |_| Ok(()), fit: |_| {} };
+    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, settings: &[], check: |_| Ok(()), fit: |_| {} };
+}
+
+/// One `lock` setting of an approach's own (k8s-lease's `renew_deadline_ms`): a number field
+/// described with the very `Param` the fault kinds use (its name, unit, bounds, and its value
+/// when absent as `Need::Default`), and why it is there, in a sentence for the docs' table.
+pub struct Setting {
+    param: Param,
+    why: &'static str,
+}
+
+impl Setting {
+    /// A number of milliseconds in `lo..=hi`, `default` when absent.
+    pub const fn ms(name: &'static str, lo: i64, hi: i64, default: i64, label: &'static str, why: &'static str) -> Setting {
+        let n = Number { need: Need::Default(default), lo, hi, unit: "ms", draw: (lo, hi), toward: Toward::Low };
+        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.param.name
+    }
+
+    pub fn param(&self) -> &Param {
+        &self.param
+    }
+
+    /// Why the approach has it, for the docs' table.
+    pub fn why(&self) -> &'static str {
+        self.why
+    }
+
+    /// Its number's description (every setting is a number).
+    pub fn number(&self) -> Number {
+        self.param.number().expect("an approach's setting is a number")
+    }
+
+    /// Its value when the scenario does not write it.
+    pub fn default(&self) -> i64 {
+        match self.number().need {
+            Need::Default(v) => v,
+            Need::Required | Need::Optional { .. } => unreachable!("`Setting::ms` gives every setting a default"),
+        }
+    }
 }
 
 /// What the approach hands out as a fencing token, and how it is written.

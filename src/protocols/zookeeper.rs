@@ -4,7 +4,7 @@
 
 use super::ensemble::{EnsembleServer, Service, Stamps};
 use super::ensemble_client::EnsembleAgent;
-use super::spec::{
+use super::spec::{Deadline, 
     common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
 };
 use super::Msg;
@@ -29,6 +29,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
+    deadline: Deadline::Reached,
     config: ConfigRules::PLAIN,
     workload: Workload::UnderLock,
     words: Words {

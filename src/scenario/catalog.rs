@@ -42,6 +42,8 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/redis-clock-jump.json"),
     include_str!("catalog/redis-clock-drift.json"),
     include_str!("catalog/etcd-clock-jump.json"),
+    include_str!("catalog/dynamodb-lock-gc-pause.json"),
+    include_str!("catalog/happy-path-dynamodb-lock.json"),
 ];
 
 /// Real outages, replayed (PROTOCOLS.md (b) 10): each says what it is adapted from and what it

@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::format::*;
 pub(crate) use super::json_read::{boolean, choice, err, int, invalid, join, list, string, Object, Read};
 use super::json_read::{float, uint, uint32};
+use crate::protocols::config::{setting_names, Settings, COMMON_FIELDS};
 
 /// `[lo, hi]`: exactly two integers.
 fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
@@ -31,20 +32,9 @@ fn persistence(v: &Value, path: &str) -> Read<Persistence> {
 
 /// The `lock` section of a scenario on `approach` (its TTL's default is the approach's).
 fn lock(v: &Value, path: &str, approach: Approach) -> Read<LockConfig> {
-    let known = [
-        "ttl_ms",
-        "servers",
-        "safe_unlock",
-        "replica",
-        "persistence",
-        "drift_factor",
-        "retry_ms",
-        "request_timeout_ms",
-        "tick_ms",
-        "renew_deadline_ms",
-        "retry_period_ms",
-        "lock_delay_ms",
-    ];
+    // The common fields, then every approach's own settings (validation refuses one the
+    // scenario's approach does not have, naming who has it).
+    let known: Vec<&str> = COMMON_FIELDS.into_iter().chain(setting_names()).collect();
     let o = Object::new(v, path, &known)?;
     let d = LockConfig::for_approach(approach);
     Ok(LockConfig {
@@ -57,10 +47,17 @@ fn lock(v: &Value, path: &str, approach: Approach) -> Read<LockConfig> {
         retry_ms: o.or("retry_ms", d.retry_ms, pair)?,
         request_timeout_ms: o.or("request_timeout_ms", d.request_timeout_ms, int)?,
         tick_ms: o.or("tick_ms", d.tick_ms, int)?,
-        renew_deadline_ms: o.opt("renew_deadline_ms", int)?,
-        retry_period_ms: o.opt("retry_period_ms", int)?,
-        lock_delay_ms: o.opt("lock_delay_ms", int)?,
+        own: settings(&o)?,
     })
+}
+
+/// The approach settings the `lock` section writes.
+fn settings(o: &Object) -> Read<Settings> {
+    let mut own = Settings::default();
+    for name in setting_names() {
+        own.set(name, o.opt(name, int)?);
+    }
+    Ok(own)
 }
 
 fn storage(v: &Value, path: &str) -> Read<StorageConfig> {

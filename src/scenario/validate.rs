@@ -62,20 +62,20 @@ fn number(v: f64) -> String {
     }
 }
 
-/// The `lock` fields only some approaches accept, and the approach's own rules.
+/// The approach's own `lock` settings (each within its `Param`'s bounds; another approach's
+/// refused, naming who has it), and the approach's own rules.
 fn own_lock_fields(s: &Scenario) -> Result<(), ScenarioError> {
     let l = &s.lock;
     let spec = s.approach.spec();
-    for (field, value) in
-        [("renew_deadline_ms", l.renew_deadline_ms), ("retry_period_ms", l.retry_period_ms), ("lock_delay_ms", l.lock_delay_ms)]
-    {
-        let Some(v) = value else { continue };
-        let path = format!("lock.{field}");
-        if !spec.config.fields.contains(&field) {
-            let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().config.fields.contains(&field)).map(|a| a.id()).collect();
+    for (name, v) in l.own.iter() {
+        let path = format!("lock.{name}");
+        let Some(setting) = spec.config.settings.iter().find(|x| x.name() == name) else {
+            let with: Vec<&str> =
+                Approach::ALL.iter().filter(|a| a.spec().config.settings.iter().any(|x| x.name() == name)).map(|a| a.id()).collect();
             return Err(err(path, format!("only {} has this field (this scenario is {})", with.join(", "), s.approach.id())));
-        }
-        range(&path, v, 1, MAX_TTL_MS, " ms")?;
+        };
+        let n = setting.number();
+        range(&path, v, n.lo, n.hi, &format!(" {}", n.unit))?;
     }
     (spec.config.check)(l).map_err(|(path, message)| err(path, message))
 }

@@ -112,9 +112,7 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             retry_ms: [rng.range(10, 200), rng.range(200, 500)],
             request_timeout_ms: rng.range(10, 200),
             tick_ms: *pick(rng, &[200, 500, 2000]),
-            renew_deadline_ms: None,
-            retry_period_ms: None,
-            lock_delay_ms: None,
+            own: Default::default(),
         },
         storage: StorageConfig { fencing },
         network: NetworkConfig {
@@ -208,10 +206,11 @@ pub fn scenario(rng: &mut Stream, shape: Shape, mix: FaultMix, fencing: bool) ->
 pub fn quiet_stretch_ms(s: &Scenario) -> i64 {
     let l = &s.lock;
     let mut lease = l.ttl_ms.max(2 * l.tick_ms).max(2_000) + l.tick_ms.max(500) + 1_000;
-    if s.approach.spec().config.fields.contains(&"lock_delay_ms") {
+    let delay = &locklab::protocols::consul::LOCK_DELAY;
+    if s.approach.spec().config.settings.iter().any(|x| x.name() == delay.name()) {
         // Consul: an invalidated session is found only after 2 × TTL, then the lock-delay runs,
         // and a refused client looks again 5 s later.
-        lease += l.ttl_ms + l.lock_delay().min(60_000) + 5_000;
+        lease += l.ttl_ms + l.get(delay).min(60_000) + 5_000;
     }
     let reply = 2 * s.network.latency_ms[1] + l.request_timeout_ms;
     let turn: i64 = s.clients.iter().map(|c| c.writes as i64 * (c.work_ms + reply) + l.retry_ms[1] + 1_000).sum();

@@ -3,6 +3,7 @@
 //! shrinker's direction), each with the [`Place`] in the payload that holds it, and the
 //! [`Spot`] a kind places itself at. Nothing here names a kind: each kind's file does that.
 
+pub use crate::param::{Need, Number, Param, Toward, Ty};
 use crate::scenario::limits::MAX_DURATION_MS;
 use crate::sim::{Fault, NodeId, Role};
 
@@ -45,76 +46,6 @@ pub trait Kind: Clone + Default + 'static {
     /// values that tell this kind's story in that run; `same` are the scenario's faults of
     /// this kind already there. None where it does not apply to the node.
     fn here(spot: &Spot, same: &[&Self]) -> Option<Self>;
-}
-
-/// What one field of a fault holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ty {
-    /// `at_ms`: when the fault strikes, in true ms within the run. The shrinker moves it later
-    /// (the latest start that still fails).
-    At,
-    Number(Number),
-    /// A node's name.
-    Node,
-    /// Disjoint groups of node names (unlisted nodes form one more group).
-    Groups,
-    /// Yes or no; absent means no. The shrinker tries no.
-    Flag,
-}
-
-/// A whole number of `unit`s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Number {
-    pub need: Need,
-    /// What validation accepts.
-    pub lo: i64,
-    pub hi: i64,
-    /// "ms" or "ppm".
-    pub unit: &'static str,
-    /// What the explorer draws from unless its mix says otherwise.
-    pub draw: (i64, i64),
-    /// Which value the shrinker moves it toward: the mildest form of the fault.
-    pub toward: Toward,
-}
-
-/// Whether a number must be written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Need {
-    Required,
-    /// Absent means this value.
-    Default(i64),
-    /// Absent is a meaning of its own, in the form's words ("stays down", "to the end").
-    Optional {
-        absent: &'static str,
-    },
-}
-
-/// The mildest value of a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Toward {
-    /// Its lowest valid value (the shortest pause, the quickest restart).
-    Low,
-    /// Zero (the smallest clock jump or drift, either sign).
-    Zero,
-}
-
-/// One field of a fault kind, named as the JSON names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Param {
-    pub name: &'static str,
-    pub ty: Ty,
-    /// The form's label when this is the row's one amount ("for", "restarts after").
-    pub form: Option<&'static str>,
-}
-
-impl Param {
-    /// What it holds if it is a number.
-    pub fn number(&self) -> Option<Number> {
-        match self.ty {
-            Ty::Number(n) => Some(n),
-            _ => None,
-        }
-    }
 }
 
 pub const AT: Param = Param { name: "at_ms", ty: Ty::At, form: None };

@@ -66,7 +66,7 @@ impl SweepSettings {
             to: (to * scale) as i64,
             steps: 11,
             runs: 200,
-            lines: Lines::Fencing { row: "redis".into() },
+            lines: Lines::Fencing { row: start_row() },
             seed: 1,
         }
     }
@@ -86,11 +86,18 @@ impl SweepSettings {
                 table::rows().into_iter().map(|r| (r.label.clone(), lab::with_fencing(&r.base, *fencing))).collect()
             }
             Lines::Fencing { row } => {
-                let base = table::row(row).map_or_else(|| table::base(crate::scenario::Approach::Redis), |r| r.base);
+                let row = table::row(row).or_else(|| table::row(&start_row())).expect("the explorer starts on a row of the table");
+                let base = row.base;
                 [false, true].iter().map(|&f| (format!("fencing {}", if f { "on" } else { "off" }), lab::with_fencing(&base, f))).collect()
             }
         }
     }
+}
+
+/// The row a sweep starts on (and falls back to for an unknown id): the search tab's first,
+/// so the explorer's start is decided in one place.
+fn start_row() -> String {
+    super::search::Settings::search().rows.swap_remove(0)
 }
 
 /// A sweep run in slices.
