@@ -461,14 +461,14 @@ mod tests {
         // while A is paused, just as Redis expires its key); with fencing on both reject it.
         let s = builtin("redis-gc-pause");
         let off = compare(&s, Approach::Etcd).unwrap().summary;
-        assert!(off.starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: 2 holders at "), "{off}");
-        assert!(off.ends_with(", stale write accepted at 15.503 s"), "{off}");
+        assert!(off.starts_with("Redis: 2 holders at 10.104 s, stale write accepted at 15.505 s; etcd: 2 holders at "), "{off}");
+        assert!(off.ends_with(", stale write accepted at 15.505 s"), "{off}");
         let on = compare(&lab::with_fencing(&s, true), Approach::Etcd).unwrap().summary;
         assert!(
-            on.starts_with("Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s; etcd + fencing: 2 holders at "),
+            on.starts_with("Redis + fencing: 2 holders at 10.104 s, stale write rejected at 15.505 s; etcd + fencing: 2 holders at "),
             "{on}"
         );
-        assert!(on.ends_with(", stale write rejected at 15.503 s"), "{on}");
+        assert!(on.ends_with(", stale write rejected at 15.505 s"), "{on}");
         // Redlock's clock jump does not exist on etcd: one holder at a time there.
         let r = compare(&lab::with_fencing(&builtin("redlock-clock-jump"), true), Approach::Etcd).unwrap().summary;
         assert!(r.starts_with("Redlock + fencing: 2 holders at "), "{r}");

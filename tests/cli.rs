@@ -96,13 +96,13 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn svg_writes_the_figure_at_the_cursor() {
     let dir = temp_dir("svg");
     let path = dir.join("gc.svg");
-    let (code, out, err) = locklab(&["svg", "--builtin", "redis-gc-pause", "--at-ms", "15502", "-o", path.to_str().unwrap()]);
+    let (code, out, err) = locklab(&["svg", "--builtin", "redis-gc-pause", "--at-ms", "15505", "-o", path.to_str().unwrap()]);
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
     let svg = std::fs::read_to_string(&path).unwrap();
     roxmltree::Document::parse(&svg).expect("well-formed");
-    assert!(svg.contains(">15.502 s</text>") && svg.contains("STALE, accepted") && svg.contains("<style>"));
+    assert!(svg.contains(">15.505 s</text>") && svg.contains("STALE, accepted") && svg.contains("<style>"));
     // Fencing on: the same moment, the write rejected.
-    let (code, on, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--at-ms", "15502", "-o", "-"]);
+    let (code, on, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--at-ms", "15505", "-o", "-"]);
     assert_eq!(code, 0);
     assert!(on.contains("glyph rejected") && !on.contains("STALE") && on.contains("fencing on"));
 }
@@ -159,7 +159,7 @@ fn compare_prints_both_sides_the_not_applicable_list_and_the_one_liner() {
     assert_eq!((v["left"]["approach"].as_str(), v["right"]["approach"].as_str()), (Some("redis"), Some("etcd")));
     assert_eq!(v["right"]["seed"], 42);
     assert_eq!(v["not_applicable"].as_array().map(Vec::len), Some(0), "a client pause applies to both");
-    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: "));
+    assert!(v["summary"].as_str().unwrap().starts_with("Redis: 2 holders at 10.104 s, stale write accepted at 15.505 s; etcd: "));
 }
 
 #[test]

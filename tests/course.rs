@@ -321,7 +321,10 @@ fn redlock_step(s: &Step) {
             let drops: Vec<_> =
                 s.faults().into_iter().filter(|f| f["kind"] == "drop").map(|f| f["to"].as_str().unwrap().to_string()).collect();
             assert_eq!(drops, vec!["redis-4", "redis-5"]);
-            assert_eq!(s.committed_on("A", s.at()), vec!["redis-3", "redis-1", "redis-2"]);
+            // The text names the set; the order the OKs came in is the latencies' draw.
+            let mut held = s.committed_on("A", s.at());
+            held.sort_unstable();
+            assert_eq!(held, vec!["redis-1", "redis-2", "redis-3"]);
             let jump = fault(s, "clock_jump");
             assert_eq!((jump["node"].as_str(), jump["by_ms"].as_i64(), s.client("B").acquire_at_ms), (Some("redis-3"), Some(10_000), 2000));
             s.says(&["10 s", "2 s"]);

@@ -35,7 +35,7 @@ async fn the_url_opens_compare_mode_and_steps_move_both_diagrams() {
     let root = mount("?scenario=redis-gc-pause&compare=etcd&outcome=1").await;
     assert_eq!(cursors(&root), [0, 0]);
     let summary = find(&root, "compare-summary").text_content().unwrap();
-    assert!(summary.starts_with("Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s; etcd: "), "{summary}");
+    assert!(summary.starts_with("Redis: 2 holders at 10.104 s, stale write accepted at 15.505 s; etcd: "), "{summary}");
     let mut seen = Vec::new();
     for _ in 0..6 {
         click(&root, "step").await;

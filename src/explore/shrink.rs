@@ -135,35 +135,24 @@ impl Shrinker<'_> {
         changed
     }
 
-    /// Step 3: drops clients (and the faults naming them) while the failure stays. Numbers
-    /// shrunk to a boundary rarely survive it (a node fewer shifts every later node's random
-    /// stream, hence every latency), so a client that cannot go from `s` is tried from
-    /// `roomy`, the scenario before step 2; if it can go from there, `s` becomes that and the
-    /// next round shrinks its numbers again.
-    fn clients(&mut self, s: &mut Scenario, roomy: &Scenario) -> bool {
-        let mut roomy = roomy.clone();
+    /// Step 3: drops clients (and the faults naming them) while the failure stays. Random
+    /// streams are keyed by node and link names (`sim::rng`), so a client fewer leaves every
+    /// other node's draws, and every latency between the others, as they were: numbers shrunk
+    /// to a boundary in step 2 survive it unless the client itself mattered.
+    fn clients(&mut self, s: &mut Scenario) -> bool {
         let mut changed = false;
         let mut i = 0;
         while i < s.clients.len() && s.clients.len() > 1 {
             let name = s.clients[i].name.clone();
-            let without = |from: &Scenario| {
-                let mut t = from.clone();
-                t.clients.retain(|c| c.name != name);
-                t.faults.retain(|f| !fault::nodes(f).contains(&name));
-                t
-            };
-            let (tight, loose) = (without(s), without(&roomy));
-            if self.fails(&tight) {
-                *s = tight;
-            } else if roomy.clients.iter().any(|c| c.name == name) && self.fails(&loose) {
-                *s = loose;
+            let mut without = s.clone();
+            without.clients.retain(|c| c.name != name);
+            without.faults.retain(|f| !fault::nodes(f).contains(&name));
+            if self.fails(&without) {
+                *s = without;
+                changed = true;
             } else {
                 i += 1;
-                continue;
             }
-            // Gone from both, so a later client tried from `roomy` does not bring it back.
-            roomy = without(&roomy);
-            changed = true;
         }
         changed
     }
@@ -221,9 +210,8 @@ impl Shrinker<'_> {
         if self.fails(s) {
             for _ in 0..ROUNDS {
                 let faults = self.faults(&mut after);
-                let roomy = after.clone();
                 let numbers = self.numbers(&mut after);
-                let clients = self.clients(&mut after, &roomy);
+                let clients = self.clients(&mut after);
                 if !(faults || numbers || clients) {
                     break;
                 }

@@ -45,7 +45,8 @@ pub struct Network {
     seed: u64,
     /// One stream per directed link, created on the link's first message.
     streams: Vec<Option<Stream>>,
-    nodes: usize,
+    /// The nodes' names, by id: a link's stream is keyed by its ends' names (`rng::link_key`).
+    names: Vec<String>,
     partitions: Vec<Partition>,
     cuts: Vec<LinkWindow>,
     delays: Vec<LinkWindow>,
@@ -58,13 +59,14 @@ pub enum Route {
 }
 
 impl Network {
-    pub fn new(seed: u64, nodes: usize, latency: (i64, i64), drop_rate: f64) -> Self {
+    /// The network between the nodes named `names` (node `i` is `names[i]`).
+    pub fn new(seed: u64, names: Vec<String>, latency: (i64, i64), drop_rate: f64) -> Self {
         Network {
             latency,
             drop_rate,
             seed,
-            streams: vec![None; nodes * nodes],
-            nodes,
+            streams: vec![None; names.len() * names.len()],
+            names,
             partitions: Vec::new(),
             cuts: Vec::new(),
             delays: Vec::new(),
@@ -74,8 +76,8 @@ impl Network {
     /// Routes a message sent now. Both draws happen for every message so one fault does not
     /// shift the link's later draws.
     pub fn route(&mut self, now: Time, from: NodeId, to: NodeId) -> Route {
-        let seed = self.seed;
-        let stream = self.streams[from * self.nodes + to].get_or_insert_with(|| Stream::new(seed, link_key(from, to)));
+        let (seed, names) = (self.seed, &self.names);
+        let stream = self.streams[from * names.len() + to].get_or_insert_with(|| Stream::new(seed, link_key(&names[from], &names[to])));
         let latency = stream.range(self.latency.0, self.latency.1);
         let lost = self.drop_rate > 0.0 && stream.unit() < self.drop_rate;
         if !self.can_talk(now, from, to) {
@@ -99,7 +101,7 @@ impl Network {
 
     pub fn partition(&mut self, groups: &[Vec<NodeId>], until: Time) {
         let extra = groups.len();
-        let mut group_of = vec![extra; self.nodes];
+        let mut group_of = vec![extra; self.names.len()];
         for (g, members) in groups.iter().enumerate() {
             for &n in members {
                 group_of[n] = g;

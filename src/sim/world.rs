@@ -187,6 +187,8 @@ pub struct World<M, N> {
     max_events: usize,
     slots: Vec<Slot<M, N>>,
     info: Vec<NodeInfo>,
+    /// Whether the nodes' starts are queued (by the first step).
+    started: bool,
     queue: BinaryHeap<Queued>,
     /// The queued items, by slot; `free` lists the slots whose item has been taken.
     items: Vec<Option<Item<M>>>,
@@ -216,43 +218,51 @@ pub struct WorldConfig {
 }
 
 impl<M: Clone, N> World<M, N> {
+    /// A world of `nodes`, whose names must differ: a node's random stream and those of its
+    /// links are keyed by its name (`rng::node_key`), so two nodes of one name would draw alike.
     pub fn new(cfg: &WorldConfig, nodes: Vec<(NodeInfo, Box<dyn Node<M, N>>)>) -> Self {
-        let count = nodes.len();
-        let mut world = World {
+        let (info, nodes): (Vec<NodeInfo>, Vec<_>) = nodes.into_iter().unzip();
+        let names: Vec<String> = info.iter().map(|i| i.name.clone()).collect();
+        assert!(
+            names.iter().enumerate().all(|(i, n)| !names[..i].contains(n)),
+            "node names must differ (a random stream is keyed by its node's name)"
+        );
+        let slots = nodes
+            .into_iter()
+            .zip(&names)
+            .map(|(node, name)| Slot {
+                node,
+                clocks: NodeClocks::exact(),
+                rng: Stream::new(cfg.seed, node_key(name)),
+                timers: VecMap::new(),
+                paused_until: None,
+                backlog: Vec::new(),
+                down: false,
+            })
+            .collect();
+        // Faults scheduled by the caller before the first step sort ahead of starts at the same
+        // instant, because they are pushed first; starts are pushed by the first step (`start`).
+        World {
             now: 0,
             end: cfg.duration_ms,
             max_events: cfg.max_events,
-            slots: Vec::with_capacity(count),
-            info: Vec::with_capacity(count),
+            slots,
+            info,
+            started: false,
             queue: BinaryHeap::new(),
             items: Vec::new(),
             free: Vec::new(),
             seq: 0,
             next_msg: 0,
             next_timer: 0,
-            net: Network::new(cfg.seed, count, cfg.latency_ms, cfg.drop_rate),
+            net: Network::new(cfg.seed, names, cfg.latency_ms, cfg.drop_rate),
             events: Vec::new(),
             counted: 0,
             last_at: 0,
             messages: true,
             truncated: false,
             spare_effects: Vec::new(),
-        };
-        for (i, (info, node)) in nodes.into_iter().enumerate() {
-            world.info.push(info);
-            world.slots.push(Slot {
-                node,
-                clocks: NodeClocks::exact(),
-                rng: Stream::new(cfg.seed, node_key(i)),
-                timers: VecMap::new(),
-                paused_until: None,
-                backlog: Vec::new(),
-                down: false,
-            });
         }
-        // Faults scheduled by the caller before `run` sort ahead of starts at the same instant,
-        // because they are pushed first; starts are pushed lazily in `run`.
-        world
     }
 
     fn push(&mut self, at: Time, item: Item<M>) {
@@ -309,24 +319,50 @@ impl<M: Clone, N> World<M, N> {
         }
     }
 
+    /// Handles the next queued item (a start, a delivery, a timer, a fault...), which may
+    /// record any number of events, and returns its true time; `None` once the run is over:
+    /// nothing is left at or before the end, or the event limit was reached. The run is the
+    /// same however it is stepped: `run` and `run_until` are this, repeated.
+    pub fn step(&mut self) -> Option<Time> {
+        let at = self.next_at()?;
+        let Queued { slot, .. } = self.queue.pop().expect("next_at saw it");
+        let item = self.items[slot].take().expect("a queued item waits in its slot");
+        self.free.push(slot);
+        self.now = at;
+        self.handle(item);
+        Some(at)
+    }
+
+    /// Steps through every item due at or before true time `t` (or until the run is over).
+    pub fn run_until(&mut self, t: Time) {
+        while self.next_at().is_some_and(|at| at <= t) {
+            self.step();
+        }
+    }
+
     /// Runs to the end of the scenario (or the event limit) and returns the trace.
     pub fn run(mut self) -> Trace<M, N> {
-        for n in 0..self.slots.len() {
-            self.push(0, Item::Start(n));
-        }
-        while let Some(Queued { at, slot, .. }) = self.queue.pop() {
-            let item = self.items[slot].take().expect("a queued item waits in its slot");
-            self.free.push(slot);
-            if at > self.end || self.truncated {
-                break;
-            }
-            self.now = at;
-            self.handle(item);
-        }
+        self.run_until(self.end);
         // A run cut at the event limit knows nothing after its last event: its trace ends there,
         // so the diagram's axis, the open bars and the scrubber stop where the knowledge does.
         let duration_ms = if self.truncated { self.last_at.max(1) } else { self.end };
         Trace { nodes: self.info, duration_ms, events: self.events, truncated: self.truncated }
+    }
+
+    /// The true time of the item the next step handles, if the run goes on.
+    fn next_at(&mut self) -> Option<Time> {
+        self.start();
+        let at = self.queue.peek()?.at;
+        (at <= self.end && !self.truncated).then_some(at)
+    }
+
+    /// Queues every node's start at time 0, once.
+    fn start(&mut self) {
+        if !std::mem::replace(&mut self.started, true) {
+            for n in 0..self.slots.len() {
+                self.push(0, Item::Start(n));
+            }
+        }
     }
 
     fn handle(&mut self, item: Item<M>) {
@@ -593,18 +629,22 @@ mod tests {
     /// A world of probes with a fixed one-way latency.
     fn world(latency: i64, scripts: Vec<Script>) -> World<u32, String> {
         let cfg = WorldConfig { seed: 1, duration_ms: 10_000, latency_ms: (latency, latency), drop_rate: 0.0, max_events: 10_000 };
+        named_world(&cfg, scripts.into_iter().enumerate().map(|(i, s)| (format!("n{i}"), s)).collect())
+    }
+
+    /// A world of probes with the given names.
+    fn named_world(cfg: &WorldConfig, scripts: Vec<(String, Script)>) -> World<u32, String> {
         let nodes = scripts
             .into_iter()
-            .enumerate()
-            .map(|(i, s)| {
+            .map(|(name, s)| {
                 (
-                    NodeInfo { name: format!("n{i}"), role: Role::Client },
+                    NodeInfo { name, role: Role::Client },
                     Box::new(crate::sim::Host::<Probe>::from_config(std::rc::Rc::new(std::cell::RefCell::new(s))))
                         as Box<dyn Node<u32, String>>,
                 )
             })
             .collect();
-        World::new(&cfg, nodes)
+        World::new(cfg, nodes)
     }
 
     /// Every handled input noted as "<what>@<true time>".
@@ -621,8 +661,11 @@ mod tests {
     }
 
     fn notes(trace: &Trace<u32, String>, node: NodeId) -> Vec<String> {
-        trace
-            .events
+        notes_in(&trace.events, node)
+    }
+
+    fn notes_in(events: &[Event<u32, String>], node: NodeId) -> Vec<String> {
+        events
             .iter()
             .filter(|e| e.node == node)
             .filter_map(|e| if let EventKind::Note(n) = &e.kind { Some(n.clone()) } else { None })
@@ -808,5 +851,104 @@ mod tests {
         let t = w.run();
         assert_eq!(notes(&t, 0), ["restart@40"]);
         assert_eq!(notes(&t, 1), ["start@30"]);
+    }
+
+    #[test]
+    fn a_step_handles_one_item_in_time_order_and_run_until_stops_at_its_time() {
+        let pinger: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for at in [5, 15, 30] {
+                    ctx.set_timer(at, ClockKind::Mono, at as u32);
+                }
+            }
+            Input::Timer(t) => ctx.send(1, t),
+            _ => {}
+        });
+        let mut w = world(10, vec![pinger, recorder()]);
+        w.schedule_fault(20, Fault::Pause { node: 1, duration_ms: 5 });
+        w.run_until(15);
+        // Both starts at 0, the timer at 5, its message's arrival at 15, the timer at 15.
+        assert_eq!(notes_in(&w.events, 1), ["msg5@15"]);
+        let mut times = Vec::new();
+        while let Some(at) = w.step() {
+            times.push(at);
+        }
+        // The pause at 20, the arrival at 25 (paused: backlogged), the resume at 25, the timer
+        // at 30 and its arrival at 40; nothing after the end, however often it is asked.
+        assert_eq!(times, [20, 25, 25, 30, 40]);
+        assert_eq!(w.step(), None);
+        let t = w.run();
+        assert_eq!(notes(&t, 1), ["msg5@15", "msg15@25", "msg30@40"]);
+    }
+
+    /// Each node notes three draws of its own stream at its start, then pings every other
+    /// node at 10, 20, ..., 100 over lossy links of random latency, with a cut and a delay
+    /// between the first node and the last.
+    fn chatty(names: &[&str]) -> Trace<u32, String> {
+        let cfg = WorldConfig { seed: 7, duration_ms: 1_000, latency_ms: (1, 60), drop_rate: 0.3, max_events: 10_000 };
+        let count = names.len();
+        let scripts = names
+            .iter()
+            .map(|name| {
+                let script: Script = Box::new(move |ctx, input| match input {
+                    Input::Start => {
+                        let draws: Vec<u64> = (0..3).map(|_| ctx.rng().next_u64()).collect();
+                        ctx.note(format!("draws {draws:?}"));
+                        for at in (10..=100).step_by(10) {
+                            ctx.set_timer(at, ClockKind::Mono, at as u32);
+                        }
+                    }
+                    Input::Timer(t) => {
+                        let me = ctx.me();
+                        for to in (0..count).filter(|&to| to != me) {
+                            ctx.send(to, t);
+                        }
+                    }
+                    _ => {}
+                });
+                (name.to_string(), script)
+            })
+            .collect();
+        let mut w = named_world(&cfg, scripts);
+        let (first, last) = (0, count - 1);
+        w.schedule_fault(35, Fault::Drop { from: first, to: last, duration_ms: Some(30) });
+        w.schedule_fault(50, Fault::Delay { from: last, to: first, by_ms: 200, duration_ms: 30 });
+        w.run()
+    }
+
+    /// What the network decided for every message on the link `from → to`, in sending order:
+    /// (sent at, arrives at or why lost).
+    fn link(t: &Trace<u32, String>, from: &str, to: &str) -> Vec<(Time, Result<Time, LossReason>)> {
+        let (from, to) = (t.node_id(from).unwrap(), t.node_id(to).unwrap());
+        t.events
+            .iter()
+            .filter(|e| e.node == from)
+            .filter_map(|e| match e.kind {
+                EventKind::Sent { to: dest, arrives_at_ms, lost, .. } if dest == to => {
+                    Some((e.at_ms, arrives_at_ms.ok_or_else(|| lost.expect("a message not delivered was lost"))))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn removing_a_node_leaves_every_other_nodes_and_links_draws_alone() {
+        let three = chatty(&["a", "b", "c"]);
+        let two = chatty(&["a", "c"]);
+        for name in ["a", "c"] {
+            let node = |t: &Trace<u32, String>| notes(t, t.node_id(name).unwrap());
+            assert_eq!(node(&two), node(&three), "node {name}'s own draws");
+        }
+        for (from, to) in [("a", "c"), ("c", "a")] {
+            let on_link = link(&three, from, to);
+            assert_eq!(on_link.len(), 10);
+            // The draws decide something here: latencies differ, some messages are lost.
+            assert!(on_link.iter().any(|(_, r)| *r == Err(LossReason::RandomLoss)), "{on_link:?}");
+            assert_eq!(link(&two, from, to), on_link, "link {from} → {to}");
+        }
+        // Renaming a node is a different node: its draws change.
+        let renamed = chatty(&["a", "b", "d"]);
+        assert_ne!(notes(&renamed, 2), notes(&three, 2));
     }
 }

@@ -142,14 +142,14 @@ mod tests {
         assert_eq!(so_far(&v, 0), "So far: nobody has the lock yet.");
         assert_eq!(so_far(&v, 5_000), "So far: one holder at a time.");
         let both = so_far(&v, 10_300);
-        assert!(both.starts_with("So far: A and B believe they hold the lock at the same time (since 10.134 s)"), "{both}");
+        assert!(both.starts_with("So far: A and B believe they hold the lock at the same time (since 10.104 s)"), "{both}");
         let after = so_far(&v, 12_000);
-        assert!(after.starts_with("So far: A and B believed they held the lock at the same time for 506 ms"), "{after}");
-        assert!(so_far(&v, 15_502).starts_with("So far: an update is lost."));
+        assert!(after.starts_with("So far: A and B believed they held the lock at the same time for 507 ms"), "{after}");
+        assert!(so_far(&v, 15_505).starts_with("So far: an update is lost."));
         assert_eq!(sentence(&v), format!("Lost update: {}", v.findings[0].text));
         // The panel re-renders only at milestones.
-        assert_eq!(milestone(&v, 9_000), 1);
-        assert_eq!(milestone(&v, 10_300), 10_134);
+        assert_eq!(milestone(&v, 9_000), 2);
+        assert_eq!(milestone(&v, 10_300), 10_104);
         assert_eq!(milestone(&v, -5), -1);
     }
 
@@ -160,7 +160,7 @@ mod tests {
         let mut longer = shipped.clone();
         longer.lock.ttl_ms = 20_000;
         let safe = lab::run(&longer).verdict;
-        assert_eq!(change(&original, &safe), "Your change made it safe: before it, the run lost an update at 15.502 s; now it loses none.");
+        assert_eq!(change(&original, &safe), "Your change made it safe: before it, the run lost an update at 15.505 s; now it loses none.");
         assert!(change(&safe, &original).starts_with("Your change made it unsafe. Lost update:"));
         assert!(change(&original, &original).starts_with("Still unsafe after your change."));
         assert!(change(&safe, &safe).starts_with("Still safe after your change."));
