@@ -236,7 +236,7 @@ fn consul(s: &Step) {
     assert_eq!(s.reveal(), s.run.verdict.writes.iter().find(|w| w.client == "B").unwrap().at_ms);
     // A's pause ends before its session's end plus the lock-delay, B's after it: from the
     // scenario's own settings, so an edit to either pause or either setting is caught here.
-    let guarded = 2 * s.s().lock.ttl_ms + s.s().lock.lock_delay_ms.unwrap();
+    let guarded = 2 * s.s().lock.ttl_ms + s.s().lock.get(&locklab::protocols::consul::LOCK_DELAY);
     assert!(pause(s, "A", 0) < guarded && pause(s, "B", 0) > guarded, "2 × TTL + lock-delay = {guarded} ms");
     // Safe below the delay, not above it: A alone pausing, shorter and longer than
     // 2 × TTL + lock-delay (35 s), with B waiting for the lock.
