@@ -289,13 +289,14 @@ fn closing_table(s: &Step) {
     let l = s.lesson;
     let tables: Vec<usize> = (0..l.steps.len()).filter(|&i| !l.steps[i].table.is_empty()).collect();
     assert_eq!(tables, vec![l.steps.len() - 1], "one table, on the last step");
-    s.says(&[&format!("{} approaches", number_word(Approach::ALL.len()))]);
     let rows = table::rows(l, s.i);
+    // The text counts the rows it shows (a lesson has at most 12 steps, so it may show fewer
+    // approaches than the registry holds).
+    s.says(&[&format!("{} approaches", number_word(rows.len()))]);
     // One row per approach the course's steps show, in the registry's order (a lesson has at
     // most 12 steps, so not every approach in the registry has one).
     let shown: Vec<Approach> = rows.iter().map(|r| r.approach).collect();
     assert!(shown.windows(2).all(|w| w[0] < w[1]), "each approach once, in the registry's order: {shown:?}");
-    assert_eq!(shown.len(), 9, "the text says nine");
     for row in &rows {
         let sc = l.steps[row.step].scenario().unwrap();
         for (fencing, cell) in [(false, row.fencing_off), (true, row.fencing_on)] {
