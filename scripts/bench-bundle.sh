@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Prints the release bundle's transfer size: every .wasm, .js and .css file in dist/, each
 # compressed with gzip -9, their totals, and the ratio to the bare-Yew floor measured in
-# TOOLCHAIN.md (60.0 KB wasm + 5.9 KB js, same release profile and wasm-opt -Oz).
+# docs/TOOLCHAIN.md (60.0 KB wasm + 5.9 KB js, same release profile and wasm-opt -Oz).
 # Figures only, no assertions. 1 KB = 1024 bytes.
 #
 #   scripts/bench-bundle.sh           # measures dist/ as it is (builds it when missing)
 #   scripts/bench-bundle.sh --build   # trunk build --release first
 #   scripts/bench-bundle.sh --floor   # also build the bare-Yew counter (scripts/bench/floor/)
 #                                     # the same way and report the ratio to it (like for like:
-#                                     # TOOLCHAIN.md's floor predates the lean build)
+#                                     # docs/TOOLCHAIN.md's floor predates the lean build)
 #   scripts/bench-bundle.sh --record  # also write the figures to docs/measured/bundle.json
 #                                     # (scripts/bench/measured.mjs; the docs quote that file)
 set -euo pipefail
@@ -53,7 +53,7 @@ printf '  wasm %s KB + js %s KB + css %s KB (gzip -9)\n' "$(kb "${gz_sum[wasm]}"
 printf '  total transfer size: %s KB (issue 4 budget: 170 KB)\n' "$(kb "$total")"
 awk -v t="$total" -v w="${gz_sum[wasm]}" -v j="${gz_sum[js]}" 'BEGIN {
   floor = 60.0 + 5.9
-  printf "  bare-Yew floor (TOOLCHAIN.md): %.1f KB (60.0 wasm + 5.9 js)\n", floor
+  printf "  bare-Yew floor (docs/TOOLCHAIN.md): %.1f KB (60.0 wasm + 5.9 js)\n", floor
   printf "  ratio to the floor: %.2fx total; wasm %.2fx, js %.2fx\n", t / 1024 / floor, w / 1024 / 60.0, j / 1024 / 5.9
 }'
 

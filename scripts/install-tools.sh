@@ -2,7 +2,7 @@
 # Installs every tool Lock Lab's build and tests need, into .tools/ (git-ignored).
 # Idempotent: each step is skipped when the right version is already there, so only
 # the first run on a fresh machine pays (~12 min, mostly compiling Trunk).
-# Nothing is downloaded from GitHub: crates.io, npm, Debian and rustup only (see TOOLCHAIN.md).
+# Nothing is downloaded from GitHub: crates.io, npm, Debian and rustup only (see docs/TOOLCHAIN.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tools="$root/.tools"

@@ -2,7 +2,7 @@
 //!
 //! Given a scenario and another approach, `counterpart` derives the scenario that runs the
 //! same clients, storage, network, seed, duration and faults against the other lock service,
-//! with its lock timing mapped by SCENARIO_FORMAT.md's meaning of each field. Every place
+//! with its lock timing mapped by docs/SCENARIO_FORMAT.md's meaning of each field. Every place
 //! where a value keeps its number but changes its meaning is written down as a note, and
 //! every fault that names a node the other side does not have is listed as not applicable
 //! instead of being guessed at (redis-3 is not "the same" as etcd-3). `compare` runs both and
@@ -69,7 +69,7 @@ fn granted_ttl(a: Approach, lock: &LockConfig, ttl_ms: i64) -> i64 {
     (a.spec().granted_ttl)(&LockConfig { ttl_ms, ..lock.clone() })
 }
 
-/// What `lock.ttl_ms` is called on this approach (SCENARIO_FORMAT.md, the field table).
+/// What `lock.ttl_ms` is called on this approach (docs/SCENARIO_FORMAT.md, the field table).
 fn ttl_name(a: Approach) -> &'static str {
     a.spec().words.ttl
 }

@@ -1,6 +1,6 @@
 //! Lock Lab: distributed locks, simulated deterministically and explained.
 //!
-//! Layers (see ../shared/DESIGN.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
+//! Layers (see docs/ARCHITECTURE.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
 //! `timeline` → `text` → `session` → `ui` (browser only).
 
 pub mod authoring;

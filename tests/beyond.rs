@@ -1,4 +1,4 @@
-//! The approaches beyond the seed (SCENARIO_FORMAT.md, "Beyond the seed"; PROTOCOLS.md P8–P11),
+//! The approaches beyond the seed (docs/SCENARIO_FORMAT.md, "Beyond the seed"; docs/PROTOCOLS.md P8–P11),
 //! each on its own: its happy path is safe and every client finishes, its stories' verdicts with
 //! fencing off and on are what they `expect`, and over generated scenarios it *sometimes* loses
 //! an update without its check and, where the contract says so, *always* keeps storage safe

@@ -1,4 +1,4 @@
-//! A client that crashes and restarts is a new process (SCENARIO_FORMAT.md, "Semantics",
+//! A client that crashes and restarts is a new process (docs/SCENARIO_FORMAT.md, "Semantics",
 //! Clients): it does not write under its old grant, it takes the lock afresh only once what
 //! its old process left at the lock service has expired, and a reply meant for the old process
 //! is ignored.

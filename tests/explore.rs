@@ -193,7 +193,7 @@ fn fencing_on_the_database_row_fails_where_a_plain_release_restarts_the_token() 
 }
 
 /// Each row of the planned table (`table::plan()`: the CLI's, the page's and the docs' table)
-/// shows what the contract claims of it (SCENARIO_FORMAT.md, "Fencing tokens, per approach"),
+/// shows what the contract claims of it (docs/SCENARIO_FORMAT.md, "Fencing tokens, per approach"),
 /// at its own mix and seed. Counts here are of the plan's first schedules (the same schedules
 /// the full N begins with): enough to reveal each claim, few enough to stay fast.
 #[test]

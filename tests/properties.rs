@@ -65,7 +65,7 @@ fn consensus_locks_with_fencing_always_keep_storage_safe() {
 
 #[test]
 fn every_advisory_approach_sometimes_loses_an_update_without_fencing() {
-    // PROTOCOLS.md: a TTL lock, a single Redis (with or without its replica) and Redlock are
+    // docs/PROTOCOLS.md: a TTL lock, a single Redis (with or without its replica) and Redlock are
     // only advisory. Each must lose an update in some generated run, or the generator (or the
     // model) hides the failure the app exists to show.
     let mut rng = Stream::new(2026, 4);

@@ -1,5 +1,5 @@
 //! Each approach's model on small scenarios: what its lock service does with grants, expiry,
-//! release, crashes and its tokens (PROTOCOLS.md (a), SCENARIO_FORMAT.md "Semantics").
+//! release, crashes and its tokens (docs/PROTOCOLS.md (a), docs/SCENARIO_FORMAT.md "Semantics").
 
 use locklab::check::FindingKind;
 mod common;

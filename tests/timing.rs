@@ -1,4 +1,4 @@
-//! Session and lease timing as the real servers do it (SCENARIO_FORMAT.md, `lock.tick_ms`,
+//! Session and lease timing as the real servers do it (docs/SCENARIO_FORMAT.md, `lock.tick_ms`,
 //! "Ensembles", verdict `granted_ttl_ms`).
 
 mod common;

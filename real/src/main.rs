@@ -85,7 +85,7 @@ enum Command {
 
 #[derive(Args)]
 struct ScenarioArgs {
-    /// A scenario file (SCENARIO_FORMAT.md).
+    /// A scenario file (docs/SCENARIO_FORMAT.md).
     file: Option<String>,
     /// A built-in scenario's id (`locklab list`).
     #[arg(long, value_name = "ID")]

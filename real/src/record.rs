@@ -27,7 +27,7 @@ pub enum Service {
     Versioned { conn: String },
 }
 
-/// One client process's job (SCENARIO_FORMAT.md, "Semantics", Clients), in scenario ms.
+/// One client process's job (docs/SCENARIO_FORMAT.md, "Semantics", Clients), in scenario ms.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Job {
     pub name: String,

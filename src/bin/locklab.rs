@@ -1,4 +1,4 @@
-//! `locklab`: run a scenario file or a built-in and print its verdict (SCENARIO_FORMAT.md,
+//! `locklab`: run a scenario file or a built-in and print its verdict (docs/SCENARIO_FORMAT.md,
 //! "The CLI"), draw it as an SVG figure, or explore its fault space (explore.rs). Exit 0 when
 //! the scenario ran (safe or not), 2 for any input error; `locklab help` lists the commands.
 

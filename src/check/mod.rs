@@ -1,4 +1,4 @@
-//! Ground truth and the verdict (DESIGN.md, "Ground truth"; SCENARIO_FORMAT.md, "Verdict").
+//! Ground truth and the verdict (docs/ARCHITECTURE.md, "Ground truth"; docs/SCENARIO_FORMAT.md, "Verdict").
 //! Reads only the trace. The properties a run is judged by are data (`properties`); the trace
 //! invariants the simulator keeps are among them (`invariants`).
 
@@ -157,7 +157,7 @@ fn grants(trace: &Trace, quorum: usize) -> Vec<(GrantRef, Grant)> {
             EventKind::Note(Note::LockCommitted { client, attempt, token, .. }) => {
                 commit(&mut commits, *client, *attempt, (i, e.at_ms, *token))
             }
-            // A conditional write's "grant" is its read (SCENARIO_FORMAT.md, "Beyond the seed").
+            // A conditional write's "grant" is its read (docs/SCENARIO_FORMAT.md, "Beyond the seed").
             EventKind::Note(Note::VersionRead { client, attempt, version }) => {
                 commit(&mut commits, *client, *attempt, (i, e.at_ms, Some(*version)))
             }

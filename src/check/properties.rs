@@ -1,4 +1,4 @@
-//! Properties as data (DESIGN.md, "Properties are data"; stateright's `always` / `sometimes` /
+//! Properties as data (docs/ARCHITECTURE.md, "Properties are data"; stateright's `always` / `sometimes` /
 //! `eventually`): each has a stable id (the CLI's `--property`, a URL's), a kind, a sentence a
 //! student can read, and a check over one run. The verdict's `safe`, the explorer's classes
 //! (`explore::class`) and the property tests are read off them; the explorer can search any

@@ -5,7 +5,7 @@
 //!
 //! `plan()` is how each row is measured, from each approach's `Spec::table` (its own file
 //! says it; `mix_of` turns its `TableMix` into a `Mix`): the mix that reveals what the
-//! contract says of the approach (SCENARIO_FORMAT.md, "Fencing tokens, per approach": where it
+//! contract says of the approach (docs/SCENARIO_FORMAT.md, "Fencing tokens, per approach": where it
 //! can go wrong), its N and seed, each chosen by measurement (docs/MODEL.md, "The seed's table,
 //! measured"). The CLI's `explore --table`, the app's table and the lessons' closing table all
 //! read it. `table(mix, …)` is the older question, one mix against every row alike.

@@ -1,5 +1,5 @@
 //! A client process (A, B, …): acquire, then `writes` times wait `work_ms` on its monotonic clock
-//! and write to storage, then release (SCENARIO_FORMAT.md, "Semantics", Clients). The workload is
+//! and write to storage, then release (docs/SCENARIO_FORMAT.md, "Semantics", Clients). The workload is
 //! the same for every approach; how the lock is taken and given back is the `LockAgent`'s.
 //!
 //! A client that crashes loses everything it held in memory. On restart it is a new process
@@ -58,7 +58,7 @@ pub fn req_base(incarnation: u32) -> u32 {
     incarnation << REQ_BITS
 }
 
-/// How a client's writes relate to the lock (SCENARIO_FORMAT.md, "Semantics", Clients).
+/// How a client's writes relate to the lock (docs/SCENARIO_FORMAT.md, "Semantics", Clients).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
     /// Take the lock, make `writes` writes under it, release. Storage's fencing check is

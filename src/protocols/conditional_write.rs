@@ -1,4 +1,4 @@
-//! Conditional writes at the resource, with no lock service at all (PROTOCOLS.md P11): a client
+//! Conditional writes at the resource, with no lock service at all (docs/PROTOCOLS.md P11): a client
 //! reads the object's version (S3's ETag, GCS's generation, SQL's `version` column), works,
 //! and writes with the version it read as a precondition (`If-Match`, `ifGenerationMatch`,
 //! `UPDATE … WHERE version = $v`). Storage (`storage`) checks it when fencing is on and answers

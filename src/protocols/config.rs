@@ -1,4 +1,4 @@
-//! The `lock` section of a scenario (SCENARIO_FORMAT.md, "Fields"): the settings every
+//! The `lock` section of a scenario (docs/SCENARIO_FORMAT.md, "Fields"): the settings every
 //! approach's nodes are built from. It lives with the protocols because they are what it
 //! configures; `scenario::format` re-exports it as part of the public format.
 
@@ -34,7 +34,7 @@ pub struct LockConfig {
 }
 
 impl LockConfig {
-    /// The defaults on `approach` (its TTL is the approach's: SCENARIO_FORMAT.md, "Fields").
+    /// The defaults on `approach` (its TTL is the approach's: docs/SCENARIO_FORMAT.md, "Fields").
     pub fn for_approach(approach: super::Approach) -> LockConfig {
         LockConfig { ttl_ms: approach.spec().config.default_ttl_ms, ..LockConfig::default() }
     }
@@ -196,7 +196,7 @@ mod de {
     }
 }
 
-/// What a Redis server writes to disk (SCENARIO_FORMAT.md, "Semantics", Crashes).
+/// What a Redis server writes to disk (docs/SCENARIO_FORMAT.md, "Semantics", Crashes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))] // see scenario::format
 #[serde(rename_all = "kebab-case")]

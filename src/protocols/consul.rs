@@ -1,4 +1,4 @@
-//! Consul sessions and KV locks (PROTOCOLS.md P9): `consul-N` servers on the consensus ensemble
+//! Consul sessions and KV locks (docs/PROTOCOLS.md P9): `consul-N` servers on the consensus ensemble
 //! (`ensemble`, Raft as Consul runs it). A client creates a session with a TTL and renews it
 //! every TTL/2; the leader invalidates a session it has not heard from for 2 × TTL (the TTL is a
 //! lower bound: SessionTTLMultiplier), and a new leader restarts every session's timer. The

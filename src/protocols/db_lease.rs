@@ -1,7 +1,7 @@
-//! The database lease row `locks(name, owner, token, expires_at)`, PROTOCOLS.md P1. Acquire is
+//! The database lease row `locks(name, owner, token, expires_at)`, docs/PROTOCOLS.md P1. Acquire is
 //! the guarded upsert; expiry is evaluated lazily against the server's `now()`; a takeover
 //! increments the token. The safe release sets `expires_at = now()` guarded by the token; the
-//! plain one is `DELETE FROM locks WHERE name = $n` (SCENARIO_FORMAT.md, `lock.safe_unlock`),
+//! plain one is `DELETE FROM locks WHERE name = $n` (docs/SCENARIO_FORMAT.md, `lock.safe_unlock`),
 //! which removes the row whoever holds it, so the next grant inserts a fresh row with token 1.
 //! The database is durable: a crash keeps the row.
 

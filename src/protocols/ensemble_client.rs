@@ -1,11 +1,11 @@
-//! The client side of the ZooKeeper lock recipe and the etcd mutex (PROTOCOLS.md P4, P5):
+//! The client side of the ZooKeeper lock recipe and the etcd mutex (docs/PROTOCOLS.md P4, P5):
 //! open a session (lease) and keep it alive every third of its timeout; create an ephemeral,
 //! ordered lock node; list the queue; if ours is lowest, hold the lock with its czxid /
 //! create revision as the token; otherwise watch the next-lower node and list again when it
 //! goes. A client learns its session is gone only from the service: etcd answers a keepalive
 //! with TTL 0; ZooKeeper closes the connection, which the client notices first (Disconnected,
 //! Curator's SUSPENDED: unsure, belief kept) and learns Expired only when its reconnect with
-//! the session id is refused (SCENARIO_FORMAT.md, "Ensembles"). Requests go to the leader; on
+//! the session id is refused (docs/SCENARIO_FORMAT.md, "Ensembles"). Requests go to the leader; on
 //! silence or a "not leader" answer the client tries the next server.
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};

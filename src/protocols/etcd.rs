@@ -1,4 +1,4 @@
-//! The etcd mutex (PROTOCOLS.md P5) in the registry: an ensemble (`ensemble`) of `etcd-N`
+//! The etcd mutex (docs/PROTOCOLS.md P5) in the registry: an ensemble (`ensemble`) of `etcd-N`
 //! servers whose lock keys `pfx/<leaseID>` are ordered by create revision, the fencing token,
 //! held while the client's lease is kept alive (`ensemble_client`).
 

@@ -1,4 +1,4 @@
-//! Kubernetes leader election on a Lease (PROTOCOLS.md P8; client-go
+//! Kubernetes leader election on a Lease (docs/PROTOCOLS.md P8; client-go
 //! tools/leaderelection/leaderelection.go and resourcelock/leaselock.go). The apiserver stores
 //! one `coordination.k8s.io/v1` Lease and updates it with optimistic concurrency: an update
 //! carrying a stale resourceVersion is refused (409 Conflict). It never expires anything: each

@@ -21,7 +21,7 @@ const FSYNC_EVERY_MS: i64 = 1000;
 /// Besides each write, the primary sends its state this often when idle: the heartbeat by
 /// which the replica knows it is alive, and what brings a replica up to date after a cut.
 const HEARTBEAT_EVERY_MS: i64 = 100;
-/// SCENARIO_FORMAT.md: promoted when the primary has been unreachable for 1 s.
+/// docs/SCENARIO_FORMAT.md: promoted when the primary has been unreachable for 1 s.
 const FAILOVER_AFTER_MS: i64 = 1000;
 
 /// Everything the server stores: the lock key and the token counter.

@@ -1,4 +1,4 @@
-//! Redisson's lock with its watchdog (PROTOCOLS.md P10): the Redis server of `redis` (with its
+//! Redisson's lock with its watchdog (docs/PROTOCOLS.md P10): the Redis server of `redis` (with its
 //! persistence and optional replica), locked and unlocked as there (Redisson's owner check is
 //! its hash field: the unlock is always owner-checked), with a lease of `lock.ttl_ms`
 //! (lockWatchdogTimeout, 30 s) that a timer in the client process re-sets every third of it

@@ -1,4 +1,4 @@
-//! The Redlock client (PROTOCOLS.md P3): `SET NX PX` to N independent instances at once, each
+//! The Redlock client (docs/PROTOCOLS.md P3): `SET NX PX` to N independent instances at once, each
 //! reply awaited at most `request_timeout_ms`; the lock is held only if a majority said OK and
 //! `validity = ttl − elapsed − (drift_factor·ttl + 2 ms)` is still positive, measured on the
 //! client's monotonic clock from before the first request. Otherwise it unlocks every instance

@@ -14,7 +14,7 @@ pub struct Spec {
     pub id: &'static str,
     pub label: &'static str,
     pub short: &'static str,
-    /// The lock service's node names for a lock configuration (SCENARIO_FORMAT.md, "Nodes").
+    /// The lock service's node names for a lock configuration (docs/SCENARIO_FORMAT.md, "Nodes").
     pub nodes: fn(&LockConfig, servers: u32) -> Vec<String>,
     /// `lock.servers` when absent; None: the approach has a fixed shape and ignores it.
     pub default_servers: Option<u32>,
@@ -36,7 +36,7 @@ pub struct Spec {
     pub replica: bool,
     /// `lock.drift_factor` applies (Redlock's validity formula).
     pub drift_factor: bool,
-    /// The clock by which the lock servers expire leases (SCENARIO_FORMAT.md, "Clocks"):
+    /// The clock by which the lock servers expire leases (docs/SCENARIO_FORMAT.md, "Clocks"):
     /// Redis and the database by their wall clocks, ensembles by the leader's monotonic one.
     pub expiry_clock: ClockKind,
     /// When a fixed TTL has ended at a server, by that clock.
@@ -117,7 +117,7 @@ pub enum LeaseKind {
     KeptAlive,
 }
 
-/// An approach's own `lock` settings (SCENARIO_FORMAT.md, "Fields" and "Beyond the seed").
+/// An approach's own `lock` settings (docs/SCENARIO_FORMAT.md, "Fields" and "Beyond the seed").
 pub struct ConfigRules {
     /// `lock.ttl_ms` when absent.
     pub default_ttl_ms: i64,

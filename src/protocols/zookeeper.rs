@@ -1,4 +1,4 @@
-//! The ZooKeeper lock recipe (PROTOCOLS.md P4) in the registry: an ensemble (`ensemble`) of
+//! The ZooKeeper lock recipe (docs/PROTOCOLS.md P4) in the registry: an ensemble (`ensemble`) of
 //! `zk-N` servers whose lock nodes are EPHEMERAL_SEQUENTIAL znodes, their czxid the fencing
 //! token, held while the client's session is kept alive by pings (`ensemble_client`).
 

@@ -1,4 +1,4 @@
-//! The built-in scenarios (PROTOCOLS.md (b)), one JSON file each, included at compile time and
+//! The built-in scenarios (docs/PROTOCOLS.md (b)), one JSON file each, included at compile time and
 //! parsed with the same validation as any user's file.
 
 use super::format::Scenario;
@@ -46,7 +46,7 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-dynamodb-lock.json"),
 ];
 
-/// Real outages, replayed (PROTOCOLS.md (b) 10): each says what it is adapted from and what it
+/// Real outages, replayed (docs/PROTOCOLS.md (b) 10): each says what it is adapted from and what it
 /// simplifies. Built-ins like the others; the picker and `locklab list` show them as a group.
 const OUTAGES: &[&str] = &[
     include_str!("catalog/aws-dynamodb-dns-2025.json"),

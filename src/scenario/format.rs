@@ -1,4 +1,4 @@
-//! The public scenario format, version 1 (../shared/SCENARIO_FORMAT.md). Unknown fields are
+//! The public scenario format, version 1 (docs/SCENARIO_FORMAT.md). Unknown fields are
 //! errors: a typo must not silently change a lecture.
 
 use serde::Serialize;

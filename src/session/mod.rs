@@ -1,4 +1,4 @@
-//! What the screen shows and every way it changes, in plain Rust (DESIGN.md: the UI renders
+//! What the screen shows and every way it changes, in plain Rust (docs/ARCHITECTURE.md: the UI renders
 //! a pure function of trace and cursor). A `Session` owns no simulation: it holds the
 //! finished run, its timeline and a cursor; `Session::apply` maps each `Action` to the next
 //! session. Toggles edit the scenario and re-simulate; the cursor stays. The browser wraps it

@@ -1,6 +1,6 @@
 //! Per-node local clocks. True time is the simulation's integer milliseconds; each node reads
 //! time only through its own clocks, which is how clock jumps and drift reach protocols that
-//! trust wall clocks (SCENARIO_FORMAT.md, "Semantics": `clock_jump` moves the wall clock only,
+//! trust wall clocks (docs/SCENARIO_FORMAT.md, "Semantics": `clock_jump` moves the wall clock only,
 //! `clock_drift` moves both).
 
 use serde::Serialize;

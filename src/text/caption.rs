@@ -427,7 +427,7 @@ fn lock_committed(c: &Ctx, me: &str, client: NodeId, token: Option<u64>) -> Stri
 }
 
 /// Whether a lease's end is judged by each candidate on its own clock, not by the server that
-/// stores it: Kubernetes's Lease (PROTOCOLS.md P8), whose token is the count of those takeovers.
+/// stores it: Kubernetes's Lease (docs/PROTOCOLS.md P8), whose token is the count of those takeovers.
 fn judged_by_candidates(spec: &crate::protocols::spec::Spec) -> bool {
     spec.token == TokenKind::Transitions
 }

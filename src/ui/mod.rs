@@ -1,5 +1,5 @@
 //! The browser UI (Yew). It renders a pure function of (trace, cursor, view options): the
-//! components own nothing but view state, and every toggle re-simulates (DESIGN.md).
+//! components own nothing but view state, and every toggle re-simulates (docs/ARCHITECTURE.md).
 
 mod app;
 mod caption;

@@ -218,7 +218,7 @@ pub fn quiet_stretch_ms(s: &Scenario) -> i64 {
 }
 
 /// Adds a pause of one client longer than the TTL, at a time it may well hold the lock: the
-/// schedule under which a lease-based lock loses an update (PROTOCOLS.md (b) 1).
+/// schedule under which a lease-based lock loses an update (docs/PROTOCOLS.md (b) 1).
 pub fn with_long_client_pause(rng: &mut Stream, mut s: Scenario) -> Scenario {
     let client = rng.range(0, s.clients.len() as i64 - 1) as usize;
     let c = &s.clients[client];

@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P5 on a real etcd, through its JSON gateway: a lease (`Grant(TTL)`) kept alive
+//! docs/PROTOCOLS.md P5 on a real etcd, through its JSON gateway: a lease (`Grant(TTL)`) kept alive
 //! by a thread of the client's process every third of its TTL (frozen with the process by
 //! SIGSTOP, like the model's keepalive timer); the mutex key `lock/<lease>` put with a Txn
 //! `If CreateRevision == 0`; the owner is the key with the lowest create revision, which is the

@@ -1,5 +1,5 @@
 //! A client as its own OS process (`locklab-real client`), so SIGSTOP can freeze it and
-//! kill -9 can end it. It does the model's job (SCENARIO_FORMAT.md, "Semantics", Clients):
+//! kill -9 can end it. It does the model's job (docs/SCENARIO_FORMAT.md, "Semantics", Clients):
 //! acquire (retrying after a random delay), then `writes` times wait `work_ms` and write to
 //! storage, then release; its belief ends when its validity (the TTL from when it *sent* the
 //! request, on its monotonic clock) runs out, a write is rejected, or it releases. It does not

@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P1 on a real PostgreSQL: the lease row `locks(name, owner, token, expires_at)`,
+//! docs/PROTOCOLS.md P1 on a real PostgreSQL: the lease row `locks(name, owner, token, expires_at)`,
 //! taken by the guarded insert-or-update (a returned row means held), released by setting
 //! `expires_at = now()` guarded by the token, or by a plain `DELETE` (which takes the token
 //! column with it) when `safe_unlock` is off. Expiry is the server's clock, evaluated lazily.

@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P2 on a real Redis: `SET lock v NX PX ttl` and `INCR lock:token` in one Lua
+//! docs/PROTOCOLS.md P2 on a real Redis: `SET lock v NX PX ttl` and `INCR lock:token` in one Lua
 //! script (so a retry burns no number), released by compare-and-delete (or a plain `DEL` when
 //! `safe_unlock` is off). With a replica, a request that fails moves the client to the other
 //! instance for its next request (the model's clients follow the promoted replica).

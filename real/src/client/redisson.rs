@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P10 on a real Redis: Redisson's lock is a hash `lock → {owner: count}` set by
+//! docs/PROTOCOLS.md P10 on a real Redis: Redisson's lock is a hash `lock → {owner: count}` set by
 //! a Lua script with `PEXPIRE` (here with RFencedLock's `INCR` token in the same script); a
 //! watchdog **thread of the client process** re-sets the lease every third of it with an
 //! owner-checked `PEXPIRE` script while the lock is held, and stops when that script finds the

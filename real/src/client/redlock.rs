@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P3 on N independent real Redis instances: record t1, `SET lock v NX PX ttl` on
+//! docs/PROTOCOLS.md P3 on N independent real Redis instances: record t1, `SET lock v NX PX ttl` on
 //! every instance in turn (as redlock-py does; each request gives up after the request
 //! timeout, and a dead instance refuses at once), then `validity = ttl − (t2 − t1) − drift`
 //! with drift = drift_factor·ttl + 2 ms. Held only with a majority of OKs and validity > 0;

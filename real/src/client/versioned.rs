@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P11 on a real PostgreSQL, with no lock service: the object is a row with a
+//! docs/PROTOCOLS.md P11 on a real PostgreSQL, with no lock service: the object is a row with a
 //! version. A client reads the version, works, and writes with the version it read as the
 //! precondition: `UPDATE … SET …, version = version + 1 WHERE id = $id AND version = $v`; zero
 //! rows is the 412, and the client reads again and redoes its work. With fencing off the write

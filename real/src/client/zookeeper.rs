@@ -1,4 +1,4 @@
-//! PROTOCOLS.md P4 on a real ZooKeeper 3.8: a session with the scenario's timeout (the server
+//! docs/PROTOCOLS.md P4 on a real ZooKeeper 3.8: a session with the scenario's timeout (the server
 //! clamps it to 2–20 ticks), kept alive by the client library on a runtime thread of the
 //! client's process (frozen with it by SIGSTOP); `create /lock/guid-lock-` EPHEMERAL_SEQUENTIAL;
 //! the lowest sequence holds the lock, with its czxid as the token. A waiter lists the children

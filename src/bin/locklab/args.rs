@@ -87,7 +87,7 @@ The first three take --runs N, --seed S, --threads T and --json.")]
 /// The scenario a command works on: a FILE or --builtin ID, fencing set either way.
 #[derive(Args)]
 pub struct ScenarioArgs {
-    /// A scenario file (JSON, see SCENARIO_FORMAT.md)
+    /// A scenario file (JSON, see docs/SCENARIO_FORMAT.md)
     #[arg(value_name = "FILE")]
     pub file: Option<String>,
     /// A built-in scenario (see `locklab list`)

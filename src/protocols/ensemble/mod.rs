@@ -1,5 +1,5 @@
 //! A consensus ensemble holding lock nodes: the part ZooKeeper, etcd and Consul share
-//! (PROTOCOLS.md P4, P5, P9). Requests go to the leader; a log entry commits once a majority
+//! (docs/PROTOCOLS.md P4, P5, P9). Requests go to the leader; a log entry commits once a majority
 //! has stored it; the leader expires sessions/leases it has not heard from within their
 //! timeout, by its own monotonic clock, on each system's schedule; expiring a session deletes
 //! its lock node and fires the watch on it.
