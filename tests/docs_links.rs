@@ -525,7 +525,7 @@ real/no-such-dir/x.rs
 fn anchors_follow_githubs_slug_rules() {
     let mut slugs = Slugs::default();
     assert_eq!(slugs.next("The two commands"), "the-two-commands");
-    assert_eq!(slugs.next("`db-lease` — a row with a TTL (docs/PROTOCOLS.md P1)"), "db-lease--a-row-with-a-ttl-protocolsmd-p1");
+    assert_eq!(slugs.next("`db-lease` — a row with a TTL (PROTOCOLS.md P1)"), "db-lease--a-row-with-a-ttl-protocolsmd-p1");
     assert_eq!(
         slugs.next(&rendered_text("Side by side: [Compare](x.md), **1.2×** and `lock.ttl_ms`")),
         "side-by-side-compare-12-and-lockttl_ms"

@@ -76,6 +76,11 @@ pub const HARNESSES: [Harness; 7] = [
     },
 ];
 
+/// The service of `scenario`'s approach, started by its harness.
+pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
+    (of(scenario.approach)?.start)(scenario, scale)
+}
+
 /// The harness of `approach`, or why it has none.
 pub fn of(approach: Approach) -> Result<&'static Harness, String> {
     HARNESSES.iter().find(|h| h.approach == approach).ok_or_else(|| {

@@ -54,7 +54,7 @@ struct Harness<'a> {
 /// Runs `scenario` for real at `scale` wall ms per scenario ms.
 pub fn run(scenario: &Scenario, scale: f64) -> Result<RealRun, String> {
     let steps = schedule(scenario)?;
-    let services = Services::start(scenario, scale)?;
+    let services = crate::harness::start(scenario, scale)?;
     let server = services.version()?;
     let storage = StorageServer::start(scenario.storage.fencing)?;
     let mut h =

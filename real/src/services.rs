@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use locklab::protocols::Note;
-use locklab::scenario::Scenario;
 use locklab::sim::NodeId;
 
 use crate::poller::{etcd_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
@@ -37,11 +36,6 @@ pub enum Services {
 }
 
 impl Services {
-    /// The service of `scenario`'s approach, started by its harness (harness.rs).
-    pub fn start(scenario: &Scenario, scale: f64) -> Result<Services, String> {
-        (crate::harness::of(scenario.approach)?.start)(scenario, scale)
-    }
-
     /// How clients reach the service.
     pub fn service(&self) -> Service {
         match self {

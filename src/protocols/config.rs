@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-use super::spec::Setting;
+use crate::param::{Need, Number, Param, Toward, Ty};
 
 /// Serialized by serde's derive; read natively (for tests/error_paths.rs, as the format's other
 /// types are) by `Deserialize` below, since the approaches' settings are not fixed fields.
@@ -209,4 +209,46 @@ pub enum Persistence {
     AofEverysec,
     /// AOF, fsync before every reply: everything survives.
     AofAlways,
+}
+
+/// One `lock` setting of an approach's own (k8s-lease's `renew_deadline_ms`): a number field
+/// described with the very `Param` the fault kinds use (its name, unit, bounds, and its value
+/// when absent as `Need::Default`), and why it is there, in a sentence for the docs' table.
+pub struct Setting {
+    param: Param,
+    why: &'static str,
+}
+
+impl Setting {
+    /// A number of milliseconds in `lo..=hi`, `default` when absent.
+    pub const fn ms(name: &'static str, lo: i64, hi: i64, default: i64, label: &'static str, why: &'static str) -> Setting {
+        let n = Number { need: Need::Default(default), lo, hi, unit: "ms", draw: (lo, hi), toward: Toward::Low };
+        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.param.name
+    }
+
+    pub fn param(&self) -> &Param {
+        &self.param
+    }
+
+    /// Why the approach has it, for the docs' table.
+    pub fn why(&self) -> &'static str {
+        self.why
+    }
+
+    /// Its number's description (every setting is a number).
+    pub fn number(&self) -> Number {
+        self.param.number().expect("an approach's setting is a number")
+    }
+
+    /// Its value when the scenario does not write it.
+    pub fn default(&self) -> i64 {
+        match self.number().need {
+            Need::Default(v) => v,
+            Need::Required | Need::Optional { .. } => unreachable!("`Setting::ms` gives every setting a default"),
+        }
+    }
 }

@@ -5,6 +5,7 @@ use super::client::AgentFactory;
 // The client's workload is the client's own notion (client.rs runs it); the spec names it.
 pub use super::client::Workload;
 use super::config::LockConfig;
+pub use super::config::Setting;
 use super::{BoxedNode, Msg, Trace};
 pub use crate::param::{Need, Number, Param, Toward, Ty};
 use crate::sim::{ClockKind, NodeId};
@@ -136,48 +137,6 @@ pub struct ConfigRules {
 impl ConfigRules {
     /// The common `lock` settings only, with a 10 s TTL by default.
     pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, settings: &[], check: |_| Ok(()), fit: |_| {} };
-}
-
-/// One `lock` setting of an approach's own (k8s-lease's `renew_deadline_ms`): a number field
-/// described with the very `Param` the fault kinds use (its name, unit, bounds, and its value
-/// when absent as `Need::Default`), and why it is there, in a sentence for the docs' table.
-pub struct Setting {
-    param: Param,
-    why: &'static str,
-}
-
-impl Setting {
-    /// A number of milliseconds in `lo..=hi`, `default` when absent.
-    pub const fn ms(name: &'static str, lo: i64, hi: i64, default: i64, label: &'static str, why: &'static str) -> Setting {
-        let n = Number { need: Need::Default(default), lo, hi, unit: "ms", draw: (lo, hi), toward: Toward::Low };
-        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.param.name
-    }
-
-    pub fn param(&self) -> &Param {
-        &self.param
-    }
-
-    /// Why the approach has it, for the docs' table.
-    pub fn why(&self) -> &'static str {
-        self.why
-    }
-
-    /// Its number's description (every setting is a number).
-    pub fn number(&self) -> Number {
-        self.param.number().expect("an approach's setting is a number")
-    }
-
-    /// Its value when the scenario does not write it.
-    pub fn default(&self) -> i64 {
-        match self.number().need {
-            Need::Default(v) => v,
-            Need::Required | Need::Optional { .. } => unreachable!("`Setting::ms` gives every setting a default"),
-        }
-    }
 }
 
 /// What the approach hands out as a fencing token, and how it is written.

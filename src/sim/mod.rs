@@ -20,5 +20,6 @@ pub const NO_NODE: NodeId = usize::MAX;
 pub use clock::{ClockKind, LocalClock, NodeClocks};
 pub use host::{Durable, Host, Process};
 pub use network::LossReason;
-pub use trace::{fnv1a, Event, EventKind, NodeInfo, Role, Trace};
+pub use rng::fnv1a;
+pub use trace::{Event, EventKind, NodeInfo, Role, Trace};
 pub use world::{Ctx, Fault, Node, TimerId, World, WorldConfig};

@@ -6,7 +6,11 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use super::trace::fnv1a;
+/// 64-bit FNV-1a of `bytes`: stable across targets and runs: what keys the streams by
+/// name, and what trace hashes are made of.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
 
 /// A deterministic random stream.
 #[derive(Clone, Debug)]

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::network::LossReason;
+use super::rng::fnv1a;
 use super::{NodeId, Time};
 
 /// What one node is, for lanes and captions.
@@ -104,11 +105,6 @@ impl<M: Serialize, N: Serialize> Trace<M, N> {
         let bytes = serde_json::to_vec(self).unwrap_or_else(|e| panic!("a trace did not serialize: {e}"));
         fnv1a(&bytes)
     }
-}
-
-/// 64-bit FNV-1a of `bytes`: stable across targets and runs.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 impl<M, N> Trace<M, N> {
