@@ -1,7 +1,9 @@
 //! Lock Lab: distributed locks, simulated deterministically and explained.
 //!
 //! Layers (see docs/ARCHITECTURE.md): `sim` → `protocols` → `scenario` / `check` → `lab` →
-//! `timeline` → `text` → `session` → `ui` (browser only).
+//! `timeline` → `text` → `session` → `lesson` / `authoring` (the lesson's and the editor's
+//! models, which drive a session) → `ui` (browser only). `param` (a field's description) sits
+//! under `protocols` and `scenario`, beside `sim`.
 
 pub mod authoring;
 pub mod bench;
