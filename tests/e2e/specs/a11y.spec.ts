@@ -21,7 +21,7 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
   ['the main page at load', '/?scenario=redis-gc-pause', async () => {}],
   // Mid-run: findings and ledger rows still to come are drawn faded.
   ['the main page mid-run', '/?scenario=redis-gc-pause&t=12000', async () => {}],
-  ['lecture mode', '/?scenario=redis-gc-pause&t=15502&lecture=1', async () => {}],
+  ['lecture mode', '/?scenario=redis-gc-pause&t=15505&lecture=1', async () => {}],
   [
     'the help overlay',
     '/?scenario=redis-gc-pause',
@@ -45,8 +45,8 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
       await expect(page.getByRole('alert')).toBeVisible();
     },
   ],
-  ['compare mode', '/?scenario=redis-gc-pause&compare=etcd&t=15502', async () => {}],
-  ['embed mode', '/?scenario=redis-gc-pause&t=15502&embed=1', async () => {}],
+  ['compare mode', '/?scenario=redis-gc-pause&compare=etcd&t=15505', async () => {}],
+  ['embed mode', '/?scenario=redis-gc-pause&t=15505&embed=1', async () => {}],
   ['compare mode on the lecture stage', '/?scenario=redlock-clock-jump&compare=etcd&t=2500&lecture=1', async () => {}],
   // A recorded real run beside the simulation (its recorded-on line, the agreement line at the end).
   ['a recorded real run', '/?scenario=etcd-gc-pause&compare=real&t=20000', async (page) => {

@@ -38,7 +38,7 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   await expect(page.getByTestId('compare-left')).toContainText('So far');
   await page.keyboard.press('End');
   // The summary names both approaches and what happened to each.
-  await expect(summary).toContainText('Redis: 2 holders at 10.134 s, stale write accepted at 15.502 s');
+  await expect(summary).toContainText('Redis: 2 holders at 10.104 s, stale write accepted at 15.505 s');
   await expect(summary).toContainText('; etcd: 2 holders at');
   await expect(page.getByTestId('compare-left')).toHaveAttribute('data-safe', 'false');
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'false');
@@ -48,7 +48,7 @@ test('redis-gc-pause against etcd: two diagrams, one cursor, the difference, fen
   // Fencing applies to both sides: both now reject the stale write, and the cursor stays.
   const before = await cursors(page);
   await setSwitch(page, 'fencing-toggle', true);
-  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.134 s, stale write rejected at 15.502 s');
+  await expect(summary).toContainText('Redis + fencing: 2 holders at 10.104 s, stale write rejected at 15.505 s');
   await expect(summary).toContainText('; etcd + fencing: ');
   await expect(summary).toContainText(/etcd \+ fencing: .*stale write rejected/);
   await expect(page.getByTestId('compare-right')).toHaveAttribute('data-safe', 'true');
@@ -132,10 +132,10 @@ test("a fault with no counterpart is named in the side's heading, at the caption
 
 test('redis-gc-pause with fencing against Redlock, at 360 px', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 780 });
-  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=15502&outcome=1');
+  await page.goto('/?scenario=redis-gc-pause&fencing=on&compare=redlock&t=15505&outcome=1');
   await expect(diagrams(page)).toHaveCount(2);
   await expect(page.getByTestId('compare-summary')).toContainText('Redlock + fencing: ');
-  expect(await cursors(page)).toEqual([15502, 15502]);
+  expect(await cursors(page)).toEqual([15505, 15505]);
   // Nothing sticks out sideways on a phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

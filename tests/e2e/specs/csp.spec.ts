@@ -88,7 +88,7 @@ test("the app's main flows raise no CSP violation", async ({ page }) => {
   });
 
   await test.step('export SVG and PNG', async () => {
-    await page.goto('/?scenario=redis-gc-pause&t=15502');
+    await page.goto('/?scenario=redis-gc-pause&t=15505');
     for (const id of ['export-svg', 'export-png', 'export-json']) {
       await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
       await expect(page.getByTestId('export-status')).toContainText('Downloading');
@@ -112,7 +112,7 @@ test("the app's main flows raise no CSP violation", async ({ page }) => {
   });
 
   await test.step('embed', async () => {
-    await page.goto('/?scenario=redis-gc-pause&t=15502&embed=1');
+    await page.goto('/?scenario=redis-gc-pause&t=15505&embed=1');
     await expect(page.getByTestId('diagram')).toBeVisible();
     await page.getByTestId('play').click();
     await page.getByTestId('play').click();

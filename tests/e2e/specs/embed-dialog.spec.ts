@@ -30,22 +30,22 @@ function view(url: string) {
 }
 
 test('the snippet embeds exactly the view on screen at the chosen size, previewed live', async ({ page }) => {
-  await page.goto('/?scenario=redis-gc-pause&fencing=on&t=15502');
-  await expect(page.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+  await page.goto('/?scenario=redis-gc-pause&fencing=on&t=15505');
+  await expect(page.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
   await page.getByTestId('embed-open').click();
   const dialog = page.getByTestId('embed-dialog');
   await expect(dialog).toBeVisible();
   let frame = await snippetFrame(page);
   expect(frame.sandbox).toBe(SANDBOX);
   expect([frame.width, frame.height]).toEqual(['640', '360']);
-  expect(frame.title).toBe('Lock Lab: Redis: GC pause after acquire, fencing on, at 15.502 s');
+  expect(frame.title).toBe('Lock Lab: Redis: GC pause after acquire, fencing on, at 15.505 s');
   expect(new URL(frame.src).searchParams.get('embed')).toBe('1');
   // Copy link opens the same view (the snippet adds only embed=1).
   const link = (await page.getByTestId('copy-link').getAttribute('data-link'))!;
   expect(view(frame.src)).toEqual(view(link));
   // The preview is the snippet, at its size, showing that moment.
   const preview = page.frameLocator('[data-testid="embed-preview"] iframe');
-  await expect(preview.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+  await expect(preview.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
   await expect(preview.getByTestId('scenario-picker')).toBeHidden();
   const box = (await page.locator('[data-testid="embed-preview"] iframe').boundingBox())!;
   expect(Math.round(box.width)).toBeGreaterThanOrEqual(640);
@@ -97,7 +97,7 @@ async function figureType(page: Page, svg: string) {
 }
 
 test('a static figure at a chosen width keeps its text at 11 px or more, SVG and PNG', async ({ page }) => {
-  await page.goto('/?scenario=redis-gc-pause&t=15502');
+  await page.goto('/?scenario=redis-gc-pause&t=15505');
   await expect(page.getByTestId('diagram')).toBeVisible();
   await page.getByTestId('embed-open').click();
   const width = page.getByTestId('embed-figure-width');
@@ -110,7 +110,7 @@ test('a static figure at a chosen width keeps its text at 11 px or more, SVG and
     await width.press('Tab');
     await expect(width).toHaveValue(String(want));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('embed-figure-svg').click()]);
-    expect(download.suggestedFilename()).toBe(`redis-gc-pause-t15502-${want}px.svg`);
+    expect(download.suggestedFilename()).toBe(`redis-gc-pause-t15505-${want}px.svg`);
     const file = shotPath(`embed-figure-${want}.svg`);
     await download.saveAs(file);
     const type = await figureType(page, readFileSync(file, 'utf8'));
@@ -133,7 +133,7 @@ test('the lite embed paints a figure in ≤ 30 KB and starts the app on a click'
   const errors: string[] = [];
   app.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   app.on('pageerror', (e) => errors.push(e.message));
-  await app.goto(`${baseURL}/?scenario=redis-gc-pause&t=15502`);
+  await app.goto(`${baseURL}/?scenario=redis-gc-pause&t=15505`);
   await expect(app.getByTestId('diagram')).toBeVisible();
   await app.getByTestId('embed-open').click();
   await app.getByTestId('embed-size').filter({ hasText: '320×240' }).click();
@@ -168,7 +168,7 @@ test('the lite embed paints a figure in ≤ 30 KB and starts the app on a click'
     console.log(`[embed-dialog] lite embed first paint: ${(bytes.total.bytes / 1024).toFixed(1)} KB on the wire (its srcdoc, unpacked: ${(bytes.total.local / 1024).toFixed(1)} KB)`);
     await page.locator('iframe').screenshot({ path: shotPath('embed-lite.png') });
     await lite.getByRole('link').click();
-    await expect(lite.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+    await expect(lite.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
     await page.locator('iframe').screenshot({ path: shotPath('embed-lite-started.png') });
     await fresh.close();
   } finally {

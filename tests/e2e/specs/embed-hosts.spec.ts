@@ -18,8 +18,8 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-es
 /** The sandbox the README recommended before issue 25. */
 const OLD_SANDBOX = 'allow-scripts';
 const EMBEDS: [number, number, string][] = [
-  [320, 240, 'scenario=redis-gc-pause&t=15502&embed=1'],
-  [640, 360, 'scenario=redis-gc-pause&fencing=on&t=15502&embed=1'],
+  [320, 240, 'scenario=redis-gc-pause&t=15505&embed=1'],
+  [640, 360, 'scenario=redis-gc-pause&fencing=on&t=15505&embed=1'],
   [800, 450, 'scenario=etcd-gc-pause&t=4000&embed=1'],
 ];
 
@@ -149,8 +149,8 @@ test('the build works from a folder of its host, as a GitHub Pages project site 
   symlinkSync(DIST, path.join(dir, 'lab'));
   const site = await serve('plain', dir);
   try {
-    await page.goto(`${site.url}lab/?scenario=redis-gc-pause&fencing=on&t=15502`);
-    await expect(page.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+    await page.goto(`${site.url}lab/?scenario=redis-gc-pause&fencing=on&t=15505`);
+    await expect(page.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
     await expect(page.getByTestId('fencing-toggle')).toBeChecked();
     await page.goto(`${site.url}lab/embed-example.html`);
     await expect(page.frameLocator('iframe').first().getByTestId('diagram')).toBeVisible();

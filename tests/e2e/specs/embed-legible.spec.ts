@@ -98,7 +98,7 @@ test('at 320×240 no text is cut off, and four lanes fit without scrolling', asy
     }
   }
   expect(bad).toEqual([]);
-  await page.goto('/?scenario=redis-gc-pause&t=15502&embed=1');
+  await page.goto('/?scenario=redis-gc-pause&t=15505&embed=1');
   await expect(page.getByTestId('diagram')).toBeVisible();
   await settle(page);
   await page.screenshot({ path: shotPath('embed-320x240-redis-gc-pause.png') });

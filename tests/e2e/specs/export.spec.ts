@@ -5,7 +5,7 @@ import { cursorMs, shotPath, toEnd } from './helpers';
 // Exports (issue 5, part 3): the diagram at the cursor as SVG and PNG, the run as JSON. Each
 // button's file is captured as the download it is, then checked the way its reader would.
 
-const AT = 15502; // A's stale write in redis-gc-pause
+const AT = 15505; // A's stale write in redis-gc-pause
 
 async function openAt(page: Page) {
   await page.goto(`/?scenario=redis-gc-pause&t=${AT}`);
@@ -38,7 +38,7 @@ test('SVG: a standalone figure of the moment on screen, with the lanes named', a
   expect(lanesOnScreen.length).toBeGreaterThan(2);
   expect(parsed!.root).toBe('svg');
   expect(parsed!.lanes).toEqual(lanesOnScreen);
-  expect(parsed!.cursor).toEqual(['15.502 s']);
+  expect(parsed!.cursor).toEqual(['15.505 s']);
   expect(parsed!.style).toContain('.belief-bar');
   expect(parsed!.style).not.toContain('var(');
   expect(text).toContain('STALE, accepted');

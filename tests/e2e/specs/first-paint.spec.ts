@@ -107,9 +107,9 @@ test('another run than the one drawn (switches, a scenario of its own, lecture) 
     await expect(page.getByTestId('first-paint'), address).toBeHidden();
   }
   // A switch set to the value the built-in ships with is the same run.
-  await page.goto('/?scenario=redis-gc-pause&fencing=off&t=15502');
+  await page.goto('/?scenario=redis-gc-pause&fencing=off&t=15505');
   await expect(page.getByTestId('first-paint')).toBeVisible();
-  await expect(page.getByTestId('first-paint')).toHaveAttribute('data-at', '15502');
+  await expect(page.getByTestId('first-paint')).toHaveAttribute('data-at', '15505');
 });
 
 test('an embed of a built-in shows a pre-drawn diagram, then the app in its place, under the policy and offline', async ({ page, context, baseURL }) => {
@@ -119,7 +119,7 @@ test('an embed of a built-in shows a pre-drawn diagram, then the app in its plac
   page.on('console', (m) => /content.security.policy|refused to/i.test(m.text()) && violations.push(m.text()));
   page.on('request', (r) => new URL(r.url()).origin !== origin && !r.url().startsWith('data:') && !r.url().startsWith('about:') && foreign.push(r.url()));
   const wasm = await holdWasm(page);
-  const src = `${baseURL}/?scenario=redis-gc-pause&t=15502&embed=1`;
+  const src = `${baseURL}/?scenario=redis-gc-pause&t=15505&embed=1`;
   await page.setContent(
     `<!doctype html><title>Docs</title><h1>Fencing</h1>` +
       `<iframe sandbox="${FLAGS}" width="640" height="360" title="Lock Lab: GC pause" src="${src}"></iframe>` +
@@ -129,7 +129,7 @@ test('an embed of a built-in shows a pre-drawn diagram, then the app in its plac
   await expect.poll(() => frames().length).toBe(2);
   for (const f of frames()) {
     await expect(f.getByTestId('first-paint')).toBeVisible();
-    await expect(f.getByTestId('first-paint')).toHaveAttribute('data-at', '15502');
+    await expect(f.getByTestId('first-paint')).toHaveAttribute('data-at', '15505');
   }
   const [big, small] = frames();
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -159,7 +159,7 @@ test('an embed of a built-in shows a pre-drawn diagram, then the app in its plac
   await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   await big.getByTestId('step').click();
-  await expect(big.getByTestId('diagram')).not.toHaveAttribute('data-cursor-ms', '15502');
+  await expect(big.getByTestId('diagram')).not.toHaveAttribute('data-cursor-ms', '15505');
   expect(violations, 'CSP violations').toEqual([]);
   expect(foreign, 'requests outside the app origin').toEqual([]);
 });

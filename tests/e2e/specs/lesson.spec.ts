@@ -69,7 +69,7 @@ test("a question: the room's hands, the reveal, PageUp keeps the answer, a wrong
   await revealAfter(page);
   await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
   // The reveal played to the stale write: the ledger shows it.
-  await expect.poll(() => cursorMs(page)).toBe(15502);
+  await expect.poll(() => cursorMs(page)).toBe(15505);
   await shot(page, 'lesson-question-after.png', false);
   // PageUp and PageDown: the room's answer is still there, at the answer's moment.
   await page.keyboard.press('PageUp');
@@ -78,7 +78,7 @@ test("a question: the room's hands, the reveal, PageUp keeps the answer, a wrong
   await atStep(page, 3);
   await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
   await expect(page.getByTestId('lesson-reveal')).toHaveCount(0);
-  await expect.poll(() => cursorMs(page)).toBe(15502);
+  await expect.poll(() => cursorMs(page)).toBe(15505);
   // A new class, whose majority is wrong.
   await page.goto('/?lesson=why-fencing&step=3');
   await atStep(page, 3);

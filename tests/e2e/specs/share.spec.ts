@@ -71,7 +71,7 @@ test('a built-in link stays short and readable', async ({ page }) => {
   await setSwitch(page, 'safe-unlock-toggle', false);
   await scrubTo(page, 15_502);
   const link = await page.getByTestId('copy-link').getAttribute('data-link');
-  expect(new URL(link!).search).toBe('?scenario=redis-gc-pause&fencing=on&unlock=plain&t=15502');
+  expect(new URL(link!).search).toBe('?scenario=redis-gc-pause&fencing=on&unlock=plain&t=15505');
   const again = await page.context().newPage();
   await again.goto(link!);
   expect(await view(again)).toEqual(await view(page));
@@ -161,7 +161,7 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
     await expect(iframes.nth(i)).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
     const embed = page.frameLocator('iframe').nth(i);
     await expect(embed.getByTestId('diagram')).toBeVisible();
-    await expect(embed.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15502');
+    await expect(embed.getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
     await expect(embed.getByTestId('caption')).toBeVisible();
     await expect(embed.getByTestId('caption')).toContainText('15.5');
     await expect(embed.getByTestId('play')).toBeVisible();
@@ -170,7 +170,7 @@ test('the example docs page embeds two scenarios in sandboxed iframes', async ({
     await expect(open).toHaveAttribute('target', '_blank');
     await expect(open).toHaveAttribute('rel', 'noopener');
     const href = new URL((await open.getAttribute('href'))!);
-    expect(href.search).toBe(`?scenario=redis-gc-pause${i === 0 ? '' : '&fencing=on'}&t=15502`);
+    expect(href.search).toBe(`?scenario=redis-gc-pause${i === 0 ? '' : '&fencing=on'}&t=15505`);
   }
   const embeds = page.frames().filter((f) => f !== page.mainFrame());
   expect(embeds).toHaveLength(2);
@@ -191,7 +191,7 @@ test('embed mode fits any iframe from 320×240 up, with no page scroll', async (
   const errors = collectErrors(page);
   for (const [width, height] of [[320, 240], [480, 320], [640, 400], [800, 450], [1280, 720]]) {
     await page.setViewportSize({ width, height });
-    await page.goto('/?scenario=redis-gc-pause&t=15502&embed=1');
+    await page.goto('/?scenario=redis-gc-pause&t=15505&embed=1');
     const diagram = page.getByTestId('diagram');
     await expect(diagram).toBeVisible();
     // Scaling settles after the first measure.
@@ -232,7 +232,7 @@ test('a refused history API breaks nothing', async ({ page }) => {
   await setSwitch(page, 'fencing-toggle', true);
   await scrubTo(page, 15_502);
   // The delayed write-back of the address has been tried (and refused).
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __refused?: string }).__refused)).toContain('t=15502');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __refused?: string }).__refused)).toContain('t=15505');
   await page.getByTestId('step').click();
   expect(await cursorMs(page)).toBeGreaterThan(15_502);
   await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /fencing=on/);

@@ -36,7 +36,7 @@ for (const size of SIZES) {
   test(`lecture mode at ${size.w}×${size.h}: the caption box keeps its height from one line to three`, async ({ page }) => {
     await install(page);
     await page.setViewportSize({ width: size.w, height: size.h });
-    for (const query of ['?scenario=redis-gc-pause&lecture=1&t=15502', '?scenario=redlock-clock-jump&lecture=1&t=3000&compare=etcd']) {
+    for (const query of ['?scenario=redis-gc-pause&lecture=1&t=15505', '?scenario=redlock-clock-jump&lecture=1&t=3000&compare=etcd']) {
       await open(page, query);
       const one = await withCaption(page, 3);
       expect(await captionLines(page), `${query}: one line`).toBe(1);
@@ -60,7 +60,7 @@ for (const size of SIZES) {
 for (const size of SIZES) {
   test(`lecture mode at ${size.w}×${size.h}: the legend on the stage, K toggles it, badges ≥ 16 px`, async ({ page }) => {
     await page.setViewportSize({ width: size.w, height: size.h });
-    await page.goto('/?scenario=redis-gc-pause&lecture=1&t=15502');
+    await page.goto('/?scenario=redis-gc-pause&lecture=1&t=15505');
     const legend = page.locator('.stage .legend-line');
     await expect(legend).toBeVisible();
     const px = (sel: string) => page.locator(sel).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
