@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page, type Frame } from '@playwright/test';
-import { openApp, chooseScenario, cursorMs, setSwitch } from './helpers';
+import { openApp, chooseScenario, cursorMs, setSwitch, DIST } from './helpers';
 
 // A strict Content-Security-Policy that works (issue 11, item 10): the built pages carry a
 // <meta> policy (scripts/post-build.mjs) with script-src 'self' 'wasm-unsafe-eval' and the hash
 // of the inline bootstrap script, and the app's main flows run under it with no violation.
 
-const DIST = path.resolve(__dirname, '../../../dist');
 
 /** Reports every CSP violation a document sees to `window.__cspViolation` (exposed by `watch`). */
 const RECORD_VIOLATIONS = () => {

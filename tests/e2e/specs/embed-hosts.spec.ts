@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { shotPath } from './helpers';
+import { shotPath, DIST } from './helpers';
 import { countBytes, serve, type Kind, type Server } from './servers';
 
 // Issue 25, item 1 and 3: a docs author's page on another origin with three embeds (320×240,
@@ -12,7 +12,6 @@ import { countBytes, serve, type Kind, type Server } from './servers';
 // 5 s; "Open in Lock Lab ↗" opens a tab under the recommended sandbox; the page downloads the
 // app once (≤ 1.1× a page with one embed) and a reload fetches ≤ 10 KB.
 
-const DIST = path.resolve(__dirname, '../../../dist');
 /** The README's recommended sandbox. */
 const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 /** The sandbox the README recommended before issue 25. */

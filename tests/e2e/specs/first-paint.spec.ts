@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { DIST } from './helpers';
 import path from 'node:path';
 import { test, expect, type Page, type Route, type Frame } from '@playwright/test';
 
@@ -9,7 +10,6 @@ import { test, expect, type Page, type Route, type Frame } from '@playwright/tes
 // without moving anything. Here the wasm is held back (its request answered only when the test
 // says so), so "before the wasm" is a state the test can look at as long as it likes.
 
-const DIST = path.resolve(__dirname, '../../../dist');
 const FLAGS = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 
 /** A built-in's pre-drawn moments at a width, from the build (dist/paint-HASH/ID-W.json). */

@@ -2,6 +2,10 @@ import path from 'node:path';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 
+/** The build under test: the repo's dist/, or LOCKLAB_DIST (as playwright.config.ts serves it). */
+export const DIST = process.env.LOCKLAB_DIST ? path.resolve(process.env.LOCKLAB_DIST) : path.resolve(__dirname, '../../../dist');
+
+
 /**
  * The one folder the specs save screenshots and exported files in: target/screenshots/ (ignored
  * by git, so a test run changes no tracked file), or LOCKLAB_SHOTS when set (scripts/gallery.mjs

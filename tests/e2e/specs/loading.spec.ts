@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { DIST } from './helpers';
 import { get } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -9,7 +10,6 @@ import { test, expect, type Page } from '@playwright/test';
 // times themselves are measured by scripts/bench-browser.mjs (figures, not a pass/fail here:
 // a shared 2-core machine is no stopwatch).
 
-const DIST = path.resolve(__dirname, '../../../dist');
 
 /** Where the title's mark and the first line of text are, in page pixels. */
 async function headerBoxes(page: Page) {
