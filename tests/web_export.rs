@@ -45,7 +45,7 @@ async fn last_blob() -> String {
 
 #[wasm_bindgen_test]
 async fn json_is_the_run_with_the_verdict_on_screen() {
-    let root = mount_at(15_502).await;
+    let root = mount_at(15_505).await;
     click(&root, "export-json").await;
     assert_eq!(status(&root), ("Downloading redis-gc-pause.json.".to_string(), false));
     let json: serde_json::Value = serde_json::from_str(&last_blob().await).expect("valid JSON");
@@ -74,11 +74,11 @@ async fn svg_is_the_figure_at_the_cursor_with_the_page_styles() {
         l.href = URL.createObjectURL(new Blob([':root { --ink: #123456 } .diagram text { fill: var(--ink) }'], { type: 'text/css' })) + '#/diagram-test.css';
         l.id = 'diagram-css'; l.onload = ok; document.head.appendChild(l); })");
     JsFuture::from(loaded.dyn_into::<js_sys::Promise>().unwrap()).await.unwrap();
-    let root = mount_at(15_502).await;
+    let root = mount_at(15_505).await;
     click(&root, "export-svg").await;
-    assert_eq!(status(&root), ("Downloading redis-gc-pause-t15502.svg.".to_string(), false));
+    assert_eq!(status(&root), ("Downloading redis-gc-pause-t15505.svg.".to_string(), false));
     let svg = last_blob().await;
-    assert!(svg.starts_with("<?xml") && svg.contains(">15.502 s</text>") && svg.contains("STALE, accepted"));
+    assert!(svg.starts_with("<?xml") && svg.contains(">15.505 s</text>") && svg.contains("STALE, accepted"));
     assert!(svg.contains(".diagram text { fill: #123456; }"), "the page's stylesheet, its variables resolved");
     js("document.getElementById('diagram-css').remove()");
     root.remove();
