@@ -304,7 +304,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
-    deadline: Deadline::Reached,
+    deadline: Deadline::Waiters,
     config: ConfigRules { default_ttl_ms: 20_000, settings: &[HEARTBEAT_PERIOD, REFRESH_PERIOD], check, fit },
     workload: Workload::UnderLock,
     words: Words {

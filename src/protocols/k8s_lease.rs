@@ -361,7 +361,7 @@ pub const SPEC: Spec = Spec {
     replica: false,
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
-    deadline: Deadline::Reached,
+    deadline: Deadline::Waiters,
     config: ConfigRules { default_ttl_ms: 15_000, settings: &[RENEW_DEADLINE, RETRY_PERIOD], check, fit },
     workload: Workload::UnderLock,
     words: Words {

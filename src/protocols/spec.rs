@@ -107,6 +107,10 @@ pub enum Deadline {
     Reached,
     /// Only once past it (PostgreSQL: `expires_at < now()`).
     Passed,
+    /// Never at the server, which expires nothing: a waiter judges the lease over by its own
+    /// clock once the record has not changed for a lease duration (client-go's Lease, the
+    /// DynamoDB Lock Client's record version number).
+    Waiters,
 }
 
 /// What the lock's lifetime is measured from.

@@ -180,7 +180,8 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
     let from = c.name(why.newer_granted_by);
     let paused = if why.writer_paused { format!(" while {writer} was paused") } else { String::new() };
     match why.lost {
-        // The apiserver expires nothing: the newer holder judged the Lease over by its own clock.
+        // The server expires nothing (a Lease, a DynamoDB lock item): the newer holder judged
+        // the lease over by its own clock.
         Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
             format!("{newer} judged {writer}'s {lease} over{paused}; {got}")
         }
@@ -429,7 +430,7 @@ fn lock_committed(c: &Ctx, me: &str, client: NodeId, token: Option<u64>) -> Stri
 /// Whether a lease's end is judged by each candidate on its own clock, not by the server that
 /// stores it: Kubernetes's Lease (docs/PROTOCOLS.md P8), whose token is the count of those takeovers.
 fn judged_by_candidates(spec: &crate::protocols::spec::Spec) -> bool {
-    spec.token == TokenKind::Transitions
+    spec.deadline == crate::protocols::spec::Deadline::Waiters
 }
 
 fn lock_expired(c: &Ctx, me: &str, holder: NodeId) -> String {
