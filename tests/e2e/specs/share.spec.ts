@@ -69,7 +69,7 @@ test('a built-in link stays short and readable', async ({ page }) => {
   await chooseScenario(page, 'redis-gc-pause');
   await setSwitch(page, 'fencing-toggle', true);
   await setSwitch(page, 'safe-unlock-toggle', false);
-  await scrubTo(page, 15_502);
+  await scrubTo(page, 15_505);
   const link = await page.getByTestId('copy-link').getAttribute('data-link');
   expect(new URL(link!).search).toBe('?scenario=redis-gc-pause&fencing=on&unlock=plain&t=15505');
   const again = await page.context().newPage();
@@ -82,7 +82,7 @@ test('without a clipboard the link is shown, selected, to copy by hand', async (
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
   const errors = collectErrors(page);
   await openApp(page);
-  await scrubTo(page, 15_502);
+  await scrubTo(page, 15_505);
   const copy = page.getByTestId('copy-link');
   await copy.click();
   const field = page.getByTestId('copy-link-field');
@@ -230,11 +230,11 @@ test('a refused history API breaks nothing', async ({ page }) => {
   const errors = collectErrors(page);
   await openApp(page);
   await setSwitch(page, 'fencing-toggle', true);
-  await scrubTo(page, 15_502);
+  await scrubTo(page, 15_505);
   // The delayed write-back of the address has been tried (and refused).
   await expect.poll(() => page.evaluate(() => (window as unknown as { __refused?: string }).__refused)).toContain('t=15505');
   await page.getByTestId('step').click();
-  expect(await cursorMs(page)).toBeGreaterThan(15_502);
+  expect(await cursorMs(page)).toBeGreaterThan(15_505);
   await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /fencing=on/);
   expect(errors).toEqual([]);
 });
