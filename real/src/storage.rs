@@ -4,7 +4,7 @@
 //! Each write's arrival is stamped on the shared monotonic clock.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 
 use crate::clock::now_ns;
@@ -33,8 +33,7 @@ pub struct StorageServer {
 
 impl StorageServer {
     pub fn start(fencing: bool) -> Result<StorageServer, String> {
-        let port = crate::servers::free_port()?;
-        let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("storage: {e}"))?;
+        let listener = crate::servers::bind_free().map_err(|e| format!("storage: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?.to_string();
         let register = Arc::new(Mutex::new(Register::default()));
         let shared = Arc::clone(&register);

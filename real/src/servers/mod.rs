@@ -35,6 +35,20 @@ pub fn free_port() -> Result<u16, String> {
     Err(format!("no free loopback port in {}-{}", PORTS.start(), PORTS.end()))
 }
 
+/// A listener of this process on a port of `PORTS`, bound here and kept: no window between
+/// probing a port and binding it again in which another process can take it (the fidelity
+/// suite once failed with "storage: Address already in use" that way, 2026-12-07).
+pub fn bind_free() -> Result<TcpListener, String> {
+    let mut last = String::new();
+    for _ in 0..64 {
+        match TcpListener::bind(("127.0.0.1", free_port()?)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(format!("no loopback port in {}-{} stayed free to bind: {last}", PORTS.start(), PORTS.end()))
+}
+
 /// Sends `signal` to process `pid` (SIGSTOP, SIGCONT, SIGKILL, SIGTERM).
 pub fn signal(pid: u32, signal: i32) {
     // SAFETY: kill(2) with a PID we started; a process that has already gone gets ESRCH, harmless.
