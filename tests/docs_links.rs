@@ -4,9 +4,12 @@
 //! measured figure linked to a docs/measured/*.json file equals the value that file holds
 //! (docs/PERFORMANCE.md, "Where the figures come from"). Plain file reads: milliseconds.
 
+#[path = "support/paths.rs"]
+mod paths;
+use paths::normalize;
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -208,21 +211,6 @@ impl Slugs {
         *seen += 1;
         anchor
     }
-}
-
-/// `a/b/../c` → `a/c`: a docs page's `../src/x.rs` names the file README's `src/x.rs` does.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn is_external(target: &str) -> bool {

@@ -3,9 +3,12 @@
 //! scripts/gallery.mjs, which adds a missing one and never rewrites a tracked one; the test
 //! command never writes them (docs/APP.md, "The pictures on these pages").
 
+#[path = "support/paths.rs"]
+mod paths;
+use paths::normalize;
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 const IMAGE_TYPES: [&str; 6] = ["png", "webp", "svg", "jpg", "jpeg", "gif"];
 
@@ -24,21 +27,6 @@ fn pages() -> Vec<PathBuf> {
     docs.sort();
     pages.extend(docs);
     pages
-}
-
-/// `a/b/../c` → `a/c`, so a docs page's `../assets/x.png` names the file the README would.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The targets of Markdown links and images (`](target)`) and of HTML `src="target"`.
