@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every tool Lock Lab's build and tests need, into .tools/ (git-ignored).
 # Idempotent: each step is skipped when the right version is already there, so only
-# the first run on a fresh machine pays (~12 min, mostly compiling Trunk).
+# the first run on a fresh machine pays (~5 min, mostly compiling Trunk and wasm-bindgen).
 # Nothing is downloaded from GitHub: crates.io, npm, Debian and rustup only (see docs/TOOLCHAIN.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -43,23 +43,30 @@ want_wasm_target() {
   fi
 }
 
+# install_unoptimised ARGS...: `cargo install ARGS` into .tools/, unoptimised and without debug
+# info. Trunk and wasm-bindgen are tools, not the product: Trunk only orchestrates (cargo,
+# wasm-bindgen and wasm-opt do the work, as programs of their own), and wasm-bindgen at
+# opt-level 0 takes ~1 s longer per wasm it processes (0.4 → 1.3 s on the release wasm, 1.5 →
+# 3.9 s on a debug test wasm), while compiling them optimised cost far more on a fresh machine:
+# Trunk ~10 min of CPU at opt-level 1 against 5.2 at 0; wasm-bindgen-cli 4.0 min of CPU at its
+# release profile against 1.5 at 0 (measured 2026-12-07 on 2 cores). The dist/ Trunk builds is
+# the same file for file, but for the order in which its minifier declares index.html's inline
+# scripts' constants (same code, same length; compared with the opt-level 1 build on 2026-12-07).
+install_unoptimised() {
+  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
+    CARGO_PROFILE_RELEASE_DEBUG=0 \
+    cargo install "$@" --root "$tools"
+}
+
 want_trunk() {
   if [ -x "$tools/bin/trunk" ] && "$tools/bin/trunk" --version | grep -q "$TRUNK_VERSION"; then
     [ -x "$cache/trunk-$TRUNK_VERSION" ] || to_cache trunk "$TRUNK_VERSION"
     return
   fi
   if from_cache trunk "$TRUNK_VERSION"; then return; fi
-  # Without its network features (update check, TLS: Trunk.toml sets offline), unoptimised and
-  # without debug info: Trunk only orchestrates (cargo, wasm-bindgen and wasm-opt do the work,
-  # as programs of their own), so its speed does not show in a build, while compiling it
-  # optimised cost twice the CPU (opt-level 1: ~10 min of CPU; 0: 5.2 min, measured 2026-12-07
-  # on 2 cores). The dist/ it builds is the same file for file, but for the order in which
-  # Trunk's minifier declares index.html's inline scripts' constants (same code, same length;
-  # compared with the opt-level 1 build on 2026-12-07).
+  # Without its network features (update check, TLS: Trunk.toml sets offline).
   log "building trunk $TRUNK_VERSION (~3 min on 2 cores)"
-  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
-    CARGO_PROFILE_RELEASE_DEBUG=0 \
-    cargo install --locked trunk --version "$TRUNK_VERSION" --no-default-features --root "$tools"
+  install_unoptimised --locked trunk --version "$TRUNK_VERSION" --no-default-features
   to_cache trunk "$TRUNK_VERSION"
 }
 
@@ -72,9 +79,9 @@ want_wasm_bindgen() {
   for b in "${all[@]}"; do from_cache "$b" "$WASM_BINDGEN_VERSION" || break; done
   if "$tools/bin/wasm-bindgen" --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION" \
     && [ -x "$tools/bin/wasm-bindgen-test-runner" ]; then return; fi
-  log "building wasm-bindgen-cli $WASM_BINDGEN_VERSION (~3 min)"
+  log "building wasm-bindgen-cli $WASM_BINDGEN_VERSION (~1 min on 2 cores)"
   # Not --locked: the locked webpki-roots version is missing from the registry mirror.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$tools"
+  install_unoptimised wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   for b in "${all[@]}"; do to_cache "$b" "$WASM_BINDGEN_VERSION"; done
 }
 
@@ -138,7 +145,7 @@ case "${1:-all}" in
   build) build_tools ;;
   all)
     # On a fresh machine the browsers' download (~150 MB) and cargo compiling Trunk and
-    # wasm-bindgen (~12 min of CPU) do not wait for each other: apt runs alongside.
+    # wasm-bindgen (~7 min of CPU) do not wait for each other: apt runs alongside.
     want_debian_packages &
     apt_job=$!
     build_tools

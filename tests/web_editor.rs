@@ -127,6 +127,34 @@ async fn the_form_writes_the_json_and_a_run_shows_it() {
 }
 
 #[wasm_bindgen_test]
+async fn an_approach_setting_has_its_input_with_its_default_and_its_rule_named_at_its_path() {
+    clear_storage();
+    open_at("?scenario=k8s-lease-gc-pause");
+    let root = mount_as_is().await;
+    // client-go's RenewDeadline, drawn from its Param: empty, its default as the placeholder.
+    let deadline = field(&root.root, "lock.renew_deadline_ms");
+    assert_eq!(deadline.placeholder(), "10000");
+    assert!(find(&root.root, "approach-settings").text_content().unwrap().contains("RenewDeadline"));
+    // A value against client-go's rule (LeaseDuration > RenewDeadline) is named at its path.
+    type_field(&root.root, "lock.renew_deadline_ms", "60000").await;
+    until("the rule's error", || {
+        error_text(&root.root).is_some_and(|e| e.starts_with("lock.renew_deadline_ms: 60000 ms must be below the LeaseDuration"))
+    })
+    .await;
+    assert!(run_blocked(&root.root));
+    assert!(json(&root.root).value().contains("\"renew_deadline_ms\": 60000"));
+    type_field(&root.root, "lock.renew_deadline_ms", "").await;
+    until_eq("the error", || error_text(&root.root), None).await;
+    root.remove();
+    // Redis has no settings of its own: no row.
+    clear_storage();
+    open_at("");
+    let plain = mount_as_is().await;
+    assert!(!exists(&plain.root, "approach-settings"), "redis-gc-pause has no settings of its own");
+    plain.remove();
+}
+
+#[wasm_bindgen_test]
 async fn json_the_form_cannot_read_disables_the_form_and_names_the_field() {
     clear_storage();
     let root = mount().await;

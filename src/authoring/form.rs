@@ -241,6 +241,8 @@ pub struct SettingRow {
     pub unit: &'static str,
     /// Shown in the empty input: the default it then takes ("10000").
     pub when_empty: String,
+    /// Why the setting exists and what it does, with its source (the input's tooltip).
+    pub why: &'static str,
 }
 
 /// The inputs for the approach's own settings, in its order (none for most approaches).
@@ -256,6 +258,7 @@ pub fn settings(s: &Scenario) -> Vec<SettingRow> {
             label: x.param().form.unwrap_or(x.name()),
             unit: x.number().unit,
             when_empty: x.default().to_string(),
+            why: x.why(),
         })
         .collect()
 }

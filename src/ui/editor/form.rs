@@ -22,7 +22,8 @@ impl Ctx<'_> {
 
     /// A text input (numbers too: `inputmode` brings the number pad, and the raw text reaches
     /// the field, so "12a" is named in the error instead of silently becoming empty).
-    fn input(&self, field: Field, label: &'static str, unit: &'static str, placeholder: &'static str) -> Html {
+    fn input(&self, field: Field, label: &'static str, unit: &'static str, placeholder: impl Into<AttrValue>) -> Html {
+        let placeholder = placeholder.into();
         let on_edit = self.on_edit.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -116,6 +117,14 @@ pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, at_ms: i64, 
             </li>
         }
     });
+    // The approach's own settings (k8s-lease's RenewDeadline, dynamodb-lock's heartbeat), drawn
+    // from their `Param`s: no approach is named here. Empty takes the default, shown greyed.
+    let settings = form::settings(s);
+    let own_settings = settings.iter().map(|r| {
+        html! {
+            <span title={r.why}>{c.input(r.field, r.label, r.unit, r.when_empty.clone())}</span>
+        }
+    });
     let add_faults = NewFault::offered(s)
         .map(|k| c.button(k.label(), Edit::AddFault(k, at_ms), format!("Add a {}", k.label()), s.faults.len() >= MAX_FAULTS));
     html! {
@@ -132,6 +141,9 @@ pub fn view(s: &Scenario, editable: bool, error_path: Option<&str>, at_ms: i64, 
                 {c.check(Field::Fencing, "Fencing")}
                 {c.check(Field::SafeUnlock, "Safe unlock")}
             </div>
+            if !settings.is_empty() {
+                <div class="form-row" data-testid="approach-settings">{for own_settings}</div>
+            }
             <ul class="rows">{for clients}</ul>
             {c.button("+ client", Edit::AddClient, "Add a client".into(), s.clients.len() >= MAX_CLIENTS)}
             <ol class="rows" data-testid="fault-list">{for faults}</ol>
