@@ -15,7 +15,7 @@
 //! each version as an opaque id.
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
-use super::k8s_lease::ApiServer;
+use super::k8s_lease::{taken_over_by, ApiServer, Observed};
 use super::spec::{BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words, Workload};
 use super::{BeliefEnd, Ctx, EventKind, LeaseRecord, Msg, Note, Trace};
 use crate::sim::{ClockKind, Host, NodeId, TimerId};
@@ -72,7 +72,7 @@ pub struct LockClient {
     /// A GetItem is out (false: a conditional write is).
     getting: bool,
     /// The item last read and when this process first saw its RVN, on its monotonic clock.
-    seen: Option<(LeaseRecord, i64)>,
+    seen: Observed,
     /// The item as this process last wrote it (its RVN is what the next write expects).
     held: Option<LeaseRecord>,
     next: Option<TimerId>,
@@ -89,7 +89,7 @@ impl LockClient {
             attempt: 0,
             state: State::Waiting,
             getting: false,
-            seen: None,
+            seen: Observed::default(),
             held: None,
             next: None,
             expiry: None,
@@ -128,12 +128,8 @@ impl LockClient {
             None => self.put(ctx, None, mine),
             Some(l) if l.holder.is_none() => self.put(ctx, Some(l.rv), mine),
             Some(l) => {
-                let now = ctx.mono_ms();
-                if self.seen.is_none_or(|(s, _)| s.rv != l.rv) {
-                    self.seen = Some((l, now));
-                }
-                let since = self.seen.map_or(now, |(_, t)| t);
-                if now - since >= l.duration_ms {
+                self.seen.see(l, ctx.mono_ms());
+                if self.seen.stood_its_duration(ctx.mono_ms()) {
                     self.put(ctx, Some(l.rv), mine);
                 } else {
                     self.after(ctx, self.timing.refresh_ms);
@@ -368,11 +364,7 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
         }
         Note::LockCommitted { client, .. } => format!("DynamoDB stores {}'s conditional put: {} holds the lock item.", name(client), name(client)),
         Note::LockExpired { holder } => {
-            let by = trace.events[event + 1..].iter().find_map(|n| match n.kind {
-                EventKind::Note(Note::LockCommitted { client, .. }) if n.node == e.node => Some(name(client)),
-                _ => None,
-            });
-            let by = by.unwrap_or_else(|| "a waiter".into());
+            let by = taken_over_by(trace, event).unwrap_or_else(|| "a waiter".into());
             format!(
                 "{by} takes over {}'s lock: by {by}'s own clock the record version number had not changed for a leaseDuration. DynamoDB expires nothing.",
                 name(holder)

@@ -87,6 +87,43 @@ impl Process for ApiServer {
     fn on_timer(&mut self, _: &mut Stored, _: &mut Ctx, _: TimerId, _: u32) {}
 }
 
+/// A record as a waiter judges it, shared by client-go's elector and the DynamoDB lock client:
+/// neither compares clocks with the holder. A waiter remembers the record it last read and when
+/// it first saw that record, on its own monotonic clock; the record is over for it once it has
+/// stood unchanged for its own duration (client-go's `observedRecord`/`observedTime`; the lock
+/// client's `lastUpdatedTimeInMilliseconds` against the record version number).
+#[derive(Clone, Copy, Default)]
+pub struct Observed(Option<(LeaseRecord, i64)>);
+
+impl Observed {
+    /// Remembers `record`, read at `now`; if it changed, it has stood unchanged since `now`.
+    pub fn see(&mut self, record: LeaseRecord, now: i64) {
+        if self.0.is_none_or(|(seen, _)| seen != record) {
+            self.0 = Some((record, now));
+        }
+    }
+
+    /// The record last read.
+    pub fn record(&self) -> Option<LeaseRecord> {
+        self.0.map(|(r, _)| r)
+    }
+
+    /// Whether the record last read has stood unchanged for its duration by `now`.
+    pub fn stood_its_duration(&self, now: i64) -> bool {
+        self.0.is_some_and(|(r, since)| now - since >= r.duration_ms)
+    }
+}
+
+/// The caption's "who takes over": the client whose acquisition the server at `event` commits
+/// next (the note after its expiry note), if the trace has it.
+pub fn taken_over_by(trace: &Trace, event: usize) -> Option<String> {
+    let server = trace.events.get(event)?.node;
+    trace.events[event + 1..].iter().find_map(|n| match n.kind {
+        EventKind::Note(Note::LockCommitted { client, .. }) if n.node == server => Some(trace.name(client).to_string()),
+        _ => None,
+    })
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Candidate,
@@ -116,7 +153,7 @@ pub struct Elector {
     /// A GET is out (false: an update is).
     getting: bool,
     /// The record last seen and when it last changed, on this process's monotonic clock.
-    observed: Option<(LeaseRecord, i64)>,
+    observed: Observed,
     next_try: Option<TimerId>,
     /// The end of the current renew round (a leader's), armed when the round starts.
     deadline: Option<TimerId>,
@@ -132,7 +169,7 @@ impl Elector {
             attempt: 0,
             role: Role::Candidate,
             getting: false,
-            observed: None,
+            observed: Observed::default(),
             next_try: None,
             deadline: None,
         }
@@ -151,13 +188,6 @@ impl Elector {
         ctx.send(self.apiserver, Msg::UpdateLease { req, attempt: self.attempt, rv, lease });
     }
 
-    /// Remembers `lease` and, if it changed, when this process saw it change.
-    fn observe(&mut self, ctx: &Ctx, lease: LeaseRecord) {
-        if self.observed.is_none_or(|(seen, _)| seen != lease) {
-            self.observed = Some((lease, ctx.mono_ms()));
-        }
-    }
-
     /// `tryAcquireOrRenew`, second half: take or renew the Lease unless another identity
     /// holds it and, by this process's clock, it has changed within its duration.
     fn decide(&mut self, ctx: &mut Ctx, lease: Option<LeaseRecord>) -> AgentEvent {
@@ -167,10 +197,9 @@ impl Elector {
             self.send_update(ctx, None, mine);
             return AgentEvent::Nothing;
         };
-        self.observe(ctx, l);
-        let observed_at = self.observed.map_or(ctx.mono_ms(), |(_, t)| t);
+        self.observed.see(l, ctx.mono_ms());
         let held_by_another = l.holder.is_some() && l.identity != self.identity;
-        if held_by_another && observed_at + l.duration_ms > ctx.mono_ms() {
+        if held_by_another && !self.observed.stood_its_duration(ctx.mono_ms()) {
             return self.try_failed(ctx);
         }
         let transitions = l.transitions + u64::from(l.identity != self.identity);
@@ -186,7 +215,7 @@ impl Elector {
     }
 
     fn try_succeeded(&mut self, ctx: &mut Ctx, lease: LeaseRecord) -> AgentEvent {
-        self.observe(ctx, lease);
+        self.observed.see(lease, ctx.mono_ms());
         self.schedule(ctx, self.timing.retry_period_ms);
         match self.role {
             Role::Candidate => {
@@ -240,8 +269,8 @@ impl LockAgent for Elector {
         for t in [self.next_try.take(), self.deadline.take()].into_iter().flatten() {
             ctx.cancel_timer(t);
         }
-        match self.observed {
-            Some((l, _)) if l.identity == self.identity && l.holder.is_some() => {
+        match self.observed.record() {
+            Some(l) if l.identity == self.identity && l.holder.is_some() => {
                 self.role = Role::Releasing;
                 let empty = LeaseRecord { holder: None, identity: 0, duration_ms: RELEASED_DURATION_MS, ..l };
                 self.send_update(ctx, Some(l.rv), empty);
@@ -428,11 +457,7 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
         ),
         Note::LockCommitted { client, token, .. } => format!("{me} stores {}'s update: {} now holds the Lease ({}).", name(client), name(client), SPEC.token.label(token)),
         Note::LockExpired { holder } => {
-            let by = trace.events[event + 1..].iter().find_map(|n| match n.kind {
-                EventKind::Note(Note::LockCommitted { client, .. }) if n.node == e.node => Some(name(client)),
-                _ => None,
-            });
-            let by = by.unwrap_or_else(|| "a candidate".into());
+            let by = taken_over_by(trace, event).unwrap_or_else(|| "a candidate".into());
             format!(
                 "{by} takes over {}'s Lease: by {by}'s own clock the record had not changed for its LeaseDuration. The apiserver expires nothing.",
                 name(holder)
