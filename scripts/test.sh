@@ -16,18 +16,22 @@ passed=0
 failed=0
 skipped=0
 summary=()
+# Each suite's key and seconds, for target/test-times.json (see finish).
+times=()
 started=$SECONDS
 
 section() { printf '\n==================== %s ====================\n' "$*"; }
 
-# suite NAME COMMAND...: runs one suite under a header and records its outcome.
+# suite KEY NAME COMMAND...: runs one suite under a header and records its outcome and time
+# (KEY names it in target/test-times.json).
 suite() {
-  local name=$1 t0=$SECONDS
-  shift
+  local key=$1 name=$2 t0=$SECONDS
+  shift 2
   section "$name"
   if "$@"; then
     passed=$((passed + 1))
     summary+=("PASS  $name ($((SECONDS - t0)) s)")
+    times+=("\"$key\": $((SECONDS - t0))")
     return 0
   else
     failed=$((failed + 1))
@@ -47,7 +51,19 @@ fail_unrun() {
   failed=$((failed + 1))
   summary+=("FAIL  $1 (not run: $2)")
 }
+# The run's figures as data: target/test-times.json (git-ignored), which docs/TESTING.md's
+# figures are copied from (`cp target/test-times.json docs/measured/ci.json` after a fresh
+# clone's run; tests/docs_links.rs holds the page to the file). Suites that failed have no time.
+write_times() {
+  mkdir -p target
+  local figures="\"total_s\": $((SECONDS - started))" t
+  for t in "${times[@]}"; do figures+=", $t"; done
+  printf '{\n  "measured_on": "%s",\n  "commit": "%s",\n  "machine": "%s cores",\n  "passed": %d,\n  "failed": %d,\n  "figures": {%s}\n}\n' \
+    "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$(nproc)" \
+    "$passed" "$failed" "$figures" >target/test-times.json
+}
 finish() {
+  write_times
   section "summary ($((SECONDS - started)) s)"
   printf '%s\n' "${summary[@]}"
   local line="$passed passed, $failed failed"
@@ -96,24 +112,24 @@ fidelity_suite() {
     && target/debug/locklab-real suite real/cases/suite.txt --markdown target/fidelity/FIDELITY.md
 }
 
-if ! suite "install tools (.tools/, apt chromium firefox-esr redis-server postgresql etcd-server zookeeper, npm ci)" install_tools; then
+if ! suite install_s "install tools (.tools/, apt chromium firefox-esr redis-server postgresql etcd-server zookeeper, npm ci)" install_tools; then
   echo "Cannot test without the tools; stopping here."
   finish
 fi
-suite "cargo fmt --check" cargo fmt --all -- --check
-suite "cargo clippy -D warnings (native --workspace --all-targets, wasm32 lib, bins and tests/web*.rs)" lint
-suite "native tests (cargo test --all-targets)" native_tests
+suite fmt_s "cargo fmt --check" cargo fmt --all -- --check
+suite clippy_s "cargo clippy -D warnings (native --workspace --all-targets, wasm32 lib, bins and tests/web*.rs)" lint
+suite native_s "native tests (cargo test --all-targets)" native_tests
 if [ "${#web_targets[@]}" -gt 0 ]; then
-  suite "component tests in headless Chromium (wasm-bindgen-test)" wasm_tests
+  suite wasm_s "component tests in headless Chromium (wasm-bindgen-test)" wasm_tests
 else
   skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web*.rs yet"
 fi
-if suite "release build (trunk build --release, lean wasm)" release_dist; then
-  suite "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
-  suite "smoke walk in Firefox ESR (puppeteer-core, release build)" firefox_smoke
+if suite release_s "release build (trunk build --release, lean wasm)" release_dist; then
+  suite playwright_s "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
+  suite firefox_s "smoke walk in Firefox ESR (puppeteer-core, release build)" firefox_smoke
 else
   fail_unrun "end-to-end tests (Playwright, release build, Chromium)" "the release build failed"
   fail_unrun "smoke walk in Firefox ESR (puppeteer-core, release build)" "the release build failed"
 fi
-suite "fidelity suite (real Redis, PostgreSQL, etcd and ZooKeeper against the model)" fidelity_suite
+suite fidelity_s "fidelity suite (real Redis, PostgreSQL, etcd and ZooKeeper against the model)" fidelity_suite
 finish
