@@ -228,17 +228,34 @@ fn consul_lock_delay_protects_a_pause_shorter_than_twice_the_ttl_plus_the_delay_
 }
 
 #[test]
-fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_caps_the_lock_delay() {
+fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_a_lock_delay_outside_0_to_60_s() {
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"ttl_ms": 5000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.ttl_ms: 5000 ms is out of range: Consul accepts session TTLs of 10 s to 24 h"), "{e}");
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "etcd", "lock": {"lock_delay_ms": 1000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
-    // A lock-delay above 60 s acts as 60 s.
+    // Consul's sessions page: "between 0 and 60 seconds".
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60001}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.lock_delay_ms: 60001 ms is out of range: must be 0..=60000 ms"), "{e}");
+    assert!(locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60000}}"#).is_ok());
+}
+
+#[test]
+fn a_consul_lock_delay_of_0_turns_it_off_b_locks_as_soon_as_the_session_is_invalidated() {
+    // consul-lock-delay: A's session is invalidated while A is frozen; with the default 15 s
+    // lock-delay B is held off, with 0 it is not (Chubby and Consul allow 0).
     let mut s = builtin("consul-lock-delay").unwrap();
-    s.lock.own.set("lock_delay_ms", Some(60_000));
-    let capped = lab::run(&s).verdict;
-    s.lock.own.set("lock_delay_ms", Some(90_000));
-    assert_eq!(lab::run(&s).verdict.grants, capped.grants);
+    let takeover = |s: &locklab::scenario::Scenario| {
+        let run = lab::run(s);
+        let invalidated = run.trace.events.iter().find(|e| matches!(e.kind, EventKind::Note(Note::SessionExpired { .. }))).unwrap().at_ms;
+        let b = run.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+        b - invalidated
+    };
+    let delayed = takeover(&s);
+    assert!(delayed >= 15_000, "with the default lock-delay B waits it out: {delayed} ms");
+    s.lock.own.set("lock_delay_ms", Some(0));
+    locklab::scenario::validate::validate(&s).unwrap();
+    let at_once = takeover(&s);
+    assert!(at_once < 5_000, "with lock-delay 0, B locks at its next try after the invalidation: {at_once} ms");
 }
 
 #[test]

@@ -454,6 +454,8 @@ fn the_limits_table_states_the_readers_limits() {
     assert!(name.starts_with(&format!("1–{MAX_NAME_LEN} ")), "client name: {name}");
     let tick = rows["ZooKeeper tickTime (`lock.tick_ms`)"];
     assert_eq!(tick, format!("{}–{} ms", thousands(MIN_TICK_MS), thousands(MAX_TICK_MS)));
+    let timeout = rows["request timeout (`lock.request_timeout_ms`)"];
+    assert_eq!(timeout, format!("1–{} ms", thousands(MAX_REQUEST_TIMEOUT_MS)));
 }
 
 /// `60000` → `60,000`, as the pages print numbers.

@@ -25,17 +25,17 @@ const RENEW: u32 = AGENT_TAGS + 1;
 const RETRY: u32 = AGENT_TAGS + 2;
 /// The API's DefaultLockRetryTime: how long `Lock()` waits after a lock-delay refusal.
 pub const LOCK_RETRY_MS: i64 = 5_000;
-/// `structs.MaxLockDelay`: a longer lock-delay is capped.
-pub const MAX_LOCK_DELAY_MS: i64 = 60_000;
-/// The session's lock-delay (Consul's default 15 s); bounded as a TTL is
-/// (scenario::limits::MAX_TTL_MS), and above `MAX_LOCK_DELAY_MS` it acts as that.
+/// The session's lock-delay, in the range Consul's sessions page gives ("a time duration,
+/// between 0 and 60 seconds"; default 15 s; "clients are able to disable this mechanism by
+/// providing a zero delay value"): a value outside is refused by name rather than run as
+/// something Consul would not do.
 pub const LOCK_DELAY: Setting = Setting::ms(
     "lock_delay_ms",
-    1,
-    600_000,
+    0,
+    60_000,
     15_000,
     "lock-delay",
-    "Consul's lock-delay: after a session is invalidated, no acquire of its key succeeds for this long",
+    "Consul's lock-delay, 0 to 60 s (0 turns it off): after a session is invalidated, no acquire of its key succeeds for this long",
 );
 /// Consul accepts session TTLs from 10 s to 24 h.
 const TTL_RANGE_MS: (i64, i64) = (10_000, 86_400_000);
@@ -346,7 +346,7 @@ pub const SPEC: Spec = Spec {
             Box::new(move |inc| Box::new(SessionLock::new(inc, servers.clone(), ttl, timeout)))
         },
         server: |p, rank| {
-            let delay = p.lock.get(&LOCK_DELAY).min(MAX_LOCK_DELAY_MS);
+            let delay = p.lock.get(&LOCK_DELAY);
             Box::new(EnsembleServer::node(&Consul, rank, p.servers.clone(), p.lock.tick_ms, delay))
         },
     },

@@ -20,3 +20,5 @@ pub const MIN_RETRY_MS: i64 = 10;
 /// below 10 ms would only add timer work; a minute is already far beyond any real setting.
 pub const MIN_TICK_MS: i64 = 10;
 pub const MAX_TICK_MS: i64 = 60_000;
+/// How long a client may wait for one reply (`lock.request_timeout_ms`): a minute.
+pub const MAX_REQUEST_TIMEOUT_MS: i64 = 60_000;

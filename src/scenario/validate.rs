@@ -95,7 +95,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
     range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
-    range("lock.request_timeout_ms", l.request_timeout_ms, 1, 60_000, " ms")?;
+    range("lock.request_timeout_ms", l.request_timeout_ms, 1, MAX_REQUEST_TIMEOUT_MS, " ms")?;
     range("lock.tick_ms", l.tick_ms, MIN_TICK_MS, MAX_TICK_MS, " ms")?;
     own_lock_fields(s)?;
     if l.replica && !s.approach.spec().replica {
