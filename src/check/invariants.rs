@@ -3,7 +3,8 @@
 //! a lock (tests/invariants.rs and tests/properties.rs check them on every generated run):
 //!
 //! 1. nothing is handled by a paused or crashed node: no message received, nothing sent or
-//!    noted by a node between its `Paused` and `Resumed`, or its `Crashed` and `Restarted`;
+//!    noted by a node between its `Paused` and `Resumed`, or its `Crashed` and `Restarted`,
+//!    but for its kernel's TCP segments (`Msg::is_kernels`), which need only its machine up;
 //! 2. the network obeys the faults: nothing is delivered that was sent across a partition or a
 //!    cut link, every loss has its reason, every delivery its latency (plus any delay window),
 //!    every message received is one that was sent to that node and is received once, not
@@ -64,6 +65,8 @@ enum State {
     Up,
     Paused,
     Down,
+    /// The machine went down with the process: not even its kernel answers.
+    MachineDown,
 }
 
 /// The previous event of `node` before index `i`, if it happened at the same instant.
@@ -93,10 +96,14 @@ fn handled_only_when_up(_: &Scenario, trace: &Trace) -> Option<Evidence> {
         let ok = match &e.kind {
             EventKind::Paused { .. } => std::mem::replace(s, State::Paused) == State::Up,
             EventKind::Resumed => std::mem::replace(s, State::Up) == State::Paused,
-            EventKind::Crashed { .. } => std::mem::replace(s, State::Down) != State::Down,
-            EventKind::Restarted => std::mem::replace(s, State::Up) == State::Down,
+            EventKind::Crashed { machine } => {
+                let down = if *machine { State::MachineDown } else { State::Down };
+                !matches!(std::mem::replace(s, down), State::Down | State::MachineDown)
+            }
+            EventKind::Restarted => matches!(std::mem::replace(s, State::Up), State::Down | State::MachineDown),
+            EventKind::Received { msg, .. } | EventKind::Sent { msg, .. } if msg.is_kernels() => *s != State::MachineDown,
             EventKind::Received { .. } | EventKind::Sent { .. } | EventKind::Note(_) => *s == State::Up,
-            EventKind::Lost { .. } => *s == State::Down,
+            EventKind::Lost { .. } => matches!(*s, State::Down | State::MachineDown),
             _ => true,
         };
         if !ok {

@@ -45,6 +45,12 @@ pub trait LockAgent {
     fn release(&mut self, ctx: &mut Ctx) -> AgentEvent;
     fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) -> AgentEvent;
     fn on_timer(&mut self, ctx: &mut Ctx, tag: u32) -> AgentEvent;
+    /// The TCP connection the agent holds open to its lock service, if its lock lives on one
+    /// (a PostgreSQL session): its server and the connection's id. The machine's kernel keeps
+    /// it up while the process is paused and closes it when the process dies.
+    fn connection(&self) -> Option<(NodeId, u64)> {
+        None
+    }
 }
 
 /// Request ids carry the process's incarnation above this many bits: a run has fewer than
@@ -293,6 +299,19 @@ impl Process for ClientProcess {
 
     fn on_start(&mut self, _: &mut Numbering, ctx: &mut Ctx) {
         ctx.set_timer_at(self.plan.acquire_at_ms, ClockKind::Mono, START);
+    }
+
+    /// The kernel acknowledges a keepalive probe of the connection a live process holds, and
+    /// resets any other (its process died, or it is a dead process's).
+    fn kernel(process: Option<&Self>, msg: &Msg) -> Option<Msg> {
+        let &Msg::TcpProbe { conn } = msg else { return None };
+        let open = process.and_then(|p| p.agent.connection()).is_some_and(|(_, c)| c == conn);
+        Some(if open { Msg::TcpAck { conn } } else { Msg::TcpClosed { conn } })
+    }
+
+    /// The process died: its kernel closes its connection (a FIN to the server).
+    fn on_death(&self) -> Vec<(NodeId, Msg)> {
+        self.agent.connection().map(|(server, conn)| (server, Msg::TcpClosed { conn })).into_iter().collect()
     }
 
     /// A new process: nothing of the old one's memory, the job from the beginning (acquiring at

@@ -266,6 +266,31 @@ pub enum Msg {
     PrimaryChanged {
         primary: NodeId,
     },
+    /// TCP keepalive (PostgreSQL's `tcp_keepalives_idle/interval/count`): the server's kernel
+    /// probes connection `conn` after it has been idle. Answered by the client machine's kernel,
+    /// never by its process (`sim::Process::kernel`): a paused process's connection stays up.
+    TcpProbe {
+        conn: u64,
+    },
+    /// The client's kernel: connection `conn` is open (the ACK to a probe).
+    TcpAck {
+        conn: u64,
+    },
+    /// A kernel: connection `conn` is closed. The FIN the kernel of a process that died sends
+    /// on each of its connections, or the reset its kernel answers a probe of a connection no
+    /// live process has.
+    TcpClosed {
+        conn: u64,
+    },
+}
+
+impl Msg {
+    /// Whether the message is a TCP segment of a kernel's own (`TcpProbe`, `TcpAck`,
+    /// `TcpClosed`): a node's kernel sends and receives these while its process is paused or
+    /// dead, as long as its machine is up (the checker's `handled-only-when-up` knows it).
+    pub fn is_kernels(&self) -> bool {
+        matches!(self, Msg::TcpProbe { .. } | Msg::TcpAck { .. } | Msg::TcpClosed { .. })
+    }
 }
 
 /// One entry of an ensemble's replicated log.

@@ -64,5 +64,8 @@ pub fn message_label(approach: Approach, msg: &Msg) -> String {
         Msg::Reconnect { session, .. } => format!("reconnect with session 0x{session:x}"),
         Msg::ReconnectRefused { .. } => "SESSION EXPIRED (reconnect refused)".into(),
         Msg::PrimaryChanged { .. } => "failover: talk to the new primary from now on".into(),
+        Msg::TcpProbe { .. } => "TCP keepalive probe".into(),
+        Msg::TcpAck { .. } => "ACK (the kernel answers)".into(),
+        Msg::TcpClosed { .. } => "connection closed (FIN/RST)".into(),
     }
 }

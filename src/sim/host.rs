@@ -43,6 +43,22 @@ pub trait Process: Sized {
     /// the process that crashed, for what the trace tells about the crash (what it was doing,
     /// what it lost) and nothing else: the new process knows only what `boot` gave it.
     fn on_restart(&mut self, _durable: &mut Self::Durable, _ctx: &mut Ctx<Self::Msg, Self::Note>, _dead: &Self) {}
+
+    /// What the machine's operating system answers for the node without running its process:
+    /// a TCP keepalive probe is acknowledged by the kernel whether the process runs, is paused
+    /// or has died (then with a reset: the connection is gone). `process`: the current process,
+    /// None while it is dead. None: the message is the process's own. A machine that is down
+    /// answers nothing (the world asks only a machine that is up).
+    fn kernel(_process: Option<&Self>, _msg: &Self::Msg) -> Option<Self::Msg> {
+        None
+    }
+
+    /// What the kernel sends when this process dies and its machine stays up: a FIN on each
+    /// connection the process had open, so its peers learn at once (a machine that goes down
+    /// sends nothing).
+    fn on_death(&self) -> Vec<(NodeId, Self::Msg)> {
+        Vec::new()
+    }
 }
 
 /// A node: its config, its persistence and its current process. The world crashes and restarts
@@ -52,6 +68,8 @@ pub struct Host<P: Process> {
     durable: P::Durable,
     process: P,
     incarnation: u32,
+    /// The process has crashed and not restarted (`process` is the dead one).
+    dead: bool,
 }
 
 impl<P: Process> Host<P> {
@@ -59,7 +77,7 @@ impl<P: Process> Host<P> {
     pub fn from_config(config: P::Config) -> Self {
         let durable = P::fresh(&config);
         let process = P::boot(&config, &durable, 0);
-        Host { config, durable, process, incarnation: 0 }
+        Host { config, durable, process, incarnation: 0, dead: false }
     }
 
     /// The current process (a crashed node's is the dead one until its restart).
@@ -87,12 +105,23 @@ impl<P: Process> Node<P::Msg, P::Note> for Host<P> {
 
     /// The dead process stays where it was, unreachable (the world hands a down node nothing),
     /// until the restart replaces it.
-    fn crash(&mut self, machine: bool) {
+    fn crash(&mut self, machine: bool) -> Vec<(NodeId, P::Msg)> {
+        self.dead = true;
         self.durable.crash(machine);
+        if machine {
+            Vec::new()
+        } else {
+            self.process.on_death()
+        }
+    }
+
+    fn kernel(&self, msg: &P::Msg) -> Option<P::Msg> {
+        P::kernel((!self.dead).then_some(&self.process), msg)
     }
 
     fn restart(&mut self, ctx: &mut Ctx<P::Msg, P::Note>) {
         self.incarnation += 1;
+        self.dead = false;
         let dead = std::mem::replace(&mut self.process, P::boot(&self.config, &self.durable, self.incarnation));
         self.process.on_restart(&mut self.durable, ctx, &dead);
     }

@@ -23,8 +23,11 @@ pub trait Node<M, N>: sealed::Hosted {
     fn on_start(&mut self, ctx: &mut Ctx<M, N>);
     fn on_message(&mut self, ctx: &mut Ctx<M, N>, from: NodeId, msg: M);
     fn on_timer(&mut self, ctx: &mut Ctx<M, N>, id: TimerId, tag: u32);
-    /// The process died (`machine`: the machine with it).
-    fn crash(&mut self, machine: bool);
+    /// The process died (`machine`: the machine with it). Returns what its kernel sends for
+    /// it (`Process::on_death`; nothing when the machine went down).
+    fn crash(&mut self, machine: bool) -> Vec<(NodeId, M)>;
+    /// What the node's kernel answers to `msg` without its process (`Process::kernel`).
+    fn kernel(&self, msg: &M) -> Option<M>;
     /// A new process boots and runs its first handler.
     fn restart(&mut self, ctx: &mut Ctx<M, N>);
 }
@@ -178,6 +181,8 @@ struct Slot<M, N> {
     paused_until: Option<Time>,
     backlog: Vec<(Time, u64, Backlogged<M>)>,
     down: bool,
+    /// The machine went down with the process: its kernel answers nothing either.
+    machine_down: bool,
 }
 
 /// The simulated cluster.
@@ -238,6 +243,7 @@ impl<M: Clone, N> World<M, N> {
                 paused_until: None,
                 backlog: Vec::new(),
                 down: false,
+                machine_down: false,
             })
             .collect();
         // Faults scheduled by the caller before the first step sort ahead of starts at the same
@@ -378,7 +384,13 @@ impl<M: Clone, N> World<M, N> {
             Item::Start(n) => self.dispatch(n, |node, ctx| node.on_start(ctx)),
             Item::Deliver { msg_id, from, to, msg } => {
                 let slot = &mut self.slots[to];
-                if slot.down {
+                // The kernel answers what is its own (a TCP keepalive probe) whatever the
+                // process is doing, paused or dead, as long as the machine is up.
+                if let Some(answer) = (!slot.machine_down).then(|| slot.node.kernel(&msg)).flatten() {
+                    let arrived_at_ms = self.now;
+                    self.record_message(to, || EventKind::Received { msg_id, from, msg, arrived_at_ms });
+                    self.apply_effect(to, Effect::Send { to: from, msg: answer });
+                } else if slot.down {
                     self.record_message(to, || EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
                 } else if slot.paused_until.is_some() {
                     self.seq += 1;
@@ -406,6 +418,7 @@ impl<M: Clone, N> World<M, N> {
             Item::Restart(n) => {
                 if self.slots[n].down {
                     self.slots[n].down = false;
+                    self.slots[n].machine_down = false;
                     self.record(n, EventKind::Restarted);
                     self.dispatch(n, |node, ctx| node.restart(ctx));
                 }
@@ -475,12 +488,16 @@ impl<M: Clone, N> World<M, N> {
                     return;
                 }
                 slot.down = true;
+                slot.machine_down = machine;
                 slot.paused_until = None;
                 // Messages that arrived while it was paused and were never handled die with it.
                 let unhandled = std::mem::take(&mut slot.backlog);
                 slot.timers.clear();
-                slot.node.crash(machine);
+                let last_words = slot.node.crash(machine);
                 self.record(node, EventKind::Crashed { machine });
+                for (to, msg) in last_words {
+                    self.apply_effect(node, Effect::Send { to, msg });
+                }
                 for (_, _, work) in unhandled {
                     if let Backlogged::Deliver { msg_id, from, .. } = work {
                         self.record(node, EventKind::Lost { msg_id, from, reason: LossReason::ReceiverDown });
@@ -624,7 +641,14 @@ mod tests {
         fn on_restart(&mut self, _: &mut (), ctx: &mut Ctx<u32, String>, _dead: &Self) {
             self.run(ctx, Input::Restart)
         }
+        /// Message `KERNEL` is the kernel's: answered 1 for a live process (paused or not),
+        /// 2 for a dead one.
+        fn kernel(process: Option<&Self>, msg: &u32) -> Option<u32> {
+            (*msg == KERNEL).then_some(if process.is_some() { 1 } else { 2 })
+        }
     }
+
+    const KERNEL: u32 = 1_000_000;
 
     /// A world of probes with a fixed one-way latency.
     fn world(latency: i64, scripts: Vec<Script>) -> World<u32, String> {
@@ -720,6 +744,31 @@ mod tests {
         let resumed = t.events.iter().position(|e| e.node == 0 && matches!(e.kind, EventKind::Resumed)).unwrap();
         assert!(t.events[paused + 1..resumed].iter().all(|e| e.node != 0));
         assert!(t.events.iter().any(|e| matches!(e.kind, EventKind::Received { arrived_at_ms: 30, .. } if e.at_ms == 110)));
+    }
+
+    #[test]
+    fn the_kernel_answers_its_own_messages_for_a_paused_or_dead_process_but_not_for_a_machine_that_is_down() {
+        let asker: Script = Box::new(|ctx, input| match input {
+            Input::Start => {
+                for at in [20, 60, 100] {
+                    ctx.set_timer(at, ClockKind::Mono, at as u32);
+                }
+            }
+            Input::Timer(_) => ctx.send(1, KERNEL),
+            Input::Msg(_, m) => ctx.note(format!("{m}@{}", ctx.now)),
+            Input::Restart => {}
+        });
+        let mut w = world(5, vec![asker, recorder()]);
+        w.schedule_fault(10, Fault::Pause { node: 1, duration_ms: 30 });
+        w.schedule_fault(50, Fault::Crash { node: 1, machine: false, restart_after_ms: Some(20) });
+        w.schedule_fault(90, Fault::Crash { node: 1, machine: true, restart_after_ms: None });
+        let t = w.run();
+        // Paused: the kernel acks (+1) at once; the process dead, its machine up: a reset (+2);
+        // the machine down: nothing comes back.
+        assert_eq!(notes(&t, 0), ["1@30", "2@70"]);
+        // The process itself saw none of them: it noted only its restart.
+        assert_eq!(notes(&t, 1), ["restart@70"]);
+        assert!(t.events.iter().any(|e| e.node == 1 && matches!(e.kind, EventKind::Lost { reason: LossReason::ReceiverDown, .. })));
     }
 
     #[test]
