@@ -326,6 +326,112 @@ fn dynamodb_lock_sometimes_loses_an_update_with_fencing_off_and_on() {
     assert!(lost_updates(Approach::DynamodbLock, true, FaultMix::Any, 62, n) > 0);
 }
 
+// --- pg-advisory -------------------------------------------------------------------------------
+
+#[test]
+fn pg_advisory_happy_path_is_safe_and_live() {
+    happy(Approach::PgAdvisory);
+}
+
+/// When `client` got the lock (its first belief), in the run `r`.
+fn granted_at(r: &lab::Run, client: &str) -> Option<i64> {
+    let node = r.trace.node_id(client).unwrap();
+    r.trace.events.iter().find(|e| e.node == node && matches!(e.kind, EventKind::Note(Note::BeliefStarted { .. }))).map(|e| e.at_ms)
+}
+
+#[test]
+fn pg_advisory_a_paused_holder_keeps_its_lock_however_long_the_pause() {
+    // The built-in: a 15 s pause, its kernel answering the server's probes meanwhile.
+    let [off, _] = agrees_with_expect("pg-advisory-gc-pause");
+    let probes_answered =
+        off.trace.events.iter().filter(|e| matches!(&e.kind, EventKind::Sent { msg: locklab::protocols::Msg::TcpAck { .. }, .. })).count();
+    assert!(probes_answered > 0, "no keepalive probe was answered during the pause");
+    // Any pause, from 1 s to 10 minutes: B gets the lock only after A has unlocked.
+    let base = builtin("pg-advisory-gc-pause").unwrap();
+    for pause_s in [1, 9, 14, 30, 120, 600] {
+        let mut s = base.clone();
+        s.duration_ms = pause_s * 1000 + 5_000;
+        if let locklab::scenario::FaultSpec::Pause(p) = &mut s.faults[0] {
+            p.duration_ms = pause_s * 1000;
+        }
+        let r = lab::run(&s);
+        invariants::check(&r).unwrap();
+        assert!(r.verdict.safe && r.verdict.max_concurrent_holders == 1, "a {pause_s} s pause: {:#?}", r.verdict);
+        assert!(granted_at(&r, "B").is_some_and(|t| t > 500 + pause_s * 1000), "a {pause_s} s pause: B got it while A was paused");
+    }
+}
+
+#[test]
+fn pg_advisory_a_holder_cut_off_loses_its_session_after_idle_plus_interval_times_count_and_writes_late() {
+    // No token: storage cannot refuse the late write, with fencing on as off.
+    let [off, on] = agrees_with_expect("pg-advisory-cut-off");
+    assert!(!off.verdict.safe && !on.verdict.safe);
+    // The silence is counted from A's last segment, its lock statement at about 15 ms (A, at
+    // work, sends postgres nothing, so the cut at 1 s changes nothing until the probes): B
+    // cannot have the lock before the keepalive gives up 5 s + 3 × 1 s later, and gets it at
+    // its next retry after.
+    let b = granted_at(&off, "B").unwrap();
+    assert!((8_000..=8_000 + 400).contains(&b), "B got the lock at {b} ms");
+    // Keepalive settings are read from the scenario: a count of 6 moves the takeover 3 s later.
+    let mut s = builtin("pg-advisory-cut-off").unwrap();
+    s.lock.own.set("keepalive_count", Some(6));
+    let r = lab::run(&s);
+    assert!(granted_at(&r, "B").unwrap() >= b + 3_000 - 400);
+}
+
+#[test]
+fn pg_advisory_a_crashed_holder_process_frees_the_lock_at_once_and_a_crashed_machine_only_after_keepalive() {
+    let mut s = builtin("happy-path-pg-advisory").unwrap();
+    s.duration_ms = 30_000;
+    let crash = |machine: bool| {
+        let f = format!(r#"{{"at_ms": 300, "kind": "crash", "node": "A", "machine": {machine}}}"#);
+        let mut s = s.clone();
+        s.faults.push(serde_json::from_str(&f).unwrap());
+        let r = lab::run(&s);
+        invariants::check(&r).unwrap();
+        granted_at(&r, "B").unwrap()
+    };
+    // The process dies: its kernel's FIN ends the session; B's next retry gets it.
+    assert!(crash(false) < 300 + 500, "{}", crash(false));
+    // The machine dies: nothing is sent; the server gives up after 10 s + 3 × 1 s of silence.
+    assert!(crash(true) >= 13_000, "{}", crash(true));
+}
+
+/// Over `n` generated pg-advisory scenarios, each with one client that works longer than the
+/// keepalive's silence and is cut off from `postgres` (both ways, storage still reachable) for
+/// longer than that silence: how many lost an update. Every run keeps the invariants.
+fn pg_cut_off_lost_updates(fencing: bool, key: u64, n: usize) -> usize {
+    let mut rng = Stream::new(2026, key);
+    let mut lost = 0;
+    for _ in 0..n {
+        let mut s = scenario(&mut rng, Shape::of(Approach::PgAdvisory), FaultMix::Any, fencing);
+        let silence = (Approach::PgAdvisory.spec().granted_ttl)(&s.lock);
+        let i = rng.range(0, s.clients.len() as i64 - 1) as usize;
+        s.clients[i].work_ms = silence + rng.range(500, 5_000);
+        s.duration_ms = s.duration_ms.max(s.clients[i].acquire_at_ms + 2 * silence + 10_000);
+        let c = &s.clients[i];
+        let at_ms = c.acquire_at_ms + rng.range(0, 2_000);
+        let duration_ms = silence + rng.range(500, 10_000);
+        for (from, to) in [(c.name.as_str(), "postgres"), ("postgres", c.name.as_str())] {
+            let f = format!(r#"{{"at_ms": {at_ms}, "kind": "drop", "from": "{from}", "to": "{to}", "duration_ms": {duration_ms}}}"#);
+            s.faults.push(serde_json::from_str(&f).unwrap());
+        }
+        let r = lab::run(&s);
+        invariants::check(&r).unwrap_or_else(|e| panic!("pg-advisory: {e}\n{s:?}"));
+        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+    }
+    println!("pg-advisory cut off, fencing {fencing}: {lost} of {n} runs lost an update");
+    lost
+}
+
+#[test]
+fn pg_advisory_sometimes_loses_an_update_with_fencing_off_and_on_once_a_holder_is_cut_off() {
+    // Pauses alone never do (above); a client cut off from postgres past the keepalive does.
+    let n = 200 * scale();
+    assert!(pg_cut_off_lost_updates(false, 71, n) > 0);
+    assert!(pg_cut_off_lost_updates(true, 72, n) > 0);
+}
+
 // --- real outages -------------------------------------------------------------------------------
 
 #[test]

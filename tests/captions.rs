@@ -34,9 +34,16 @@ fn believes(run: &Run, client: NodeId, i: usize) -> bool {
     belief(run, client, i) == Belief::Holds
 }
 
-/// Whether `node` is frozen at true time `t` by a pause fault (from the Paused events).
+/// Whether `node` is frozen at true time `t` by a pause fault (from the Paused events): one
+/// that began by `t` and would last past it, unless the node crashed in between (a crash ends
+/// the pause with the process).
 fn paused(run: &Run, node: NodeId, t: Time) -> bool {
-    run.trace.events.iter().any(|e| e.node == node && matches!(e.kind, EventKind::Paused { until_ms } if e.at_ms <= t && t < until_ms))
+    let events = &run.trace.events;
+    events.iter().enumerate().any(|(i, e)| {
+        e.node == node
+            && matches!(e.kind, EventKind::Paused { until_ms } if e.at_ms <= t && t < until_ms)
+            && !events[i..].iter().any(|c| c.node == node && c.at_ms <= t && matches!(c.kind, EventKind::Crashed { .. }))
+    })
 }
 
 /// The time of `client`'s latest AcquireStarted (or restart) before event `i`.

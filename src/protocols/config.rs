@@ -226,6 +226,20 @@ impl Setting {
         Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
     }
 
+    /// A count of `unit` (say "probes") in `lo..=hi`, `default` when absent.
+    pub const fn count(
+        name: &'static str,
+        lo: i64,
+        hi: i64,
+        default: i64,
+        unit: &'static str,
+        label: &'static str,
+        why: &'static str,
+    ) -> Setting {
+        let n = Number { need: Need::Default(default), lo, hi, unit, draw: (lo, hi), toward: Toward::Low };
+        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
+    }
+
     pub fn name(&self) -> &'static str {
         self.param.name
     }

@@ -29,6 +29,7 @@ registry::approaches! {
     Redisson: redisson,
     Consul: consul,
     DynamodbLock: dynamodb_lock,
+    PgAdvisory: pg_advisory,
 }
 
 use serde::Serialize;

@@ -44,6 +44,9 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/etcd-clock-jump.json"),
     include_str!("catalog/dynamodb-lock-gc-pause.json"),
     include_str!("catalog/happy-path-dynamodb-lock.json"),
+    include_str!("catalog/happy-path-pg-advisory.json"),
+    include_str!("catalog/pg-advisory-gc-pause.json"),
+    include_str!("catalog/pg-advisory-cut-off.json"),
 ];
 
 /// Real outages, replayed (docs/PROTOCOLS.md (b) 10): each says what it is adapted from and what it
