@@ -71,6 +71,11 @@ impl Service for Etcd {
         LEASE_CHECK_MS
     }
 
+    /// The lessor's revoke loop ticks every 500 ms from when the server started.
+    fn checks_from_process_start(&self) -> bool {
+        true
+    }
+
     /// A lease whose TTL has passed is revoked at the next check.
     fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
         heard_ms + ttl_ms < now_ms

@@ -55,6 +55,14 @@ pub trait Service: Sync {
     /// How often the leader looks for expired sessions (at multiples of it, on its monotonic clock).
     fn expiry_period(&self, tick_ms: i64) -> i64;
 
+    /// Whether the checks run on a loop of the server process's own, started with it (etcd's
+    /// lessor), so their phase within the period is drawn from the seed for each process; by
+    /// default they sit on multiples of the period, where `expired` rounds deadlines too
+    /// (ZooKeeper's expiry buckets).
+    fn checks_from_process_start(&self) -> bool {
+        false
+    }
+
     /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
     /// `now_ms` (all on the leader's monotonic clock).
     fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
