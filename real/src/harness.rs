@@ -31,7 +31,7 @@ pub struct Harness {
 
 /// The harnesses, in the order docs/FIDELITY.md lists them (Redis's family first: Redlock and
 /// Redisson refer to it).
-pub const HARNESSES: [Harness; 7] = [
+pub const HARNESSES: [Harness; 8] = [
     Harness {
         approach: Approach::Redis,
         start: start_redis,
@@ -61,6 +61,12 @@ pub const HARNESSES: [Harness; 7] = [
         start: start_versioned,
         signals_servers: false,
         why: "**Conditional write on PostgreSQL.** There is no lock service: the object is a row with a `version`, read with `SELECT version`, and written with `UPDATE object SET value = $1, version = version + 1 WHERE id = 1 AND version = $2` (zero rows is the 412; the version it was checked against comes from the same statement), or with fencing off a plain `UPDATE` without the precondition. The database is the storage: a read's and a write's time is the midpoint between the request and its answer, where the model stamps them at storage.",
+    },
+    Harness {
+        approach: Approach::PgAdvisory,
+        start: start_pg_advisory,
+        signals_servers: false,
+        why: "**PostgreSQL advisory lock.** Each client process holds one connection (one backend) and sends `SELECT pg_try_advisory_lock(1)` and `SELECT pg_advisory_unlock(1)` on it, as in the model, but connects before the run's clock starts where the model's client connects at its first attempt. B's grant after A's unlock is B's first retry after it (the same retry range, drawn by another generator), and a grant's time is the midpoint between the statement leaving the client and its answer, where the model stamps it at the server. The holder is read from `pg_locks` (joined with `pg_stat_activity` for the session's `application_name`) every 5 ms. The server runs with `tcp_keepalives_idle`, `tcp_keepalives_interval` and `tcp_keepalives_count` set from the scenario's `lock.ttl_ms`, `keepalive_interval_ms` and `keepalive_count`, scaled; PostgreSQL hands the first two to Linux in whole seconds, so they are rounded up (at least 1 s). That is why the pause case runs at scale 1: its 15 s pause then outlasts the 13 s after which unanswered probes would end A's session, so it is A's kernel answering them (the process is stopped, its socket is not) that keeps the lock, as in the model.",
     },
     Harness {
         approach: Approach::Etcd,
@@ -115,6 +121,20 @@ fn start_versioned(_: &Scenario, _scale: f64) -> Result<Services, String> {
     Ok(Services::Versioned(PostgresServer::start(crate::client::PG_OBJECT_SCHEMA)?))
 }
 
+/// Session advisory locks need no tables; the server's TCP keepalive is the scenario's, scaled
+/// and rounded up to whole seconds (PostgreSQL's unit for the first two; at least 1).
+fn start_pg_advisory(scenario: &Scenario, scale: f64) -> Result<Services, String> {
+    use locklab::protocols::pg_advisory::{KEEPALIVE_COUNT, KEEPALIVE_INTERVAL};
+    let seconds = |ms: i64| ((ms as f64 * scale / 1000.0).ceil() as i64).max(1).to_string();
+    let lock = &scenario.lock;
+    let settings = [
+        ("tcp_keepalives_idle", seconds(lock.ttl_ms)),
+        ("tcp_keepalives_interval", seconds(lock.get(&KEEPALIVE_INTERVAL))),
+        ("tcp_keepalives_count", lock.get(&KEEPALIVE_COUNT).to_string()),
+    ];
+    Ok(Services::PgAdvisory(PostgresServer::start_with("", &settings)?))
+}
+
 fn start_etcd(scenario: &Scenario, _scale: f64) -> Result<Services, String> {
     Ok(Services::Etcd(start_cluster(servers(scenario) as usize)?))
 }
@@ -138,7 +158,10 @@ mod tests {
         for a in Approach::ALL.into_iter().filter(|a| HARNESSES.iter().all(|h| h.approach != *a)) {
             let e = of(a).err().expect("no harness");
             assert!(e.starts_with(&format!("approach: {} is not run on real servers yet", a.id())), "{e}");
-            assert!(e.ends_with("(locklab-real runs redis, redlock, redisson, db-lease, conditional-write, etcd and zookeeper)"), "{e}");
+            assert!(
+                e.ends_with("(locklab-real runs redis, redlock, redisson, db-lease, conditional-write, pg-advisory, etcd and zookeeper)"),
+                "{e}"
+            );
         }
     }
 }

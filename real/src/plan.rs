@@ -150,6 +150,20 @@ mod tests {
     }
 
     #[test]
+    fn pg_advisory_runs_pauses_and_client_crashes_and_refuses_the_cut_off_by_name() {
+        for id in ["happy-path-pg-advisory", "pg-advisory-gc-pause"] {
+            assert!(schedule(&catalog::get(id).unwrap()).is_ok(), "{id}");
+        }
+        let err = schedule(&catalog::get("pg-advisory-cut-off").unwrap()).unwrap_err();
+        assert!(err.starts_with("faults[0] (") && err.contains("the fault kind drop is not supported"), "{err}");
+        let mut s = catalog::get("pg-advisory-gc-pause").unwrap();
+        s.faults = with_fault_list("pg-advisory", r#"{"at_ms":100,"kind":"crash","node":"A"}"#);
+        assert_eq!(schedule(&s).unwrap(), vec![Step { at_ms: 100, node: "A".into(), action: Action::Kill }]);
+        s.faults = with_fault_list("pg-advisory", r#"{"at_ms":100,"kind":"pause","node":"postgres","duration_ms":50}"#);
+        assert!(schedule(&s).unwrap_err().contains("a pause of postgres is not supported"));
+    }
+
+    #[test]
     fn redlock_redisson_and_conditional_write_are_run() {
         for id in ["redlock-gc-pause", "happy-path-redlock", "redisson-watchdog", "happy-path-redisson", "conditional-write-race"] {
             assert!(schedule(&catalog::get(id).unwrap()).is_ok(), "{id}");

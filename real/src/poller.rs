@@ -156,6 +156,24 @@ pub fn postgres_probe(conn: String) -> Probe {
     })
 }
 
+/// Reads who holds the advisory lock: the owner named by its session's `application_name`.
+pub fn pg_advisory_probe(conn: String) -> Probe {
+    let mut client: Option<postgres::Client> = None;
+    Box::new(move || {
+        if client.is_none() {
+            client = postgres::Client::connect(&conn, postgres::NoTls).ok();
+        }
+        let rows = match client.as_mut()?.query(crate::client::PG_ADVISORY_HOLDER, &[]) {
+            Ok(rows) => rows,
+            Err(_) => {
+                client = None;
+                return None;
+            }
+        };
+        Some(rows.first().map(|r| crate::client::owner_of(r.get::<_, &str>(0))))
+    })
+}
+
 /// Reads the etcd mutex queue: the owner of its first key (the lowest create revision).
 pub fn etcd_probe(addr: String) -> Probe {
     Box::new(move || crate::client::etcd_first_in_queue(&addr, Duration::from_millis(100)).ok().map(|first| first.map(|(owner, _)| owner)))

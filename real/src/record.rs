@@ -14,6 +14,8 @@ pub enum Service {
     Redis { addrs: Vec<String> },
     /// PostgreSQL: a libpq-style connection string.
     Postgres { conn: String },
+    /// PostgreSQL's session advisory lock: a libpq-style connection string.
+    PgAdvisory { conn: String },
     /// etcd: the JSON gateway of one member (`host:port`).
     Etcd { addr: String },
     /// ZooKeeper: the connect string (`host:port,host:port,…`).

@@ -33,6 +33,8 @@ struct ClientProc {
     child: Child,
     stdin: Option<ChildStdin>,
     incarnation: u32,
+    /// Killed by the schedule (kill -9): its exit is the fault's, not a failure.
+    killed: bool,
 }
 
 /// A line a process printed, with its node's name.
@@ -61,11 +63,12 @@ pub fn run(scenario: &Scenario, scale: f64) -> Result<RealRun, String> {
         Harness { scenario, services, storage, clients: vec![], lines: channel(), seen: vec![], raw: vec![], counters: vec![], scale };
     let result = h.go(&steps);
     // A client that ended on its own with an error (it could not reach a server, or failed)
-    // makes the recording worthless: the run fails, naming it, instead of judging half a run.
+    // makes the recording worthless: the run fails, naming it, instead of judging half a run. (A
+    // client the schedule killed and did not restart ended by the fault, not on its own.)
     let failed: Vec<String> = h
         .clients
         .iter_mut()
-        .filter_map(|c| matches!(c.child.try_wait(), Ok(Some(status)) if !status.success()).then_some(c))
+        .filter_map(|c| (!c.killed && matches!(c.child.try_wait(), Ok(Some(status)) if !status.success())).then_some(c))
         .map(|c| c.name.clone())
         .collect();
     for c in &mut h.clients {
@@ -156,7 +159,7 @@ impl Harness<'_> {
             }
         });
         self.clients.retain(|c| c.name != name);
-        self.clients.push(ClientProc { name: name.to_string(), child, stdin: Some(stdin), incarnation });
+        self.clients.push(ClientProc { name: name.to_string(), child, stdin: Some(stdin), incarnation, killed: false });
         Ok(())
     }
 
@@ -198,6 +201,7 @@ impl Harness<'_> {
             Action::Kill => {
                 if let Some(c) = self.clients.iter_mut().find(|c| c.name == node) {
                     crate::servers::kill(&mut c.child);
+                    c.killed = true;
                 } else {
                     let counter = self.services.crash(node);
                     self.counters.retain(|(n, _)| n != node);

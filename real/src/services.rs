@@ -1,5 +1,5 @@
 //! The lock service of a run, started for real: one Redis (and its replica), or PostgreSQL.
-//! Its nodes carry the model's names (`redis`, `redis-replica`, `db`).
+//! Its nodes carry the model's names (`redis`, `redis-replica`, `db`, `postgres`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -8,7 +8,7 @@ use std::time::Duration;
 use locklab::protocols::Note;
 use locklab::sim::NodeId;
 
-use crate::poller::{etcd_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
+use crate::poller::{etcd_probe, pg_advisory_probe, postgres_probe, redis_probe, zookeeper_probe, Poller, Watched};
 use crate::record::Service;
 use crate::servers::etcd::EtcdMember;
 use crate::servers::postgres::PostgresServer;
@@ -25,6 +25,8 @@ pub enum Services {
         hash: bool,
     },
     Postgres(PostgresServer),
+    /// pg-advisory's `postgres`: session advisory locks, no tables.
+    PgAdvisory(PostgresServer),
     /// `etcd-1` … `etcd-N`.
     Etcd(Vec<EtcdMember>),
     /// `zk-1` … `zk-N`.
@@ -44,6 +46,7 @@ impl Services {
             Services::Redlock(servers) => Service::Redlock { addrs: servers.iter().map(|s| s.addr()).collect() },
             Services::Versioned(pg) => Service::Versioned { conn: pg.conn() },
             Services::Postgres(pg) => Service::Postgres { conn: pg.conn() },
+            Services::PgAdvisory(pg) => Service::PgAdvisory { conn: pg.conn() },
             Services::Etcd(members) => Service::Etcd { addr: members[0].addr() },
             Services::Zookeeper(servers) => Service::Zookeeper { addrs: servers.iter().map(|s| s.addr()).collect::<Vec<_>>().join(",") },
         }
@@ -56,7 +59,7 @@ impl Services {
         match self {
             Services::Redis { servers, .. } => Ok(times(servers.len(), redis_version(&servers[0].addr())?)),
             Services::Redlock(servers) => Ok(times(servers.len(), redis_version(&servers[0].addr())?)),
-            Services::Postgres(pg) | Services::Versioned(pg) => postgres_version(&pg.conn()),
+            Services::Postgres(pg) | Services::Versioned(pg) | Services::PgAdvisory(pg) => postgres_version(&pg.conn()),
             Services::Etcd(members) => {
                 let status =
                     crate::http::post(&members[0].addr(), "/v3/maintenance/status", &serde_json::json!({}), Duration::from_secs(2))?;
@@ -85,7 +88,7 @@ impl Services {
         let pid = match self {
             Services::Redis { servers, .. } => Self::redis_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
             Services::Redlock(servers) => Self::redlock_index(node).and_then(|i| servers.get(i)).and_then(|s| s.pid()),
-            Services::Postgres(_) | Services::Versioned(_) => None,
+            Services::Postgres(_) | Services::Versioned(_) | Services::PgAdvisory(_) => None,
             Services::Etcd(members) => members.iter().find(|m| m.name == node).and_then(|m| m.daemon.pid()),
             Services::Zookeeper(servers) => servers.iter().find(|s| s.name == node).and_then(|s| s.daemon.pid()),
         };
@@ -164,6 +167,7 @@ impl Services {
                 })
                 .collect(),
             Services::Postgres(pg) => vec![Watched { node: "db".into(), probe: postgres_probe(pg.conn()), promote: None }],
+            Services::PgAdvisory(pg) => vec![Watched { node: "postgres".into(), probe: pg_advisory_probe(pg.conn()), promote: None }],
             // Each instance on its own: a key expires by that instance's clock.
             Services::Redlock(servers) => servers
                 .iter()

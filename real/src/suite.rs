@@ -162,11 +162,18 @@ mod tests {
     fn the_suite_file_reads_and_covers_every_real_approach() {
         let cases = super::read(concat!(env!("CARGO_MANIFEST_DIR"), "/cases/suite.txt")).unwrap();
         assert!(cases.len() >= 14, "{} cases", cases.len());
-        for approach in ["redis", "redlock", "redisson", "db-lease", "conditional-write", "etcd", "zookeeper"] {
+        for approach in ["redis", "redlock", "redisson", "db-lease", "conditional-write", "pg-advisory", "etcd", "zookeeper"] {
             assert!(cases.iter().any(|c| c.scenario.approach.id() == approach), "no {approach} case");
         }
         let ids: Vec<&str> = cases.iter().map(|c| c.scenario.id.as_str()).collect();
-        for id in ["redlock-restart-crashed-pair", "redisson-watchdog", "redisson-watchdog-short-pause", "conditional-write-race"] {
+        for id in [
+            "redlock-restart-crashed-pair",
+            "redisson-watchdog",
+            "redisson-watchdog-short-pause",
+            "conditional-write-race",
+            "pg-advisory-gc-pause",
+            "pg-advisory-holder-killed",
+        ] {
             assert!(ids.contains(&id), "{id} missing");
         }
     }

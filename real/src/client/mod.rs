@@ -8,12 +8,14 @@
 //! Everything it sees is printed as a JSON line stamped on the shared monotonic clock.
 
 mod etcd;
+mod pg_advisory;
 mod postgres;
 mod redisson;
 mod redlock;
 mod versioned;
 mod zookeeper;
 pub use etcd::first_in_queue as etcd_first_in_queue;
+pub use pg_advisory::HOLDER as PG_ADVISORY_HOLDER;
 pub use postgres::SCHEMA as PG_SCHEMA;
 pub use redisson::owner as redisson_owner;
 pub use versioned::SCHEMA as PG_OBJECT_SCHEMA;
@@ -146,6 +148,7 @@ pub fn main() -> Result<(), String> {
     let mut agent: Box<dyn Agent> = match &job.service {
         Service::Redis { addrs } => Box::new(redis::RedisAgent::new(&job, addrs, timeout)),
         Service::Postgres { conn } => Box::new(postgres::PgAgent::connect(&job, conn, timeout)?),
+        Service::PgAdvisory { conn } => Box::new(pg_advisory::PgAdvisoryAgent::connect(&job, conn, timeout)?),
         Service::Etcd { addr } => Box::new(etcd::EtcdAgent::new(&job, addr, timeout)),
         Service::Zookeeper { addrs } => Box::new(zookeeper::ZkAgent::connect(&job, addrs, timeout)?),
         Service::Redlock { addrs } => Box::new(redlock::RedlockAgent::new(&job, addrs, timeout)),

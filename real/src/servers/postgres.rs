@@ -1,5 +1,5 @@
-//! PostgreSQL 15 for the database lease row: a cluster made by `initdb` in a temp dir, the
-//! postmaster on a free loopback port, stopped by PID. PostgreSQL refuses to run as root, so as
+//! PostgreSQL 15 for the database lease row (and the advisory lock): a cluster made by `initdb`
+//! in a temp dir, the postmaster on a free loopback port, stopped by PID. PostgreSQL refuses to run as root, so as
 //! root the cluster belongs to (and runs as) the unprivileged `postgres` user the package
 //! creates.
 
@@ -44,6 +44,11 @@ fn command(bin: &PathBuf, user: Option<(u32, u32)>) -> Command {
 impl PostgresServer {
     /// `schema`: the SQL that makes the tables of the run.
     pub fn start(schema: &str) -> Result<PostgresServer, String> {
+        Self::start_with(schema, &[])
+    }
+
+    /// `start`, with server settings (`name`, `value`) given to the postmaster as `-c name=value`.
+    pub fn start_with(schema: &str, settings: &[(&str, String)]) -> Result<PostgresServer, String> {
         let initdb = program(&[&format!("{BIN}/initdb"), "initdb"], "postgresql")?;
         let postgres = program(&[&format!("{BIN}/postgres"), "postgres"], "postgresql")?;
         let user = run_as()?;
@@ -65,6 +70,7 @@ impl PostgresServer {
             .arg("-D")
             .arg(&data)
             .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
+            .args(settings.iter().flat_map(|(name, value)| ["-c".to_string(), format!("{name}={value}")]))
             .arg("-k")
             .arg(dir.path())
             .stderr(Stdio::null())
@@ -75,8 +81,10 @@ impl PostgresServer {
         wait_for(&format!("postgres on port {port}"), Duration::from_secs(15), || {
             postgres::Client::connect(&conn, postgres::NoTls).is_ok()
         })?;
-        let mut client = postgres::Client::connect(&conn, postgres::NoTls).map_err(|e| e.to_string())?;
-        client.batch_execute(schema).map_err(|e| format!("creating the tables: {e}"))?;
+        if !schema.is_empty() {
+            let mut client = postgres::Client::connect(&conn, postgres::NoTls).map_err(|e| e.to_string())?;
+            client.batch_execute(schema).map_err(|e| format!("creating the tables: {e}"))?;
+        }
         Ok(server)
     }
 
