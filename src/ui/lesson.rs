@@ -37,10 +37,12 @@ struct Ctx {
 }
 
 /// The shim: the model's next state becomes the view's, and its cues the session's actions.
-fn command(action: Action, state: &UseStateHandle<LessonState>, player: &LessonState, screen: Screen, act: &Act) {
+/// Returns that state, for a caller that may act again before the view renders it.
+fn command(action: Action, state: &UseStateHandle<LessonState>, player: &LessonState, screen: Screen, act: &Act) -> LessonState {
     let (next, cues) = player.clone().apply(action, screen);
-    state.set(next);
+    state.set(next.clone());
     cues.into_iter().for_each(|c| act.dispatch(c));
+    next
 }
 
 /// Opens the built-in lesson `id` at its first step.
@@ -116,7 +118,12 @@ fn use_clicker_keys(state: &UseStateHandle<LessonState>, act: &Act, latest: &Rc<
                 e.prevent_default();
                 e.stop_propagation();
                 if !e.repeat() {
-                    command(action_of(key), &state, &ctx.player, ctx.screen, &act);
+                    let next = command(action_of(key), &state, &ctx.player, ctx.screen, &act);
+                    // A second key before the next render acts on this state, not the render's:
+                    // two quick presses of 2 are two hands, not one (a lost update otherwise).
+                    if let Some(c) = latest.borrow_mut().as_mut() {
+                        c.player = next;
+                    }
                 }
             });
             move || drop(listener)
@@ -168,7 +175,9 @@ struct Buttons<'a> {
 impl Buttons<'_> {
     fn on(&self, action: Action) -> impl Fn(MouseEvent) + 'static {
         let (state, act, ctx) = (self.state.clone(), self.act.clone(), self.ctx.clone());
-        move |_: MouseEvent| command(action.clone(), &state, &ctx.player, ctx.screen, &act)
+        move |_: MouseEvent| {
+            command(action.clone(), &state, &ctx.player, ctx.screen, &act);
+        }
     }
 }
 
