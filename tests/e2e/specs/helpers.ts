@@ -14,6 +14,14 @@ export const DIST = process.env.LOCKLAB_DIST ? path.resolve(process.env.LOCKLAB_
  */
 const SHOTS = path.resolve(process.env.LOCKLAB_SHOTS ?? path.resolve(__dirname, '../../../target/screenshots'));
 
+/**
+ * Whether `shot` takes its pictures: for scripts/gallery.mjs (LOCKLAB_SHOTS) or when asked
+ * (E2E_SHOTS=1). The test command takes none: no test reads them back, and a full-page PNG costs
+ * a few tenths of a second of CPU each, about 50 a run on a 2-core machine. A failing test still
+ * gets its screenshot (playwright.config.ts: screenshot only-on-failure).
+ */
+const PICTURES = !!process.env.LOCKLAB_SHOTS || process.env.E2E_SHOTS === '1';
+
 /** Where a spec saves the file `name` (the folder is made on first use). */
 export function shotPath(name: string): string {
   mkdirSync(SHOTS, { recursive: true });
@@ -77,6 +85,7 @@ export async function toEnd(page: Page) {
 
 /** Saves a screenshot of the whole page (or only the viewport, as a projector shows it) as shotPath(name). */
 export async function shot(page: Page, name: string, fullPage = true) {
+  if (!PICTURES) return;
   await page.screenshot({ path: shotPath(name), fullPage });
 }
 

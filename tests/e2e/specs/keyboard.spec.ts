@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, cursorMs, type Expected, focused, frames, ledgerRows, openApp, scrubRange, shotPath } from './helpers';
+import { builtin, cursorMs, type Expected, focused, frames, ledgerRows, openApp, scrubRange, shot } from './helpers';
 
 // A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
 // (Space), jump through its key moments (Shift+→), go to the end (End), read the verdict and the
@@ -113,10 +113,10 @@ for (const id of WALK) {
       await page.keyboard.press('End');
       await page.keyboard.press('Shift+ArrowLeft');
       await expect.poll(() => cursorMs(page)).toBeLessThan(end);
-      await page.screenshot({ path: shotPath(`${id}.png`) });
+      await shot(page, `${id}.png`, false);
       await page.keyboard.press('l');
       await expect(page.getByRole('button', { name: 'Lecture' })).toHaveAttribute('aria-pressed', 'true');
-      await page.screenshot({ path: shotPath(`${id}-lecture.png`) });
+      await shot(page, `${id}-lecture.png`, false);
       await page.keyboard.press('l');
     }
   });
@@ -134,7 +134,7 @@ test('keyboard only: L lecture mode, ? help, Esc closes it', async ({ page }) =>
 
   await page.keyboard.press('?');
   await expect(page.getByTestId('help')).toBeVisible();
-  await page.screenshot({ path: shotPath('keyboard-help.png') });
+  await shot(page, 'keyboard-help.png', false);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('help')).toBeHidden();
 
