@@ -11,7 +11,7 @@ use locklab::check::properties::{EVERY_CLIENT_GETS_THE_LOCK, NO_LOST_UPDATE};
 use locklab::lab;
 use locklab::protocols::{BeliefEnd, EventKind, Note};
 use locklab::scenario::catalog::get as builtin;
-use locklab::scenario::Approach;
+use locklab::scenario::{Approach, Scenario};
 use locklab::sim::rng::Stream;
 
 /// The built-in `id` with fencing off and on: each run agrees with its `expect` and keeps the
@@ -39,11 +39,23 @@ fn happy(approach: Approach) {
 /// Over `n` generated scenarios of `approach` (half of them with a holder paused past its TTL):
 /// how many lost an update with fencing `fencing`. Every run keeps the invariants.
 fn lost_updates(approach: Approach, fencing: bool, mix: FaultMix, key: u64, n: usize) -> usize {
+    lost_updates_with(approach, fencing, mix, key, n, |rng, s| if rng.range(0, 1) == 1 { with_long_client_pause(rng, s) } else { s })
+}
+
+/// The same, each generated scenario changed by `fault` first.
+fn lost_updates_with(
+    approach: Approach,
+    fencing: bool,
+    mix: FaultMix,
+    key: u64,
+    n: usize,
+    fault: impl Fn(&mut Stream, Scenario) -> Scenario,
+) -> usize {
     let mut rng = Stream::new(2026, key);
     let mut lost = 0;
     for _ in 0..n {
         let s = scenario(&mut rng, Shape::of(approach), mix, fencing);
-        let s = if rng.range(0, 1) == 1 { with_long_client_pause(&mut rng, s) } else { s };
+        let s = fault(&mut rng, s);
         let r = lab::run(&s);
         invariants::check(&r).unwrap_or_else(|e| panic!("{}: {e}\n{s:?}", approach.id()));
         lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
@@ -397,39 +409,29 @@ fn pg_advisory_a_crashed_holder_process_frees_the_lock_at_once_and_a_crashed_mac
     assert!(crash(true) >= 13_000, "{}", crash(true));
 }
 
-/// Over `n` generated pg-advisory scenarios, each with one client that works longer than the
-/// keepalive's silence and is cut off from `postgres` (both ways, storage still reachable) for
-/// longer than that silence: how many lost an update. Every run keeps the invariants.
-fn pg_cut_off_lost_updates(fencing: bool, key: u64, n: usize) -> usize {
-    let mut rng = Stream::new(2026, key);
-    let mut lost = 0;
-    for _ in 0..n {
-        let mut s = scenario(&mut rng, Shape::of(Approach::PgAdvisory), FaultMix::Any, fencing);
-        let silence = (Approach::PgAdvisory.spec().granted_ttl)(&s.lock);
-        let i = rng.range(0, s.clients.len() as i64 - 1) as usize;
-        s.clients[i].work_ms = silence + rng.range(500, 5_000);
-        s.duration_ms = s.duration_ms.max(s.clients[i].acquire_at_ms + 2 * silence + 10_000);
-        let c = &s.clients[i];
-        let at_ms = c.acquire_at_ms + rng.range(0, 2_000);
-        let duration_ms = silence + rng.range(500, 10_000);
-        for (from, to) in [(c.name.as_str(), "postgres"), ("postgres", c.name.as_str())] {
-            let f = format!(r#"{{"at_ms": {at_ms}, "kind": "drop", "from": "{from}", "to": "{to}", "duration_ms": {duration_ms}}}"#);
-            s.faults.push(serde_json::from_str(&f).unwrap());
-        }
-        let r = lab::run(&s);
-        invariants::check(&r).unwrap_or_else(|e| panic!("pg-advisory: {e}\n{s:?}"));
-        lost += usize::from(invariants::holds(&NO_LOST_UPDATE, &r).is_err());
+/// One client of a generated pg-advisory scenario works longer than the keepalive's silence
+/// and is cut off from `postgres` (both ways, storage still reachable) for longer than it.
+fn with_holder_cut_off(rng: &mut Stream, mut s: Scenario) -> Scenario {
+    let silence = (Approach::PgAdvisory.spec().granted_ttl)(&s.lock);
+    let i = rng.range(0, s.clients.len() as i64 - 1) as usize;
+    s.clients[i].work_ms = silence + rng.range(500, 5_000);
+    s.duration_ms = s.duration_ms.max(s.clients[i].acquire_at_ms + 2 * silence + 10_000);
+    let c = &s.clients[i];
+    let at_ms = c.acquire_at_ms + rng.range(0, 2_000);
+    let duration_ms = silence + rng.range(500, 10_000);
+    for (from, to) in [(c.name.as_str(), "postgres"), ("postgres", c.name.as_str())] {
+        let f = format!(r#"{{"at_ms": {at_ms}, "kind": "drop", "from": "{from}", "to": "{to}", "duration_ms": {duration_ms}}}"#);
+        s.faults.push(serde_json::from_str(&f).unwrap());
     }
-    println!("pg-advisory cut off, fencing {fencing}: {lost} of {n} runs lost an update");
-    lost
+    s
 }
 
 #[test]
 fn pg_advisory_sometimes_loses_an_update_with_fencing_off_and_on_once_a_holder_is_cut_off() {
     // Pauses alone never do (above); a client cut off from postgres past the keepalive does.
     let n = 200 * scale();
-    assert!(pg_cut_off_lost_updates(false, 71, n) > 0);
-    assert!(pg_cut_off_lost_updates(true, 72, n) > 0);
+    assert!(lost_updates_with(Approach::PgAdvisory, false, FaultMix::Any, 71, n, with_holder_cut_off) > 0);
+    assert!(lost_updates_with(Approach::PgAdvisory, true, FaultMix::Any, 72, n, with_holder_cut_off) > 0);
 }
 
 // --- real outages -------------------------------------------------------------------------------

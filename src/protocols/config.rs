@@ -222,8 +222,7 @@ pub struct Setting {
 impl Setting {
     /// A number of milliseconds in `lo..=hi`, `default` when absent.
     pub const fn ms(name: &'static str, lo: i64, hi: i64, default: i64, label: &'static str, why: &'static str) -> Setting {
-        let n = Number { need: Need::Default(default), lo, hi, unit: "ms", draw: (lo, hi), toward: Toward::Low };
-        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
+        Setting::count(name, lo, hi, default, "ms", label, why)
     }
 
     /// A count of `unit` (say "probes") in `lo..=hi`, `default` when absent.
