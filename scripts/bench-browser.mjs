@@ -2,9 +2,12 @@
 // Browser figures for Lock Lab's release build (dist/), in Debian's headless Chromium through
 // the playwright-core API installed in tests/e2e/node_modules. Prints figures; asserts nothing.
 //
-//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR]
+//   node scripts/bench-browser.mjs [--runs 7] [--play-ms 4000] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR] [--against DIR]
 //
 // --dist measures another build folder (default dist/), e.g. one built with other flags.
+// --against DIR loads DIR's build (e.g. the previous commit's, built with release_build --dist)
+// in turns with it, each address of both, so both see the same machine, and prints the ratio of
+// their p50s (first diagram, .wasm downloaded, live app answering): one run, as a ratio.
 //
 // --scenario-file runs a scenario file through the app's own "Your own scenario (JSON)" editor,
 // e.g. scripts/bench/redlock-9x4.json: Redlock with 9 instances and 4 clients, about 17,800
@@ -40,9 +43,10 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   else if (a[i] === '--scenario-file') opts.files.push(path.resolve(a[++i]));
   else if (a[i] === '--load-only') opts.loadOnly = true;
   else if (a[i] === '--dist') opts.dist = path.resolve(a[++i]);
+  else if (a[i] === '--against') opts.against = path.resolve(a[++i]);
   else if (a[i] === '--record') continue; // docs/measured/load.json (bench/measured.mjs)
   else {
-    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR] [--record]`);
+    console.error(`usage: node scripts/bench-browser.mjs [--runs N] [--play-ms MS] [--scenario ID]... [--scenario-file FILE]... [--load-only] [--dist DIR] [--against DIR] [--record]`);
     process.exit(2);
   }
 }
@@ -318,6 +322,10 @@ try {
     ['?scenario=etcd-gc-pause&t=20000', { ...app, url: `${server.url}?scenario=etcd-gc-pause&t=20000` }],
     ['embed 640×360, redis at 15.502 s', { ...app, url: `${server.url}?scenario=redis-gc-pause&t=15502&embed=1`, viewport: { width: 640, height: 360 } }],
   ];
+  // --against: every address of the other build too, loaded in turn with this one's.
+  const against = opts.against ? await startServer(opts.against) : null;
+  const mine = pages.length;
+  if (against) for (const [name, p] of pages.slice()) pages.push([`${name} (against ${path.basename(opts.against)})`, { ...p, url: p.url.replace(server.url, against.url) }]);
   const verdict = (ok) => (ok ? 'met' : 'NOT MET');
   const kinds = (r) => [...new Set(r.figureKind)].map((k) => (k === 'first-paint' ? 'pre-drawn' : 'live')).join('/');
   // Loads where the live app came before the page's own answer have none (counted, not timed).
@@ -352,6 +360,21 @@ try {
     console.log(`    live app answers input (End/Home moved the cursor): ${stats(r.answered)}${k ? '' : `   budget p50 ≤ 2000 ms: ${verdict(quantile(r.answered, 0.5) <= 2000)}`}`);
     console.log(`    transferred: ${(quantile(r.bytes, 0.5) / 1024).toFixed(1)} KB (p50), .wasm fetched ${Math.max(...r.wasmFetches)}× per load; sent as: ${[...new Set(r.encodings)].join(' | ')}`);
   }
+  // This build against the other, address by address: the ratio of the p50s (< 1: this one is faster).
+  const ratios = {};
+  if (against) {
+    console.log(`\nthis build (${opts.dist}) against ${opts.against}, loaded in turns: p50 ratios (this ÷ that)`);
+    for (const [net, runs] of [['loopback', fr], ['slow', slow]]) {
+      for (let k = 0; k < mine; k++) {
+        const [a, b] = [runs[k], runs[k + mine]];
+        const r = (key) => quantile(a[key].filter(Number.isFinite), 0.5) / quantile(b[key].filter(Number.isFinite), 0.5);
+        const line = { figure: r('figure'), wasm: r('wasm'), answers: r('answered') };
+        console.log(`  ${net}, ${pages[k][0]}: first diagram ${line.figure.toFixed(2)}×, .wasm ${line.wasm.toFixed(2)}×, live app answers ${line.answers.toFixed(2)}× (${stats(a.answered)} against ${stats(b.answered)})`);
+        ratios[`${net}_${['default', 'at_moment', 'embed_640x360'][k]}`] = { live_answers_ratio: round(line.answers, 2), wasm_ratio: round(line.wasm, 2), against_live_answers_p50_ms: round(quantile(b.answered, 0.5)) };
+      }
+    }
+    against.stop();
+  }
   if (recording) {
     // One key per address, in the order of `pages`; p50s unless the name says p95.
     const keys = ['default', 'at_moment', 'embed_640x360'];
@@ -368,6 +391,7 @@ try {
       loads: slow[0].dom.length,
       loopback: Object.fromEntries(keys.map((k, i) => [k, load(fr[i])])),
       slow: Object.fromEntries(keys.map((k, i) => [k, { ...load(slow[i]), loading_text_p50_ms: p(slow[i].fcp), transferred_kb: round(quantile(slow[i].bytes, 0.5) / 1024, 1) }])),
+      ...(against ? { against: { build: opts.against, ...ratios } } : {}),
     });
   }
   if (opts.loadOnly) {
@@ -380,6 +404,8 @@ try {
   const page = await ctx.newPage();
   await page.goto(server.url);
   await page.locator(tid('diagram')).waitFor();
+  // Every built-in is in the picker once the data arrived (src/ui/library.rs).
+  await page.locator('.app[data-arrived="true"]').waitFor();
   const all = await page.locator(`${tid('scenario-picker')} option`).evaluateAll((os) => os.map((o) => o.value));
   const scenarios = [...(opts.scenarios.length || opts.files.length ? opts.scenarios : all), ...opts.files];
 

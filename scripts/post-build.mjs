@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Trunk's post_build hook (Trunk.toml), run on the finished build before it becomes dist/:
 //
-// 0. The first diagram at first paint (issue 25): src/bin/first-paint.rs pre-draws every
+// 0. The app's data files (src/bin/data-files.rs, issue 38), then the first diagram at first paint (issue 25): src/bin/first-paint.rs pre-draws every
 //    built-in at its start and key moments with the CLI's drawing code into paint-HASH/, and
 //    the first one into index.html (a native build of the binary, dev profile: seconds once
 //    built). First, so that the policy below hashes the page as it is served.
@@ -31,14 +31,23 @@ if (!dir) {
 }
 const release = process.argv[2] !== undefined || process.env.TRUNK_PROFILE === 'release';
 
-if (!process.env.LOCKLAB_NO_FIRST_PAINT) {
-  // A native build: none of the wasm build's settings (scripts/env.sh's lean flags: build-std
-  // needs a --target, and would rebuild the standard library) reach it.
+// Native builds: none of the wasm build's settings (scripts/env.sh's lean flags: build-std
+// needs a --target, and would rebuild the standard library) reach them.
+function runNative(bin) {
   const env = { ...process.env };
   for (const k of ['RUSTC_BOOTSTRAP', 'CARGO_UNSTABLE_BUILD_STD', 'CARGO_BUILD_TARGET', 'RUSTFLAGS']) delete env[k];
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  execFileSync('cargo', ['run', '--quiet', '--offline', '--bin', bin, '--', path.resolve(dir)], { cwd: root, env, stdio: 'inherit' });
+}
+
+// The app's data (issue 38: src/library.rs): the built-ins, lessons and recordings as files
+// in data-HASH/, named in index.html's <meta name="locklab-data">; the step fails the build
+// when a wasm carries any of them compiled in. Always: the app cannot start without them.
+runNative('data-files');
+
+if (!process.env.LOCKLAB_NO_FIRST_PAINT) {
   const started = Date.now();
-  execFileSync('cargo', ['run', '--quiet', '--offline', '--bin', 'first-paint', '--', path.resolve(dir)], { cwd: root, env, stdio: 'inherit' });
+  runNative('first-paint');
   console.log(`post-build: first paint drawn in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

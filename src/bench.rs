@@ -18,7 +18,8 @@ pub struct Figure {
 /// Times `lab::run` on every built-in. `now_ms` is a monotonic clock in milliseconds.
 pub fn catalog(iterations: usize, now_ms: &dyn Fn() -> f64) -> Vec<Figure> {
     let iterations = iterations.max(1);
-    catalog::all()
+    catalog::compiled()
+        .scenarios
         .into_iter()
         .map(|s| {
             let events = lab::run(&s).trace.events.len(); // also warms up
@@ -39,7 +40,8 @@ pub fn catalog(iterations: usize, now_ms: &dyn Fn() -> f64) -> Vec<Figure> {
 pub fn inject(iterations: usize, now_ms: &dyn Fn() -> f64) -> Vec<Figure> {
     use crate::session::{Action, Session, Start};
     let iterations = iterations.max(1);
-    catalog::all()
+    catalog::compiled()
+        .scenarios
         .into_iter()
         .map(|s| {
             let start = Start { search: format!("?scenario={}&t={}", s.id, s.duration_ms / 2), ..Start::default() };

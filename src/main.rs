@@ -3,7 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    yew::Renderer::<locklab::ui::App>::new().render();
+    locklab::ui::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

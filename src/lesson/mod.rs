@@ -13,7 +13,7 @@ pub mod share;
 pub mod table;
 
 pub use format::{locate, At, Cursor, Lesson, LessonStep, Moment, Question, StepScenario};
-pub use read::parse;
+pub use read::{parse, parse_value};
 
 /// The bounds every accepted lesson stays within (docs/LESSON_FORMAT.md, "Limits").
 pub mod limits {

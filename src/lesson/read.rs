@@ -20,7 +20,12 @@ pub fn parse(text: &str) -> Result<Lesson, ScenarioError> {
         return err("", format!("lesson is {} bytes; the limit is {MAX_LESSON_BYTES}", text.len()));
     }
     let value = crate::scenario::strict_json::parse(text).map_err(|e| syntax_error(text, &e))?;
-    let lesson = lesson(&value)?;
+    parse_value(&value)
+}
+
+/// Reads and checks a lesson already parsed as JSON (one of a file of several).
+pub fn parse_value(value: &Value) -> Result<Lesson, ScenarioError> {
+    let lesson = lesson(value)?;
     for (i, step) in lesson.steps.iter().enumerate() {
         check_moments(step, &format!("steps[{i}]"))?;
     }

@@ -1,5 +1,6 @@
-//! The built-in scenarios (docs/PROTOCOLS.md (b)), one JSON file each, included at compile time and
-//! parsed with the same validation as any user's file.
+//! The built-in scenarios (docs/PROTOCOLS.md (b)), one JSON file each, parsed with the same
+//! validation as any user's file. Natively they are included at compile time; the browser app
+//! fetches them (`crate::library`, `ui::library`) and reads them from `install`'s shelf.
 
 use super::format::Scenario;
 use super::validate::parse;
@@ -58,19 +59,54 @@ const OUTAGES: &[&str] = &[
     include_str!("catalog/redisson-renewals-missed.json"),
 ];
 
+/// The built-ins: every scenario in catalog order (the outages last), and which of them
+/// replay a real outage.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Catalog {
+    pub scenarios: Vec<Scenario>,
+    pub outages: Vec<String>,
+}
+
+/// The catalog compiled in from its files: the CLI's and the tests', and what the build writes
+/// out for the browser (`crate::library`). The browser app never calls it, so its wasm carries
+/// none of the text; it reads the catalog it fetched (`install`).
+pub fn compiled() -> Catalog {
+    let outages = OUTAGES.iter().map(|src| read(src).id).collect();
+    Catalog { scenarios: SOURCES.iter().chain(OUTAGES).map(|src| read(src)).collect(), outages }
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local!(static SHELF: crate::shelf::Shelf<Catalog> = const { crate::shelf::Shelf::new() });
+
+/// The browser's catalog, as far as it has arrived: at first the address's own built-in, then
+/// all of them (`ui::library`).
+#[cfg(target_arch = "wasm32")]
+pub fn install(catalog: Catalog) {
+    SHELF.with(|s| s.put(catalog));
+}
+
+/// The catalog this program has: compiled in natively, installed in the browser (empty until then).
+pub fn current() -> std::rc::Rc<Catalog> {
+    #[cfg(target_arch = "wasm32")]
+    return SHELF.with(|s| s.get()).unwrap_or_default();
+    #[cfg(not(target_arch = "wasm32"))]
+    std::rc::Rc::new(compiled())
+}
+
 /// Every built-in, in catalog order (the outages last).
 pub fn all() -> Vec<Scenario> {
-    SOURCES.iter().chain(OUTAGES).map(|src| read(src)).collect()
+    current().scenarios.clone()
 }
 
 /// The real outages, in catalog order.
 pub fn outages() -> Vec<Scenario> {
-    OUTAGES.iter().map(|src| read(src)).collect()
+    let c = current();
+    c.scenarios.iter().filter(|s| c.outages.contains(&s.id)).cloned().collect()
 }
 
 /// Whether the built-in `id` is a real outage replayed.
 pub fn is_outage(id: &str) -> bool {
-    outages().iter().any(|s| s.id == id)
+    current().outages.iter().any(|o| o == id)
 }
 
 fn read(src: &str) -> Scenario {
@@ -81,10 +117,26 @@ fn read(src: &str) -> Scenario {
 
 /// The built-in with this id.
 pub fn get(id: &str) -> Option<Scenario> {
-    all().into_iter().find(|s| s.id == id)
+    current().scenarios.iter().find(|s| s.id == id).cloned()
 }
 
 /// The built-in ids, in catalog order.
 pub fn ids() -> Vec<String> {
-    all().into_iter().map(|s| s.id).collect()
+    current().scenarios.iter().map(|s| s.id.clone()).collect()
+}
+
+/// The catalog from the build's `catalog.json` (`crate::library`): `{"outages": [ID…],
+/// "scenarios": [SCENARIO…]}`; an error names its place (`scenarios[3].lock.ttl_ms`).
+pub fn read_all(text: &str) -> Result<Catalog, super::ScenarioError> {
+    use super::json_read::{list, string, under, Object};
+    let v = super::strict_json::parse(text).map_err(|e| super::ScenarioError { path: String::new(), message: e.to_string() })?;
+    let o = Object::new(&v, "", &["outages", "scenarios"])?;
+    let scenarios = o.req("scenarios", |v, p| list(v, p, |v, p| super::validate::parse_value(v).map_err(|e| under(p, e))))?;
+    Ok(Catalog { scenarios, outages: o.req("outages", |v, p| list(v, p, string))? })
+}
+
+/// The source files as written, in catalog order, outages last: the build copies them out
+/// for the browser (`crate::library`).
+pub fn sources() -> impl Iterator<Item = &'static str> {
+    SOURCES.iter().chain(OUTAGES).copied()
 }

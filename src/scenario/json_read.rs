@@ -21,6 +21,11 @@ pub(crate) fn join(path: &str, key: &str) -> String {
     }
 }
 
+/// A whole reader's error (`e.path` from the item's top) placed at `path`, where the item is.
+pub(crate) fn under(path: &str, e: ScenarioError) -> ScenarioError {
+    ScenarioError { path: if e.path.is_empty() { path.to_string() } else { join(path, &e.path) }, message: e.message }
+}
+
 /// What a JSON value is, for "invalid type" errors (never the value itself: no float printing).
 fn kind(v: &Value) -> &'static str {
     match v {

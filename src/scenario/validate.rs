@@ -11,7 +11,16 @@ pub use super::nodes::{node_names, quorum, servers, service_names};
 
 /// Parses and validates a scenario from JSON text.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-    let mut scenario = read(text)?;
+    checked(read(text)?)
+}
+
+/// Reads and validates a scenario already parsed as JSON (one of a file of several).
+pub fn parse_value(value: &serde_json::Value) -> Result<Scenario, ScenarioError> {
+    checked(super::read::scenario(value)?)
+}
+
+/// A scenario as read, with its id from its title when it has none, validated.
+fn checked(mut scenario: Scenario) -> Result<Scenario, ScenarioError> {
     if scenario.id.is_empty() {
         scenario.id = slug(&scenario.title);
     }

@@ -160,6 +160,9 @@ pub enum Action {
     SelectFault(Option<usize>),
     Undo,
     Redo,
+    /// The page's data arrived (the whole catalog, the recordings, the lessons: `ui::library`),
+    /// or failed to with this reason: the picker, Compare and the recorded run take them up.
+    DataArrived(Option<String>),
     /// Play from the cursor to this millisecond (and focus this event there), then stop,
     /// passing key moments without stopping at them: a lesson's step or reveal.
     PlayTo {
@@ -426,10 +429,17 @@ impl Session {
     pub fn apply(self, action: Action) -> Session {
         let mut lab = self;
         // Any other move of the cursor or the run ends a play-to.
-        if !matches!(action, Action::Tick(_) | Action::SetSpeed(_)) {
+        if !matches!(action, Action::Tick(_) | Action::SetSpeed(_) | Action::DataArrived(_)) {
             lab.play_to = None;
         }
         match action {
+            Action::DataArrived(error) => {
+                lab.catalog = Rc::new(catalog::all());
+                if let Some(e) = error {
+                    lab.link_error = Some(format!("Lock Lab could not load its other scenarios, lessons and recordings ({e}); this one runs. Reload the page to try again."));
+                }
+                lab.recompare()
+            }
             Action::Pick(id) => match lab.catalog.iter().find(|s| s.id == id).cloned() {
                 Some(s) => lab.show(s),
                 None => lab,

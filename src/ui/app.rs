@@ -61,14 +61,12 @@ fn named_side(compared: bool, name: &AttrValue, part: Html) -> Html {
 /// playing). (The page's base address rides along: it never changes, and one memo is less wasm.)
 #[hook]
 fn use_view_link(lab: &Session, in_lesson: bool) -> (Rc<(Named, String, Option<AttrValue>)>, AttrValue) {
-    let named = {
-        let catalog = lab.catalog.clone();
-        use_memo(Shared(lab.scenario.clone()), move |s| {
-            let named = crate::scenario::share::name(s, &catalog);
-            let custom = named.is_custom().then(|| custom_label(s, &catalog));
-            (named, super::start::page_base(), custom)
-        })
-    };
+    // Again when the whole catalog arrives (`library`): a scenario is named against it.
+    let named = use_memo((Shared(lab.scenario.clone()), Shared(lab.catalog.clone())), |(s, catalog)| {
+        let named = crate::scenario::share::name(&s.0, &catalog.0);
+        let custom = named.is_custom().then(|| custom_label(&s.0, &catalog.0));
+        (named, super::start::page_base(), custom)
+    });
     // Copied or opened from an embed, a link leads to the full app.
     let link = crate::scenario::share::link(&named.0, lab.cursor_ms(), &crate::scenario::share::Modes { embed: false, ..lab.modes() });
     let url = AttrValue::from(format!("{}{link}", named.1));
@@ -240,11 +238,26 @@ fn intro(lab: &Session) -> Html {
     }
 }
 
+/// Once the app answers, the rest of the page's data (`library::after_start`), taken up by
+/// the session when it is here.
+#[hook]
+fn use_data_arriving(lab: &Session, act: &Act) {
+    let act = act.clone();
+    let recorded = lab.compared_with() == Some(crate::scenario::share::Against::Recorded);
+    use_effect_with(lab.embed, move |&embed| {
+        wasm_bindgen_futures::spawn_local(async move {
+            let error = super::library::after_start(embed, recorded).await.err();
+            act.dispatch(Action::DataArrived(error));
+        });
+    });
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let lab = use_reducer(|| Session::new(&super::start::from_page()));
     super::fit::use_fitted_captions(lab.lecture || lab.embed);
     let act = lab.dispatcher();
+    use_data_arriving(&lab, &act);
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
 
@@ -275,7 +288,7 @@ pub fn app() -> Html {
         html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson, &lesson_index)}</> }
     };
     html! {
-        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"), lab.future.then_some("future"), lab.outcome.then_some("whole"))}>
+        <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"), lab.future.then_some("future"), lab.outcome.then_some("whole"))} data-arrived={super::library::arrived().to_string()}>
             if let Some(e) = &lab.link_error {
                 {link_error(e, &act)}
             }

@@ -75,6 +75,10 @@ pub fn lesson_index(shown: &UseStateHandle<bool>, lesson: &UseStateHandle<Lesson
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="lesson-index-title" data-testid="lesson-index" onkeydown={on_key}>
             <div class="sheet lesson-index">
                 <h2 id="lesson-index-title">{"Lessons, in course order"}</h2>
+                if !crate::lesson::builtin::arrived() {
+                    // Fetched once the app answers (`library`); the index fills when they are here.
+                    <p class="lesson-loading" role="status" data-testid="lesson-index-loading">{"The lessons are on their way…"}</p>
+                }
                 <ol class="lesson-entries">{for entries}</ol>
                 <button type="button" class="close" data-testid="lesson-index-close" onclick={on_close}>{"Close"}</button>
             </div>

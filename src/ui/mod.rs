@@ -17,6 +17,7 @@ mod ledger;
 mod legend;
 mod lesson;
 mod lesson_index;
+pub mod library;
 mod painted;
 mod picker;
 mod playback;
@@ -29,3 +30,16 @@ mod transport;
 mod verdict;
 
 pub use app::App;
+
+/// The page's start: what its address needs from the data folder (`library::before_start`),
+/// then the app mounted; what cannot load is said in the loading line instead.
+pub fn start() {
+    wasm_bindgen_futures::spawn_local(async {
+        match library::before_start(&start::from_page()).await {
+            Ok(()) => {
+                yew::Renderer::<App>::new().render();
+            }
+            Err(why) => library::cannot_start(&why),
+        }
+    });
+}

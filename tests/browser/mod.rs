@@ -51,6 +51,8 @@ pub async fn mount_as_is() -> Mounted {
     let doc = gloo::utils::document();
     let root = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
+    // No data folder here: the catalog, lessons and recordings from what is compiled in.
+    locklab::ui::library::install_compiled();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
     // The diagram is drawn on the pass after it measured its width, and what is below the fold
     // (panels, knobs, the editor) on the pass after the first paint.

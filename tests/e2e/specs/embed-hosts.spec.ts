@@ -76,8 +76,9 @@ async function firstView(browser: Browser, h: Hosts, file: string, n: number) {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 // The app's files are fetched once for all embeds on a page; what each embed shows of its own
-// (its page and its pre-drawn figure, drawn for its frame's size: /paint-…/) is per view.
-const own = (u: string) => /\/paint-[0-9a-f]+\//.test(u) || /[?&]embed=1/.test(u);
+// (its page, its pre-drawn figure, drawn for its frame's size: /paint-…/, and its scenario's
+// file: /data-…/scenario/) is per view.
+const own = (u: string) => /\/paint-[0-9a-f]+\//.test(u) || /\/data-[0-9a-f]+\/scenario\//.test(u) || /[?&]embed=1/.test(u);
 const appBytes = (urls: Map<string, number>) => [...urls].filter(([u]) => !own(u)).reduce((a, [, b]) => a + b, 0);
 
 for (const kind of ['project', 'plain'] as Kind[]) {

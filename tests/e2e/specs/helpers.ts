@@ -34,6 +34,12 @@ export async function openApp(page: Page) {
   await expect(page.getByTestId('diagram')).toBeVisible();
 }
 
+/** Waits until the app has every built-in, lesson and recording (src/ui/library.rs: fetched
+ *  once it answers; until then the picker offers the page's own built-in alone). */
+export async function dataArrived(page: Page | Frame) {
+  await expect(page.locator('.app[data-arrived="true"]')).toHaveCount(1);
+}
+
 /**
  * Lets the page (or one of its frames) draw `n` animation frames. Playback and the explorer's
  * search both advance once a frame, so a few frames is how a spec shows that something stands

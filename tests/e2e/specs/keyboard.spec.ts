@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, cursorMs, type Expected, focused, frames, ledgerRows, openApp, scrubRange, shot } from './helpers';
+import { builtin, cursorMs, dataArrived, type Expected, focused, frames, ledgerRows, openApp, scrubRange, shot } from './helpers';
 
 // A lecturer's walk, keyboard only (issue 4): pick a scenario with the keyboard, play and pause
 // (Space), jump through its key moments (Shift+→), go to the end (End), read the verdict and the
@@ -9,6 +9,7 @@ const WALK = ['redis-gc-pause', 'db-lease-gc-pause', 'redlock-clock-jump', 'zook
 
 /** Tabs to the scenario picker, chooses `id` with the arrow keys, and tabs on past it. */
 async function pickByKeyboard(page: Page, id: string) {
+  await dataArrived(page);
   for (let i = 0; i < 40 && (await focused(page)) !== 'scenario-picker'; i++) await page.keyboard.press('Tab');
   expect(await focused(page), 'Tab reaches the scenario picker').toBe('scenario-picker');
   const picker = page.getByTestId('scenario-picker');

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { builtin, builtinIds, setSwitch, chooseScenario, openApp, scrubRange, scrubTo } from './helpers';
+import { builtin, builtinIds, setSwitch, chooseScenario, openApp, scrubRange, scrubTo, dataArrived } from './helpers';
 
 // Lock Lab runs the whole cluster in the page: once loaded, it needs no network at all, and it
 // never talks to anything but its own origin (no fonts, analytics or CDNs).
@@ -19,6 +19,7 @@ test('makes no request outside its own origin and keeps working offline', async 
   await context.route((url) => isForeign(url.href), (route) => route.abort());
 
   await openApp(page);
+  await dataArrived(page);
   await page.waitForLoadState('networkidle');
   await context.setOffline(true);
 

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { builtin, builtinIds, shot } from './helpers';
+import { builtin, builtinIds, shot, dataArrived } from './helpers';
 
 const builtinIntro = (id: string): string => (builtin(id) as ReturnType<typeof builtin> & { intro?: string }).intro ?? '';
 
@@ -15,6 +15,7 @@ test.use({ viewport: { width: 1280, height: 720 } });
 async function outages(page: Page): Promise<string[]> {
   await page.goto('/?lecture=1');
   await expect(page.getByTestId('diagram')).toBeVisible();
+  await dataArrived(page);
   return page.locator('[data-testid="scenario-picker"] optgroup[label="Real outages"] option').evaluateAll((os) =>
     os.map((o) => (o as HTMLOptionElement).value),
   );
