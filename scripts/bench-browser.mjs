@@ -391,7 +391,7 @@ try {
       loads: slow[0].dom.length,
       loopback: Object.fromEntries(keys.map((k, i) => [k, load(fr[i])])),
       slow: Object.fromEntries(keys.map((k, i) => [k, { ...load(slow[i]), loading_text_p50_ms: p(slow[i].fcp), transferred_kb: round(quantile(slow[i].bytes, 0.5) / 1024, 1) }])),
-      ...(against ? { against: { build: opts.against, ...ratios } } : {}),
+      ...(against ? { against: ratios } : {}),
     });
   }
   if (opts.loadOnly) {
