@@ -245,9 +245,11 @@ fn use_data_arriving(lab: &Session, act: &Act) {
     let act = act.clone();
     let recorded = lab.compared_with() == Some(crate::scenario::share::Against::Recorded);
     use_effect_with(lab.embed, move |&embed| {
-        wasm_bindgen_futures::spawn_local(async move {
-            let error = super::library::after_start(embed, recorded).await.err();
-            act.dispatch(Action::DataArrived(error));
+        super::library::when_idle(move || {
+            wasm_bindgen_futures::spawn_local(async move {
+                let error = super::library::after_start(embed, recorded).await.err();
+                act.dispatch(Action::DataArrived(error));
+            })
         });
     });
 }

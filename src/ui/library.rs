@@ -75,6 +75,32 @@ pub async fn after_start(embed: bool, compares_recorded: bool) -> Result<(), Str
     lessons().await
 }
 
+/// Runs `then` once the page is idle after its start (`requestIdleCallback`, at most 1 s on; a
+/// browser without it, 100 ms on): reading the catalog and drawing what it changes is then not
+/// in the way of the app's first answers to input.
+pub fn when_idle(then: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return then() };
+    let then = std::rc::Rc::new(std::cell::Cell::new(Some(then)));
+    let run = {
+        let then = then.clone();
+        wasm_bindgen::closure::Closure::once_into_js(move || {
+            if let Some(f) = then.take() {
+                f()
+            }
+        })
+    };
+    let options = web_sys::IdleRequestOptions::new();
+    options.set_timeout(1000);
+    if w.request_idle_callback_with_options(run.unchecked_ref(), &options).is_err() {
+        gloo::timers::callback::Timeout::new(100, move || {
+            if let Some(f) = then.take() {
+                f()
+            }
+        })
+        .forget();
+    }
+}
+
 /// Whether everything is here (the page marks it, `data-arrived`, for scripts and tests).
 pub fn arrived() -> bool {
     WHOLE_CATALOG.with(Cell::get) && RECORDINGS.with(Cell::get) && crate::lesson::builtin::arrived()
