@@ -67,7 +67,7 @@ fn put_on_screen(p: &Player, s: Session) -> Session {
 fn every_built_in_lesson_walks_forward_answering_each_question_and_back() {
     let lessons = builtin::all();
     assert!(!lessons.is_empty());
-    for lesson in &lessons {
+    for (k, lesson) in lessons.iter().enumerate() {
         let id = &lesson.id;
         let mut p = open(id);
         let n = lesson.steps.len();
@@ -102,8 +102,15 @@ fn every_built_in_lesson_walks_forward_answering_each_question_and_back() {
             let (next, cues) = p.clone().apply(Action::Next, screen(&s));
             assert!(cues.is_empty(), "{id} step {i}: a step goes on screen through `on_screen`");
             if i + 1 == n {
-                assert_eq!(next, p, "{id}: → on the last step does nothing");
-                assert_eq!(p.open.as_ref().unwrap().can_go(), (n > 1, false));
+                // → on the last step goes on in the course: the next lesson, the index after the last.
+                assert_eq!(p.open.as_ref().unwrap().can_go(), (n > 1, true));
+                match lessons.get(k + 1) {
+                    Some(after) => {
+                        let o = next.open.as_ref().unwrap_or_else(|| panic!("{id}: → opens {}", after.id));
+                        assert_eq!((o.presenter.lesson.id.as_str(), o.presenter.step), (after.id.as_str(), 0), "{id}: →");
+                    }
+                    None => assert!(next.index && !next.is_open(), "{id}, the course's last lesson: → shows the index"),
+                }
             } else {
                 assert_eq!(next.open.as_ref().unwrap().presenter.step, i + 1);
                 s = put_on_screen(&next, s);
@@ -247,4 +254,41 @@ fn moves_stay_within_the_lesson_and_an_embed_stays_on_its_step() {
     // Lecture mode comes with an open lesson.
     assert!(mine.lecture_cue(false).is_some_and(|c| words(&c) == "lecture"));
     assert!(mine.lecture_cue(true).is_none() && Player::default().lecture_cue(false).is_none());
+}
+
+#[test]
+fn the_clicker_completes_a_reveal_before_it_goes_on() {
+    let (p, _) = at_a_question();
+    let o = p.open.clone().unwrap();
+    let reveal = o.reveal.unwrap();
+    let mut s = put_on_screen(&p, Session::new(&Start::default()));
+    // → reveals: the run plays towards the answer at story pace.
+    let (p, cues) = p.apply(Action::Next, screen(&s));
+    s = cue(s, cues);
+    s = s.apply(Cue::Tick(0.0)).apply(Cue::Tick(16.0));
+    assert!(s.playing && s.cursor < reveal.ms as f64 && p.open.as_ref().unwrap().revealing(screen(&s)));
+    // → again, while it plays: straight to the answer's moment, stopped there, on the same step.
+    let (q, cues) = p.clone().apply(Action::Next, screen(&s));
+    assert_eq!(q, p, "the step stays");
+    s = cue(s, cues);
+    assert_eq!((s.cursor, s.focus, s.playing), (reveal.ms as f64, reveal.event, false), "at the answer, never past it");
+    assert!(p.open.as_ref().unwrap().reached(screen(&s)));
+    // → once more: on to the next step.
+    let (r, _) = p.clone().apply(Action::Next, screen(&s));
+    assert_eq!(r.open.unwrap().presenter.step, o.presenter.step + 1);
+}
+
+#[test]
+fn only_a_built_in_lesson_goes_on_in_the_course_and_not_in_an_embed() {
+    let own = r#"{"version": 1, "title": "Mine", "steps": [{"scenario": "happy-path-redis", "text": "a"}]}"#;
+    let mine = Player::default().apply(Action::OpenOwn(Ok(own.into())), Screen::default()).0;
+    assert_eq!(mine.clone().apply(Action::Next, Screen::default()).0, mine, "a lecturer's own lesson ends at its last step");
+    assert!(!mine.open.as_ref().unwrap().can_go().1);
+    let last = Player::at_address("?lesson=leases&step=99", "");
+    let embed = Screen { embed: true, ..Screen::default() };
+    assert_eq!(last.clone().apply(Action::Next, embed).0, last, "an embed stays on its step");
+    // The index: shown and left by its own action, and by the address `?lesson=`.
+    assert!(Player::at_address("?lesson=", "").index);
+    let shown = Player::default().apply(Action::Index(true), Screen::default()).0;
+    assert!(shown.index && !shown.apply(Action::Index(false), Screen::default()).0.index);
 }

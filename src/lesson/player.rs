@@ -13,11 +13,13 @@ use super::{locate, At, Cursor};
 use crate::session::Action as Cue;
 use crate::timeline::Timeline;
 
-/// The lesson open on the page, if any, and why the last one could not be opened.
+/// The lesson open on the page, if any, why the last one could not be opened, and whether the
+/// lesson index shows (`?lesson=` with no id, the Lesson button, the course's end).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Player {
     pub open: Option<Rc<Open>>,
     pub error: Option<Rc<str>>,
+    pub index: bool,
 }
 
 /// An open lesson at one step, with what the step needs from its run.
@@ -50,7 +52,9 @@ pub struct Screen {
 /// Every way a lesson changes: the clicker's keys, the panel's buttons, opening and closing.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// To the next step; while the step's question waits, its reveal.
+    /// To the next step; while the step's question waits, its reveal; while the reveal plays,
+    /// straight to the answer's moment. At a built-in lesson's last step, to the course's next
+    /// lesson, and after the last lesson to the index (a clicker's one button walks the course).
     Next,
     Prev,
     /// Play to the step's moment (its answer, once revealed); stop while playing.
@@ -69,19 +73,37 @@ pub enum Action {
     OpenOwn(Result<String, String>),
     /// Close the lesson, or dismiss why it could not be opened.
     Close,
+    /// Show the lesson index, or leave it.
+    Index(bool),
 }
 
 impl Player {
     /// The lesson the page's address opens (`?lesson=ID&step=N`, `#l=…`), if any.
     pub fn at_address(search: &str, hash: &str) -> Player {
-        share::open(search, hash).map(Player::of).unwrap_or_default()
+        let index = share::wants_index(search, hash);
+        Player { index, ..share::open(search, hash).map(Player::of).unwrap_or_default() }
     }
 
     fn of(opened: Result<Opened, String>) -> Player {
         match opened {
-            Ok(o) => Player { open: Some(Rc::new(Open::new(Presenter::new(o.lesson, o.step), o.source, false))), error: None },
-            Err(e) => Player { open: None, error: Some(Rc::from(e)) },
+            Ok(o) => {
+                Player { open: Some(Rc::new(Open::new(Presenter::new(o.lesson, o.step), o.source, false))), error: None, index: false }
+            }
+            Err(e) => Player { open: None, error: Some(Rc::from(e)), index: false },
         }
+    }
+
+    /// Where Next goes from a built-in lesson's last step: the course's next lesson's id, or
+    /// None for the index after the last (a lecturer's own lesson, or an embed, stays put).
+    fn onward(&self, screen: Screen) -> Option<Option<String>> {
+        let open = self.open.as_ref()?;
+        let Source::Builtin(id) = &open.source else { return None };
+        if screen.embed || !open.presenter.is_last() || open.asking() || open.revealing(screen) {
+            return None;
+        }
+        let course = super::course::index();
+        let at = course.iter().position(|e| e.id == *id)?;
+        Some(course.get(at + 1).map(|e| e.id.clone()))
     }
 
     pub fn is_open(&self) -> bool {
@@ -94,10 +116,15 @@ impl Player {
             Action::OpenBuiltin(id) => (share::open(&format!("?lesson={id}"), "").map(Player::of).unwrap_or_default(), Vec::new()),
             Action::OpenOwn(text) => (Player::of(text.and_then(|t| share::own(&t))), Vec::new()),
             Action::Close => (Player::default(), Vec::new()),
+            Action::Index(shown) => (Player { index: shown, ..self }, Vec::new()),
+            Action::Next if self.onward(screen).is_some() => match self.onward(screen).flatten() {
+                Some(id) => self.apply(Action::OpenBuiltin(id), screen),
+                None => (Player { index: true, ..Player::default() }, Vec::new()),
+            },
             _ => {
                 let Some(open) = self.open.clone() else { return (self, Vec::new()) };
                 match open.command(action, screen) {
-                    (Some(next), cues) => (Player { open: Some(Rc::new(next)), error: None }, cues),
+                    (Some(next), cues) => (Player { open: Some(Rc::new(next)), error: None, index: false }, cues),
                     (None, cues) => (self, cues),
                 }
             }
@@ -152,6 +179,8 @@ impl Open {
         let p = &self.presenter;
         match action {
             Action::Next if self.asking() => self.command(Action::Reveal, screen),
+            // Never past the answer, never to the next step: the room sees it first.
+            Action::Next if self.revealing(screen) => (None, self.reveal.map(|r| vec![Cue::Stop, seek(r)]).unwrap_or_default()),
             Action::Next if !screen.embed => (self.after(Presenter::next), Vec::new()),
             Action::Prev if !screen.embed => (self.after(Presenter::prev), Vec::new()),
             Action::Go(step) if !screen.embed => (self.after(|p| p.go(step)), Vec::new()),
@@ -168,7 +197,13 @@ impl Open {
                 _ => (None, Vec::new()),
             },
             // An embed stays on its step; the rest are the player's own.
-            Action::Next | Action::Prev | Action::Go(_) | Action::OpenBuiltin(_) | Action::OpenOwn(_) | Action::Close => (None, Vec::new()),
+            Action::Next
+            | Action::Prev
+            | Action::Go(_)
+            | Action::OpenBuiltin(_)
+            | Action::OpenOwn(_)
+            | Action::Close
+            | Action::Index(_) => (None, Vec::new()),
         }
     }
 
@@ -199,6 +234,11 @@ impl Open {
         self.presenter.current().question.is_some() && !self.presenter.revealed()
     }
 
+    /// Whether the question was revealed and the run is still on its way to the answer's moment.
+    pub fn revealing(&self, screen: Screen) -> bool {
+        self.presenter.revealed() && self.reveal.is_some_and(|c| screen.cursor < c.ms as f64)
+    }
+
     /// Whether the session stands at the reveal's moment, stopped: the answer may show.
     pub fn reached(&self, screen: Screen) -> bool {
         self.reveal.is_some_and(|c| !screen.playing && screen.cursor >= c.ms as f64)
@@ -209,9 +249,23 @@ impl Open {
         format!("Step {} of {}", self.presenter.step + 1, self.presenter.lesson.steps.len())
     }
 
-    /// Whether the head's ← and → can move (→ also reveals a waiting question).
+    /// Whether the head's ← and → can move (→ also reveals a waiting question, and from a
+    /// built-in lesson's last step goes on in the course).
     pub fn can_go(&self) -> (bool, bool) {
-        (self.presenter.step > 0, !self.presenter.is_last() || self.asking())
+        (self.presenter.step > 0, !self.presenter.is_last() || self.asking() || self.in_course())
+    }
+
+    /// What → does here, as its button's title says it.
+    pub fn forward_title(&self) -> &'static str {
+        if self.presenter.is_last() && !self.asking() && self.in_course() {
+            "On in the course: its next lesson, or the index after the last (→ or PageDown)"
+        } else {
+            "Next step (→ or PageDown)"
+        }
+    }
+
+    fn in_course(&self) -> bool {
+        matches!(self.source, Source::Builtin(_))
     }
 
     /// The room's verdict once the answering moment is reached: its majority against what

@@ -267,7 +267,7 @@ pub fn app() -> Html {
     // Below the fold waits for the first paint (see `painted`).
     let painted = super::painted::use_painted();
     let lesson = super::lesson::use_lesson();
-    let lesson_index = super::lesson_index::use_lesson_index();
+    super::lesson_index::use_index_focus(lesson.index);
     let (copied, copy_field) = use_copied();
     let (named, url) = use_view_link(&lab, lesson.is_open());
 
@@ -287,7 +287,7 @@ pub fn app() -> Html {
     let sharing = if lab.embed {
         Html::default()
     } else {
-        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson, &lesson_index)}</> }
+        html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
     };
     html! {
         <div class={classes!("app", lab.lecture.then_some("lecture"), lab.embed.then_some("embed"), lab.reduced_motion.then_some("reduced-motion"), lab.other.is_some().then_some("comparing"), lesson.is_open().then_some("in-lesson"), lab.future.then_some("future"), lab.outcome.then_some("whole"))} data-arrived={super::library::arrived().to_string()}>
@@ -333,7 +333,7 @@ pub fn app() -> Html {
             if lab.help {
                 {help(&act, lesson.is_open())}
             }
-            {super::lesson_index::lesson_index(&lesson_index, &lesson)}
+            {super::lesson_index::lesson_index(&lesson)}
         </div>
     }
 }

@@ -26,7 +26,10 @@ const KEYS: &[(&str, &str)] = &[
 
 /// A lesson's keys: a presentation clicker's, then the stage's.
 const LESSON_KEYS: &[(&str, &str)] = &[
-    ("→  /  PageDown", "next step (a question first plays to its answer)"),
+    (
+        "→  /  PageDown",
+        "next step; a question first plays to its answer (pressed again, lands on it); from the last step, the course's next lesson",
+    ),
     ("←  /  PageUp", "previous step (the room's answers stay)"),
     ("Space", "play to the step's moment (or its answer)"),
     ("1 – 4", "a hand for that choice: press once per hand raised"),

@@ -52,10 +52,10 @@ pub fn open_builtin(state: &UseStateHandle<LessonState>, id: &str) {
 }
 
 /// The header's way into lessons: the index of the built-in ones (`index`), or a file of one's own.
-pub fn opener(state: &UseStateHandle<LessonState>, index: &UseStateHandle<bool>) -> Html {
+pub fn opener(state: &UseStateHandle<LessonState>) -> Html {
     let start = {
-        let index = index.clone();
-        move |_| index.set(true)
+        let state = state.clone();
+        move |_| state.set((*state).clone().apply(Action::Index(true), Screen::default()).0)
     };
     let load = {
         let state = state.clone();
@@ -278,7 +278,7 @@ fn head(open: &Open, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
             }
             if !embed {
                 <button type="button" class="small" data-testid="lesson-prev" disabled={!back} onclick={on.on(Action::Prev)} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
-                <button type="button" class="small" data-testid="lesson-next" disabled={!forward} onclick={on.on(Action::Next)} title="Next step (→ or PageDown)" aria-label="Next step">{"→"}</button>
+                <button type="button" class="small" data-testid="lesson-next" disabled={!forward} onclick={on.on(Action::Next)} title={open.forward_title()} aria-label={open.forward_title()}>{"→"}</button>
                 <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Action::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
             }
         </div>

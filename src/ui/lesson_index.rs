@@ -7,46 +7,39 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::lesson::{open_builtin, LessonState};
-use crate::lesson::{course, share};
+use crate::lesson::course;
+use crate::lesson::player::{Action, Screen};
 
-/// Whether the index is showing; at first, when the address asks for it (`?lesson=`). When it
-/// opens, the first lesson takes the focus (`autofocus` does nothing on an element inserted
-/// later), so Enter opens it and Escape, heard by the overlay, closes the index.
+/// When the index opens (`Player::index`: at first when the address asks for it, `?lesson=`),
+/// the first lesson takes the focus (`autofocus` does nothing on an element inserted later), so
+/// Enter opens it and Escape, heard by the overlay, closes the index.
 #[hook]
-pub fn use_lesson_index() -> UseStateHandle<bool> {
-    let shown = use_state(|| {
-        let start = super::start::from_page();
-        share::wants_index(&start.search, &start.hash)
-    });
-    use_effect_with(*shown, |shown| {
+pub fn use_index_focus(shown: bool) {
+    use_effect_with(shown, |shown| {
         let first = shown.then(|| gloo::utils::document().query_selector(".lesson-entry").ok().flatten()).flatten();
         if let Some(el) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();
         }
     });
-    shown
 }
 
-/// The index over the page, while `shown`.
-pub fn lesson_index(shown: &UseStateHandle<bool>, lesson: &UseStateHandle<LessonState>) -> Html {
-    if !**shown {
+/// The index over the page, while the lesson model says it shows.
+pub fn lesson_index(lesson: &UseStateHandle<LessonState>) -> Html {
+    if !lesson.index {
         return Html::default();
     }
     let close = {
-        let shown = shown.clone();
+        let lesson = lesson.clone();
         move || {
-            shown.set(false);
+            lesson.set((*lesson).clone().apply(Action::Index(false), Screen::default()).0);
             // The address no longer asks for the index; a lesson chosen writes its own.
             super::start::write_back("");
         }
     };
     let entries = course::index().into_iter().enumerate().map(|(n, e)| {
         let open = {
-            let (lesson, close, id) = (lesson.clone(), close.clone(), e.id.clone());
-            move |_: MouseEvent| {
-                close();
-                open_builtin(&lesson, &id);
-            }
+            let (lesson, id) = (lesson.clone(), e.id.clone());
+            move |_: MouseEvent| open_builtin(&lesson, &id)
         };
         html! {
             <li>

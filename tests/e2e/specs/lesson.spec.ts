@@ -186,3 +186,47 @@ test("a lecturer's own lesson in #l=, and an embedded step", async ({ page }) =>
   await page.goto('/?lesson=nope');
   await expect(page.getByTestId('lesson-error')).toContainText('lesson=nope');
 });
+
+test("the clicker's one button: PageDown lands a playing reveal on its answer, then goes on, and from the last step to the next lesson", async ({ page }) => {
+  await page.goto('/?lesson=why-fencing&step=3');
+  await atStep(page, 3);
+  // The reveal plays at story pace (seconds); PageDown while it plays lands on the answer's
+  // moment on the same step: the room sees the answer before anything moves on.
+  await page.keyboard.press('PageDown');
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('PageDown');
+  await expect(page.getByTestId('lesson-revealed')).toBeVisible();
+  await atStep(page, 3);
+  await expect.poll(() => cursorMs(page)).toBe(15505);
+  await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
+  await page.keyboard.press('PageDown');
+  await atStep(page, 4);
+  // The last step of a built-in lesson: PageDown opens the course's next lesson at its first step.
+  const n = lessonFile('why-fencing').steps.length;
+  await page.goto(`/?lesson=why-fencing&step=${n}`);
+  await atStep(page, n);
+  await page.keyboard.press('PageDown');
+  await expect(lesson(page)).not.toHaveAttribute('data-lesson', 'why-fencing');
+  await atStep(page, 1);
+});
+
+test('PageDown on the last step of the course shows the lesson index', async ({ page }) => {
+  await page.goto('/?lesson=');
+  const entries = page.getByTestId('lesson-entry');
+  await expect(entries.first()).toBeVisible();
+  const last = await entries.last().getAttribute('data-lesson');
+  const steps = (lessonFile(last!) as { steps: { question?: unknown }[] }).steps;
+  const n = steps.length;
+  await page.goto(`/?lesson=${last}&step=${n}`);
+  await atStep(page, n);
+  // A question on the last step is revealed first (PageDown twice: to its answer), then the
+  // course's end: the index.
+  if (steps[n - 1].question) {
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await expect(page.getByTestId('lesson-revealed')).toBeVisible();
+  }
+  await page.keyboard.press('PageDown');
+  await expect(page.getByTestId('lesson-index')).toBeVisible();
+  await expect(lesson(page)).toHaveCount(0);
+});
