@@ -20,7 +20,7 @@
 // Both steps can run again on the same folder: the policy is replaced, the files re-compressed.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as z } from 'node:zlib';
 
@@ -87,9 +87,70 @@ function requestSooner(html) {
   }
   return html;
 }
+// 0c. The embeds' player (issue 38, src/ui/player.rs): a second wasm of the same crate, which
+//     Trunk builds as a "worker" (it starts only one "main" binary) and names after the binary:
+//     locklab-player.js and locklab-player_bg.wasm. Here they get their content's hash in their
+//     names, as every other file of the build has (cached for good, docs/EMBED.md), and the page
+//     starts one of the two: the player for an embed of a scenario (`embed=1` with no lesson and
+//     no comparison, which only the app shows), the app for everything else. The pick is one
+//     inline script at the head of the page (before the stylesheets, so that it runs at once)
+//     that asks for the picked wasm and its JS at once (what Trunk's preloads did) and marks
+//     <html data-wasm="player|app">; Trunk's start-up module then imports the picked JS. So an
+//     embed never fetches the app's wasm: "Open in Lock Lab" opens the app in a tab of its own.
+const PLAYER = 'locklab-player';
+const sriOf = (file) => `sha384-${createHash('sha384').update(readFileSync(file)).digest('base64')}`;
+function withPlayer(html) {
+  const js0 = path.join(dir, `${PLAYER}.js`);
+  const wasm0 = path.join(dir, `${PLAYER}_bg.wasm`);
+  if (!existsSync(js0) || !existsSync(wasm0)) return html; // a build without the player (the bench floor)
+  const hash = createHash('sha256').update(readFileSync(wasm0)).update(readFileSync(js0)).digest('hex').slice(0, 16);
+  const base = `${PLAYER}-${hash}`;
+  // The JS's own default address of its wasm follows the new name (the page passes it anyway).
+  const glue = readFileSync(js0, 'utf8').replaceAll(`${PLAYER}_bg.wasm`, `${base}_bg.wasm`);
+  writeFileSync(path.join(dir, `${base}.js`), glue);
+  renameSync(wasm0, path.join(dir, `${base}_bg.wasm`));
+  for (const ext of ['', '.gz', '.br']) rmSync(js0 + ext, { force: true });
+  // Trunk's start-up module: `import init, * as bindings from './locklab-web-….js'; … init({ module_or_path: '….wasm' })`.
+  const boot = /<script type="?module"?>\s*import init, \* as bindings from '\.\/([\w-]+\.js)';\s*const wasm = await init\(\{ module_or_path: '\.\/([\w-]+_bg\.wasm)' \}\);/;
+  const m = boot.exec(html);
+  if (!m) throw new Error("post-build: Trunk's start-up script is not as expected; the player cannot be wired in");
+  const [app, player] = [
+    { js: m[1], wasm: m[2] },
+    { js: `${base}.js`, wasm: `${base}_bg.wasm` },
+  ];
+  html = html.replace(
+    m[0],
+    `<script type=module>const player = document.documentElement.dataset.wasm === 'player';\n` +
+      `const bindings = await import(player ? './${player.js}' : './${app.js}');\n` +
+      `const init = bindings.default;\n` +
+      `const wasm = await init({ module_or_path: player ? './${player.wasm}' : './${app.wasm}' });`,
+  );
+  // Each side's files to ask for at once: its wasm, its JS, the wasm-bindgen snippets its JS imports.
+  const files = (js, wasm) => {
+    const text = readFileSync(path.join(dir, js), 'utf8');
+    const snippets = [...new Set([...text.matchAll(/from\s*['"]\.\/(snippets\/[^'"]+\.js)['"]/g)].map((x) => x[1]))];
+    return [[wasm, ''], ...[js, ...snippets].map((f) => [f, sriOf(path.join(dir, f))])];
+  };
+  // The query read as src/scenario/share.rs reads it (`open`: a bare key is key=1).
+  const pick =
+    `(function(){var q={};location.search.slice(1).split('&').forEach(function(p){var i=p.indexOf('=');if(p)q[i<0?p:p.slice(0,i)]=i<0?'1':p.slice(i+1)});` +
+    `var player=/^(1|on|true|yes)$/.test(q.embed||'')&&!('lesson' in q)&&!/(^#|&)l=/.test(location.hash)&&(!q.compare||q.compare==='none');` +
+    `document.documentElement.setAttribute('data-wasm',player?'player':'app');` +
+    `(player?${JSON.stringify(files(player.js, player.wasm))}:${JSON.stringify(files(app.js, app.wasm))}).forEach(function(f){` +
+    `var l=document.createElement('link');l.crossOrigin='';l.href='./'+f[0];` +
+    `if(f[1]){l.rel='modulepreload';l.integrity=f[1]}else{l.rel='preload';l.as='fetch';l.type='application/wasm'}` +
+    `document.head.appendChild(l)})})()`;
+  // Trunk's preloads of the app's files go: the pick asks for the picked side's.
+  for (const tag of html.match(/<link\b[^>]*\brel=("?)(preload|modulepreload)\1[^>]*>/gi) ?? []) html = html.replace(tag, '');
+  const first = /<link\b[^>]*\brel=("?)stylesheet\1[^>]*>/i.exec(html);
+  if (!first) throw new Error('post-build: no stylesheet to put the pick before');
+  html = html.slice(0, first.index) + `<script>${pick}</script>` + html.slice(first.index);
+  console.log(`post-build: the player ${base} (${statSync(path.join(dir, `${base}_bg.wasm`)).size} bytes of wasm) for embeds, the app otherwise`);
+  return html;
+}
 {
   const file = path.join(dir, 'index.html');
-  writeFileSync(file, requestSooner(readFileSync(file, 'utf8')));
+  writeFileSync(file, withPlayer(requestSooner(readFileSync(file, 'utf8'))));
 }
 
 // Each page's policy; `hashes` are the 'sha256-…' sources of the page's inline elements.

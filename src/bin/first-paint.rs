@@ -13,6 +13,8 @@
 //!   every moment of a run: the static drawing is the same in each, and the build's brotli
 //!   finds the repeats (a whole file costs little more than one of its figures). HASH is
 //!   the content's, so the folder is served `immutable`;
+//! - `DIR/paint-HASH/ID.scenario.json`: each built-in's scenario file as shipped, which the
+//!   embeds' player (src/ui/player.rs) reads instead of carrying the catalog in its wasm;
 //! - into DIR/index.html, in the loading placeholder's `<main>`: the first built-in (the
 //!   default address) at its start at the desktop's width, inline, its intro above it and the
 //!   loading line under it; `<main>`'s data attributes tell the page's inline picker script
@@ -209,7 +211,9 @@ fn main() {
         })
         .collect();
     let texts: Vec<String> = drawn.iter().map(file_text).collect();
-    let folder = format!("paint-{}/", hash(&texts));
+    // Each built-in's scenario file as shipped, for the embeds' player (src/ui/player.rs).
+    let sources: Vec<String> = catalog::sources().map(str::to_string).collect();
+    let folder = format!("paint-{}/", hash(&[texts.as_slice(), sources.as_slice()].concat()));
     let out = dir.join(&folder);
     // A rebuild into the same folder leaves no old figures behind.
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -218,6 +222,9 @@ fn main() {
         }
     }
     std::fs::create_dir_all(&out).expect("create the figures' folder");
+    for (s, text) in catalog.iter().zip(&sources) {
+        std::fs::write(out.join(format!("{}.scenario.json", s.id)), text).expect("write a scenario file");
+    }
     let mut figures = 0;
     for (d, text) in drawn.iter().zip(&texts) {
         std::fs::write(out.join(format!("{}-{}.json", d.id, d.key)), text).expect("write a figure file");

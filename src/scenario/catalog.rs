@@ -60,7 +60,13 @@ const OUTAGES: &[&str] = &[
 
 /// Every built-in, in catalog order (the outages last).
 pub fn all() -> Vec<Scenario> {
-    SOURCES.iter().chain(OUTAGES).map(|src| read(src)).collect()
+    sources().map(read).collect()
+}
+
+/// Every built-in's file as shipped, in catalog order: the build writes each beside the
+/// pre-drawn figures (src/bin/first-paint.rs), where the embeds' player reads the one it shows.
+pub fn sources() -> impl Iterator<Item = &'static str> {
+    SOURCES.iter().chain(OUTAGES).copied()
 }
 
 /// The real outages, in catalog order.

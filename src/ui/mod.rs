@@ -20,6 +20,7 @@ mod lesson_index;
 mod painted;
 mod picker;
 mod playback;
+pub mod player;
 mod select;
 mod share;
 pub mod start;
