@@ -97,11 +97,15 @@ pub fn player(p: &PlayerProps) -> Html {
     let act = lab.dispatcher();
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
-    // The full app's link at this view, as the app's embed writes it: the scenario's part once
-    // per scenario, the cursor and modes per render.
+    // The full app's link at this view, as the app's embed writes it (a scenario of one's own
+    // by the `#s=` text it came in, `share::name_as_opened`): the scenario's part once per
+    // scenario, the cursor and modes per render.
     let named = {
-        let catalog = lab.catalog.clone();
-        use_memo(lab.scenario.clone(), move |s| (share::name(s, &catalog), super::start::page_base()))
+        let (catalog, hash) = (lab.catalog.clone(), p.start.hash.clone());
+        use_memo(lab.scenario.clone(), move |s| {
+            let own = share::pairs(hash.trim_start_matches('#')).find(|(k, _)| *k == "s").map_or("", |(_, v)| v);
+            (share::name_as_opened(s, &catalog, own), super::start::page_base())
+        })
     };
     let modes = share::Modes { embed: false, ..lab.modes() };
     let url = AttrValue::from(format!("{}{}", named.1, share::link(&named.0, lab.cursor_ms(), &modes)));
