@@ -55,7 +55,7 @@ function docsPage(app, embeds) {
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Fencing, a docs page</title><body><h1>Fencing tokens</h1>\n${frames}\n</body></html>`;
 }
 
-/** Loads `url` in a fresh context; the bytes received until all `n` embeds show a diagram and the page has loaded. */
+/** Loads `url` in a fresh context; the bytes received until all `n` embeds show a diagram and the network is idle. */
 async function load(browser, url, n) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 1300 } });
   const page = await context.newPage();
@@ -71,9 +71,8 @@ async function load(browser, url, n) {
   });
   await page.goto(url, { waitUntil: 'commit' });
   for (let i = 0; i < n; i++) await page.frameLocator('iframe').nth(i).locator('[data-testid="diagram"]').waitFor({ timeout: 30_000 });
-  await page.waitForLoadState('load');
-  // What the frames asked for after their diagrams (nothing, or a late figure) is counted too.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // What the frames asked for besides (a pre-drawn figure still coming in) is counted too.
+  await page.waitForLoadState('networkidle');
   const wasm = [...urls.keys()].filter((u) => u.endsWith('.wasm')).map((u) => u.replace(/^.*\//, ''));
   await context.close();
   // Each embed's own: its page (the address with embed=1) and its pre-drawn figure (/paint-…/);
