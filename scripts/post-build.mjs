@@ -63,9 +63,9 @@ function requestSooner(html) {
   const links = [...html.matchAll(/<link\b[^>]*>/gi)].map((m) => ({ tag: m[0], a: attrsOf(m[0].replace(/\/?>$/, ' >')) }));
   const sheets = links.filter((l) => l.a.rel === 'stylesheet' && /^\.?\/?[\w-]+-[0-9a-f]{16}\.css$/.test(l.a.href) && !/^\.?\/?diagram-/.test(l.a.href));
   if (sheets.length > 1) {
-    const join = (some) => {
+    const join = (some, stem = 'styles') => {
       const bytes = Buffer.from(some.map((l) => readFileSync(path.join(dir, l.a.href), 'utf8').replace(/\s*$/, '\n')).join(''), 'utf8');
-      const name = `styles-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.css`;
+      const name = `${stem}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.css`;
       writeFileSync(path.join(dir, name), bytes);
       return { name, bytes, integrity: `sha384-${createHash('sha384').update(bytes).digest('base64')}` };
     };
@@ -74,7 +74,7 @@ function requestSooner(html) {
     // The embeds' player (0c below) shows none of the app's fault menu, explorer or lessons:
     // its own join leaves their stylesheets out (11 KB an embed does not fetch).
     if (existsSync(path.join(dir, `${PLAYER}.js`))) {
-      const its = join(sheets.filter((l) => !/^\.?\/?(pointing|explore|lesson|lesson-index)-[0-9a-f]{16}\.css$/.test(l.a.href)));
+      const its = join(sheets.filter((l) => !/^\.?\/?(pointing|explore|lesson|lesson-index)-[0-9a-f]{16}\.css$/.test(l.a.href)), `${PLAYER}-styles`);
       joined = { cross, app: { name, integrity }, player: its };
       console.log(`post-build: the player's stylesheets joined into ${its.name} (${its.bytes.length} bytes)`);
     }
@@ -139,7 +139,10 @@ function withPlayer(html) {
   html = html.replace(
     m[0],
     `<script type=module>const player = document.documentElement.dataset.wasm === 'player';\n` +
-      `const bindings = await import(player ? './${player.js}' : './${app.js}');\n` +
+      // A module that does not arrive is named, as one imported statically was (index.html's
+      // loading line listens: an import() that fails is a rejection, not an error event).
+      `const js = player ? './${player.js}' : './${app.js}';\n` +
+      `const bindings = await import(js).catch((e) => { dispatchEvent(new CustomEvent('LockLabFileFailed', { detail: js })); throw e; });\n` +
       `const init = bindings.default;\n` +
       `const wasm = await init({ module_or_path: player ? './${player.wasm}' : './${app.wasm}' });`,
   );
@@ -162,14 +165,17 @@ function withPlayer(html) {
   for (const tag of html.match(/<link\b[^>]*\brel=("?)(preload|modulepreload)\1[^>]*>/gi) ?? []) html = html.replace(tag, '');
   // Each side's joined stylesheet: linked in its place by a one-line script that writes the
   // picked one's <link> there (a parser-inserted stylesheet holds the first paint as a static
-  // one does; one added by a script would not), and asked for at once by the pick.
+  // one does; one added by a script would not), and asked for at once by the pick; a page with
+  // scripting off gets the app's from a <noscript>.
   if (joined) {
     const tag = (j) => `<link${joined.cross} href=./${j.name} integrity=${j.integrity} rel=stylesheet>`;
     const at = html.indexOf(tag(joined.app));
     if (at < 0) throw new Error("post-build: the app's joined stylesheet is not where it was put");
     html = html.replace(
       tag(joined.app),
-      `<script>document.write(document.documentElement.getAttribute('data-wasm')==='player'?${JSON.stringify(tag(joined.player))}:${JSON.stringify(tag(joined.app))})</script>`,
+      // With scripting off (no script runs, nothing is written) the app's, as before.
+      `<script>document.write(document.documentElement.getAttribute('data-wasm')==='player'?${JSON.stringify(tag(joined.player))}:${JSON.stringify(tag(joined.app))})</script>` +
+        `<noscript>${tag(joined.app)}</noscript>`,
     );
   }
   const first = /<link\b[^>]*\brel=("?)stylesheet\1[^>]*>/i.exec(html);

@@ -43,7 +43,8 @@ for (const r of rows) {
 }
 
 // The full app's transfer (issue 4 and 11's budgets): its wasm, the JS and CSS; the player's
-// files are not part of it (a page fetches one wasm or the other).
+// files (locklab-player-…: its wasm, JS and stylesheet) are not part of it (a page fetches one
+// side or the other).
 const app = rows.filter((r) => !r.file.startsWith('locklab-player'));
 const sum = (kind, key) => app.filter((r) => r.kind === kind).reduce((a, r) => a + r[key], 0);
 const gz = { wasm: sum('wasm', 'gzip'), js: sum('js', 'gzip'), css: sum('css', 'gzip') };
