@@ -20,7 +20,7 @@
 // Both steps can run again on the same folder: the policy is replaced, the files re-compressed.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as z } from 'node:zlib';
 
@@ -65,16 +65,28 @@ function attrsOf(tag) {
   for (const m of tag.matchAll(/\s([\w-]+)(?:=("[^"]*"|'[^']*'|[^\s>]+))?/g)) out[m[1].toLowerCase()] = (m[2] ?? '').replace(/^["']|["']$/g, '');
   return out;
 }
+/** The embeds' player's binary (0c), and the stylesheets joined for the app and for it. */
+const PLAYER = 'locklab-player';
+let joined = null;
 function requestSooner(html) {
   const links = [...html.matchAll(/<link\b[^>]*>/gi)].map((m) => ({ tag: m[0], a: attrsOf(m[0].replace(/\/?>$/, ' >')) }));
   const sheets = links.filter((l) => l.a.rel === 'stylesheet' && /^\.?\/?[\w-]+-[0-9a-f]{16}\.css$/.test(l.a.href) && !/^\.?\/?diagram-/.test(l.a.href));
   if (sheets.length > 1) {
-    const css = sheets.map((l) => readFileSync(path.join(dir, l.a.href), 'utf8').replace(/\s*$/, '\n')).join('');
-    const bytes = Buffer.from(css, 'utf8');
-    const name = `styles-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.css`;
-    writeFileSync(path.join(dir, name), bytes);
-    const integrity = `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+    const join = (some, stem = 'styles') => {
+      const bytes = Buffer.from(some.map((l) => readFileSync(path.join(dir, l.a.href), 'utf8').replace(/\s*$/, '\n')).join(''), 'utf8');
+      const name = `${stem}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.css`;
+      writeFileSync(path.join(dir, name), bytes);
+      return { name, bytes, integrity: `sha384-${createHash('sha384').update(bytes).digest('base64')}` };
+    };
+    const { name, bytes, integrity } = join(sheets);
     const cross = sheets[0].a.crossorigin !== undefined ? ` crossorigin${sheets[0].a.crossorigin ? `=${sheets[0].a.crossorigin}` : ''}` : '';
+    // The embeds' player (0c below) shows none of the app's fault menu, explorer or lessons:
+    // its own join leaves their stylesheets out (11 KB an embed does not fetch).
+    if (existsSync(path.join(dir, `${PLAYER}.js`))) {
+      const its = join(sheets.filter((l) => !/^\.?\/?(pointing|explore|lesson|lesson-index)-[0-9a-f]{16}\.css$/.test(l.a.href)), `${PLAYER}-styles`);
+      joined = { cross, app: { name, integrity }, player: its };
+      console.log(`post-build: the player's stylesheets joined into ${its.name} (${its.bytes.length} bytes)`);
+    }
     html = html.replace(sheets[0].tag, `<link${cross} href=./${name} integrity=${integrity} rel=stylesheet>`);
     for (const l of sheets.slice(1)) html = html.replace(l.tag, '');
     for (const l of sheets) for (const ext of ['', '.gz', '.br']) rmSync(path.join(dir, l.a.href + ext), { force: true });
@@ -96,9 +108,94 @@ function requestSooner(html) {
   }
   return html;
 }
+// 0c. The embeds' player (issue 38, src/ui/player.rs): a second wasm of the same crate, which
+//     Trunk builds as a "worker" (it starts only one "main" binary) and names after the binary:
+//     locklab-player.js and locklab-player_bg.wasm. Here they get their content's hash in their
+//     names, as every other file of the build has (cached for good, docs/EMBED.md), and the page
+//     starts one of the two: the player for an embed of a scenario (`embed=1` with no lesson and
+//     no comparison, which only the app shows), the app for everything else. The pick is one
+//     inline script at the head of the page (before the stylesheets, so that it runs at once)
+//     that asks for the picked wasm and its JS at once (what Trunk's preloads did) and marks
+//     <html data-wasm="player|app">; Trunk's start-up module then imports the picked JS. So an
+//     embed never fetches the app's wasm: "Open in Lock Lab" opens the app in a tab of its own.
+const sriOf = (file) => `sha384-${createHash('sha384').update(readFileSync(file)).digest('base64')}`;
+function withPlayer(html) {
+  const js0 = path.join(dir, `${PLAYER}.js`);
+  const wasm0 = path.join(dir, `${PLAYER}_bg.wasm`);
+  if (!existsSync(js0) || !existsSync(wasm0)) return html; // a build without the player (the bench floor)
+  const hash = createHash('sha256').update(readFileSync(wasm0)).update(readFileSync(js0)).digest('hex').slice(0, 16);
+  const base = `${PLAYER}-${hash}`;
+  // The JS's own default address of its wasm follows the new name (the page passes it anyway).
+  let glue = readFileSync(js0, 'utf8').replaceAll(`${PLAYER}_bg.wasm`, `${base}_bg.wasm`);
+  // Trunk's minifier gives up on this module (its `export default`), and an embed on a host
+  // that compresses nothing pays for every byte: the indentation and the comment lines go
+  // (10 KB of 39), unless a template literal spans lines (then the text is left as it is).
+  const lines = glue.split('\n');
+  if (lines.every((l) => (l.match(/`/g) ?? []).length % 2 === 0)) {
+    glue = `${lines.map((l) => l.trim()).filter((l) => l && !l.startsWith('//')).join('\n')}\n`;
+  }
+  writeFileSync(path.join(dir, `${base}.js`), glue);
+  renameSync(wasm0, path.join(dir, `${base}_bg.wasm`));
+  for (const ext of ['', '.gz', '.br']) rmSync(js0 + ext, { force: true });
+  // Trunk's start-up module: `import init, * as bindings from './locklab-web-….js'; … init({ module_or_path: '….wasm' })`.
+  const boot = /<script type="?module"?>\s*import init, \* as bindings from '\.\/([\w-]+\.js)';\s*const wasm = await init\(\{ module_or_path: '\.\/([\w-]+_bg\.wasm)' \}\);/;
+  const m = boot.exec(html);
+  if (!m) throw new Error("post-build: Trunk's start-up script is not as expected; the player cannot be wired in");
+  const [app, player] = [
+    { js: m[1], wasm: m[2] },
+    { js: `${base}.js`, wasm: `${base}_bg.wasm` },
+  ];
+  html = html.replace(
+    m[0],
+    `<script type=module>const player = document.documentElement.dataset.wasm === 'player';\n` +
+      // A module that does not arrive is named, as one imported statically was (index.html's
+      // loading line listens: an import() that fails is a rejection, not an error event).
+      `const js = player ? './${player.js}' : './${app.js}';\n` +
+      `const bindings = await import(js).catch((e) => { dispatchEvent(new CustomEvent('LockLabFileFailed', { detail: js })); throw e; });\n` +
+      `const init = bindings.default;\n` +
+      `const wasm = await init({ module_or_path: player ? './${player.wasm}' : './${app.wasm}' });`,
+  );
+  // Each side's files to ask for at once: its wasm, its JS, the wasm-bindgen snippets its JS imports.
+  const files = (js, wasm, css) => {
+    const text = readFileSync(path.join(dir, js), 'utf8');
+    const snippets = [...new Set([...text.matchAll(/from\s*['"]\.\/(snippets\/[^'"]+\.js)['"]/g)].map((x) => x[1]))];
+    return [[wasm, ''], ...[js, ...snippets].map((f) => [f, sriOf(path.join(dir, f))]), ...(css ? [[css.name, css.integrity, 1]] : [])];
+  };
+  // The query read as src/scenario/share.rs reads it (`open`: a bare key is key=1).
+  const pick =
+    `(function(){var q={};location.search.slice(1).split('&').forEach(function(p){var i=p.indexOf('=');if(p)q[i<0?p:p.slice(0,i)]=i<0?'1':p.slice(i+1)});` +
+    `var player=/^(1|on|true|yes)$/.test(q.embed||'')&&!('lesson' in q)&&!/(^#|&)l=/.test(location.hash)&&(!q.compare||q.compare==='none');` +
+    `document.documentElement.setAttribute('data-wasm',player?'player':'app');` +
+    `(player?${JSON.stringify(files(player.js, player.wasm, joined?.player))}:${JSON.stringify(files(app.js, app.wasm, joined?.app))}).forEach(function(f){` +
+    `var l=document.createElement('link');l.crossOrigin='';l.href='./'+f[0];` +
+    `if(f[2]){l.rel='preload';l.as='style';l.integrity=f[1]}else if(f[1]){l.rel='modulepreload';l.integrity=f[1]}else{l.rel='preload';l.as='fetch';l.type='application/wasm'}` +
+    `document.head.appendChild(l)})})()`;
+  // Trunk's preloads of the app's files go: the pick asks for the picked side's.
+  for (const tag of html.match(/<link\b[^>]*\brel=("?)(preload|modulepreload)\1[^>]*>/gi) ?? []) html = html.replace(tag, '');
+  // Each side's joined stylesheet: linked in its place by a one-line script that writes the
+  // picked one's <link> there (a parser-inserted stylesheet holds the first paint as a static
+  // one does; one added by a script would not), and asked for at once by the pick; a page with
+  // scripting off gets the app's from a <noscript>.
+  if (joined) {
+    const tag = (j) => `<link${joined.cross} href=./${j.name} integrity=${j.integrity} rel=stylesheet>`;
+    const at = html.indexOf(tag(joined.app));
+    if (at < 0) throw new Error("post-build: the app's joined stylesheet is not where it was put");
+    html = html.replace(
+      tag(joined.app),
+      // With scripting off (no script runs, nothing is written) the app's, as before.
+      `<script>document.write(document.documentElement.getAttribute('data-wasm')==='player'?${JSON.stringify(tag(joined.player))}:${JSON.stringify(tag(joined.app))})</script>` +
+        `<noscript>${tag(joined.app)}</noscript>`,
+    );
+  }
+  const first = /<link\b[^>]*\brel=("?)stylesheet\1[^>]*>/i.exec(html);
+  if (!first) throw new Error('post-build: no stylesheet to put the pick before');
+  html = html.slice(0, first.index) + `<script>${pick}</script>` + html.slice(first.index);
+  console.log(`post-build: the player ${base} (${statSync(path.join(dir, `${base}_bg.wasm`)).size} bytes of wasm) for embeds, the app otherwise`);
+  return html;
+}
 {
   const file = path.join(dir, 'index.html');
-  writeFileSync(file, requestSooner(readFileSync(file, 'utf8')));
+  writeFileSync(file, withPlayer(requestSooner(readFileSync(file, 'utf8'))));
 }
 
 // Each page's policy; `hashes` are the 'sha256-…' sources of the page's inline elements.

@@ -2,8 +2,10 @@
 // A tiny static file server for the release build (dist/), with no dependencies.
 // Used by scripts/serve.sh, the Playwright webServer and scripts/bench-browser.mjs.
 //
-//   node scripts/static-server.mjs [DIR] [--host 127.0.0.1] [--port 8080]
+//   node scripts/static-server.mjs [DIR] [--host 127.0.0.1] [--port 8080] [--no-compress]
 //
+// --no-compress sends every file as it is, as a plain static host does (scripts/bench-embed.mjs
+// measures an embed's bytes so, issue 38).
 // --port 0 picks a free port. The first line printed is "Serving DIR at http://HOST:PORT/".
 // A file compressed at build time (FILE.br, FILE.gz: scripts/post-build.mjs) is sent instead of
 // FILE when the request accepts that encoding, brotli first.
@@ -22,8 +24,10 @@ const args = process.argv.slice(2);
 let dir = 'dist';
 let host = '127.0.0.1';
 let port = Number(process.env.PORT ?? 8080);
+let compress = true;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--host') host = args[++i];
+  else if (args[i] === '--no-compress') compress = false;
   else if (args[i] === '--port') port = Number(args[++i]);
   else dir = args[i];
 }
@@ -111,7 +115,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
-  const { data, encoding } = await body(file, req.headers['accept-encoding']);
+  const { data, encoding } = await body(file, compress ? req.headers['accept-encoding'] : '');
   const etag = etagOf(data);
   const common = {
     // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.

@@ -271,24 +271,10 @@ impl Named {
 /// How a link names `s`: by its built-in id when the built-in with that id, given the seed,
 /// fencing and unlock the query can carry, is exactly `s`; else by the scenario itself.
 pub fn name(s: &Scenario, catalog: &[Scenario]) -> Named {
-    let built_in = catalog.iter().find(|b| b.id == s.id);
-    if let Some(b) = built_in {
-        let mut same = b.clone();
-        (same.seed, same.storage.fencing, same.lock.safe_unlock) = (s.seed, s.storage.fencing, s.lock.safe_unlock);
-        if same == *s {
-            let mut query = format!("scenario={}", s.id);
-            if s.seed != b.seed {
-                query += &format!("&seed={}", s.seed);
-            }
-            if s.storage.fencing != b.storage.fencing {
-                query += if s.storage.fencing { "&fencing=on" } else { "&fencing=off" };
-            }
-            if s.lock.safe_unlock != b.lock.safe_unlock {
-                query += if s.lock.safe_unlock { "&unlock=safe" } else { "&unlock=plain" };
-            }
-            return Named { query, hash: String::new(), too_large: None };
-        }
+    if let Some(named) = name_built_in(s, catalog) {
+        return named;
     }
+    let built_in = catalog.iter().find(|b| b.id == s.id);
     // Scenario serializes every field (defaults included), so the link does not depend on
     // today's defaults. Pretty, then squeezed: the app already serializes pretty for its
     // editor, and a second (compact) serializer would add ~10 KB to the wasm.
@@ -298,6 +284,44 @@ pub fn name(s: &Scenario, catalog: &[Scenario]) -> Named {
         return Named { query, hash: String::new(), too_large: Some(encoded.len()) };
     }
     Named { query: String::new(), hash: format!("#s={encoded}"), too_large: None }
+}
+
+/// `scenario=ID` and the switches that differ, when `s` is a built-in of `catalog` as the
+/// query can carry it (`name`'s first half).
+fn name_built_in(s: &Scenario, catalog: &[Scenario]) -> Option<Named> {
+    let b = catalog.iter().find(|b| b.id == s.id)?;
+    let mut same = b.clone();
+    (same.seed, same.storage.fencing, same.lock.safe_unlock) = (s.seed, s.storage.fencing, s.lock.safe_unlock);
+    (same == *s).then(|| Named { query: format!("scenario={}{}", s.id, overrides(s, b)), hash: String::new(), too_large: None })
+}
+
+/// The query's overrides (`&seed=…&fencing=…&unlock=…`) that make `base` into `s`.
+fn overrides(s: &Scenario, base: &Scenario) -> String {
+    let mut query = String::new();
+    if s.seed != base.seed {
+        query += &format!("&seed={}", s.seed);
+    }
+    if s.storage.fencing != base.storage.fencing {
+        query += if s.storage.fencing { "&fencing=on" } else { "&fencing=off" };
+    }
+    if s.lock.safe_unlock != base.lock.safe_unlock {
+        query += if s.lock.safe_unlock { "&unlock=safe" } else { "&unlock=plain" };
+    }
+    query
+}
+
+/// How the embeds' player names `s`, which it opened from a link whose `#s=` text was
+/// `opened_from` (empty: none) and has changed since only by its switches: a built-in as
+/// `name` names it; a scenario of one's own by that same `#s=` text, with the switches it now
+/// differs by in the query (which `open` applies over it). The same view as `name`'s link
+/// opens, with no serializer in the player's wasm (12 KB of it).
+pub fn name_as_opened(s: &Scenario, catalog: &[Scenario], opened_from: &str) -> Named {
+    if let Some(named) = name_built_in(s, catalog) {
+        return named;
+    }
+    let query = decode_scenario(opened_from).map(|o| overrides(s, &o)).unwrap_or_default();
+    let hash = if opened_from.is_empty() { String::new() } else { format!("#s={opened_from}") };
+    Named { query: query.trim_start_matches('&').to_string(), hash, too_large: None }
 }
 
 /// JSON without the whitespace between tokens (strings kept as they are).
@@ -447,6 +471,30 @@ mod tests {
         let (a, b) = (crate::scenario::build::world(&s).run(), crate::scenario::build::world(&o.scenario).run());
         assert_eq!(a.events.len(), b.events.len());
         assert_eq!(format!("{:?}", a.events), format!("{:?}", b.events));
+    }
+
+    #[test]
+    fn the_players_link_reopens_what_it_shows() {
+        let all = catalog::all();
+        // A built-in, its switches flipped: the app's link exactly.
+        let mut b = all[0].clone();
+        b.storage.fencing = !b.storage.fencing;
+        assert_eq!(name_as_opened(&b, &all[..1], ""), name(&b, &all));
+        // A scenario of one's own, opened from its #s= with a seed override, then fencing and
+        // unlock flipped: the same #s= text, the changes in the query, the same scenario.
+        let mut own = all[1].clone();
+        own.id = "mine".into();
+        own.lock.ttl_ms += 500;
+        let text = name(&own, &all).hash.trim_start_matches("#s=").to_string();
+        let opened = open_link(&format!("?seed=7#s={text}")).scenario;
+        let mut shown = opened.clone();
+        (shown.storage.fencing, shown.lock.safe_unlock) = (!shown.storage.fencing, !shown.lock.safe_unlock);
+        let named = name_as_opened(&shown, &[], &text);
+        assert_eq!(named.hash, format!("#s={text}"));
+        assert!(named.query.starts_with("seed=7&fencing="), "{}", named.query);
+        let again = open_link(&link(&named, 0, &Modes::default()));
+        assert_eq!(again.problems, Vec::<String>::new());
+        assert_eq!(again.scenario, shown);
     }
 
     #[test]

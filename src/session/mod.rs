@@ -93,6 +93,31 @@ pub struct Session {
     /// The scenarios before each edit, latest last (Ctrl+Z), and those undone (Ctrl+Shift+Z).
     undo: Vec<Rc<Scenario>>,
     redo: Vec<Rc<Scenario>>,
+    /// What this session reaches beyond playing a run (see `Kit`).
+    kit: &'static Kit,
+}
+
+/// What a session reaches beyond playing one run: the app's whole set of actions (faults
+/// where you point, loading JSON, comparing, undo) and the runs it sets beside the one on
+/// screen (a recording, a counterpart). The app's session has `Kit::APP`; the embeds' player
+/// (`ui::player`) has `Kit::PLAYER`, which reaches none of that code, so the player's wasm
+/// links none of it (issue 38: a second, smaller wasm from the same crate). Function
+/// pointers, not a generic: one `Session` type for every component both share.
+pub struct Kit {
+    /// The session after an action.
+    pub apply: fn(Session, Action) -> Session,
+    /// The real run recorded of exactly this scenario.
+    pub recording: fn(&Scenario) -> Option<crate::recorded::Recording>,
+    /// The comparison's other side for the session's scenario.
+    pub compare: fn(&Session, Option<crate::compare::Against>) -> Option<Rc<comparison::Other>>,
+}
+
+impl Kit {
+    /// Everything: the app.
+    pub const APP: Kit = Kit { apply: Session::apply, recording: crate::recorded::find, compare: comparison::refresh };
+    /// Playing a run: the run, the cursor, playback, steps, the fencing and safe-unlock
+    /// switches and the view's toggles (`Session::apply_play`); nothing beside it.
+    pub const PLAYER: Kit = Kit { apply: Session::apply_play, recording: |_| None, compare: |_, _| None };
 }
 
 /// Edits remembered for undo; the oldest are forgotten past this.
@@ -182,7 +207,12 @@ pub struct Start {
 
 impl Session {
     pub fn new(start: &Start) -> Session {
-        let catalog = Rc::new(catalog::all());
+        Session::open(start, Rc::new(catalog::all()), &Kit::APP)
+    }
+
+    /// The session `start` opens, with these built-ins (the app's whole catalog; the player's
+    /// is the one built-in it shows, if any) and this kit.
+    pub fn open(start: &Start, catalog: Rc<Vec<Scenario>>, kit: &'static Kit) -> Session {
         let opened = share::open(&start.search, &start.hash, &catalog);
         let link_error = opened.banner();
         let scenario = opened.scenario;
@@ -222,9 +252,10 @@ impl Session {
             menu: None,
             undo: Vec::new(),
             redo: Vec::new(),
+            kit,
         };
-        lab.recording = crate::recorded::find(&lab.scenario).map(Rc::new);
-        lab.other = comparison::refresh(&lab, opened.modes.compare);
+        lab.recording = (kit.recording)(&lab.scenario).map(Rc::new);
+        lab.other = (kit.compare)(&lab, opened.modes.compare);
         lab.original = lab.original_verdict();
         lab
     }
@@ -320,8 +351,8 @@ impl Session {
 
     /// Re-derives the comparison's other side after this side changed.
     fn recompare(mut self) -> Self {
-        self.recording = crate::recorded::find(&self.scenario).map(Rc::new);
-        self.other = comparison::refresh(&self, self.other.as_ref().map(|o| o.with));
+        self.recording = (self.kit.recording)(&self.scenario).map(Rc::new);
+        self.other = (self.kit.compare)(&self, self.other.as_ref().map(|o| o.with));
         self
     }
 
@@ -425,7 +456,12 @@ pub fn present(run: Run) -> (Rc<Run>, Shared<Timeline>, Shared<Story>) {
 }
 
 impl Session {
-    /// The session after `action`.
+    /// The session after `action`, as this session's kit applies it (`Kit::apply`).
+    pub fn reduce(self, action: Action) -> Session {
+        (self.kit.apply)(self, action)
+    }
+
+    /// The session after `action`: every action of the app.
     pub fn apply(self, action: Action) -> Session {
         let mut lab = self;
         // Any other move of the cursor or the run ends a play-to.
@@ -451,37 +487,7 @@ impl Session {
                     lab
                 }
             },
-            Action::SetFencing(_)
-            | Action::ToggleFencing
-            | Action::SetSafeUnlock(_)
-            | Action::ToggleSafeUnlock
-            | Action::SetTtl(_)
-            | Action::SetPause(_)
-            | Action::SetSeed(_) => lab.apply_setting(action),
-            Action::Seek(t) => lab.seek(t, None),
-            Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
-                Some(at) => lab.seek(at as f64, Some(event)),
-                None => lab,
-            },
-            Action::Step | Action::StepBack | Action::NextKey | Action::PrevKey => lab.apply_step(action),
-            Action::TogglePlay => lab.toggle_play(),
-            Action::Stop => {
-                lab.playing = false;
-                lab
-            }
-            Action::Tick(ts) => lab.tick(ts),
-            Action::SetSpeed(x) => {
-                lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
-                lab
-            }
-            Action::ToggleLecture
-            | Action::ToggleOutcome
-            | Action::ToggleStopAtKeys
-            | Action::ToggleFuture
-            | Action::ToggleLegend
-            | Action::ToggleHelp
-            | Action::CloseHelp
-            | Action::DismissLinkError => lab.apply_view(action),
+            Action::SetTtl(_) | Action::SetPause(_) | Action::SetSeed(_) => lab.apply_setting(action),
             Action::CompareWith(with) => {
                 // The cursor stays; only the other side appears or goes.
                 lab.other = comparison::refresh(&lab, with);
@@ -506,17 +512,63 @@ impl Session {
             | Action::RemoveFault(_)
             | Action::RemoveSelected
             | Action::SelectFault(_) => lab.apply_fault(action),
+            played => lab.apply_play(played),
         }
     }
 
-    /// A change to the scenario's settings (the switches and knobs): a new run.
-    fn apply_setting(self, action: Action) -> Session {
+    /// The session after one of the actions that play a run (the cursor, playback, steps, the
+    /// switches and the view's toggles); any other action leaves it as it is. The player's
+    /// whole set of actions (`Kit::PLAYER`), and the app's for these.
+    pub fn apply_play(self, action: Action) -> Session {
+        let mut lab = self;
+        if !matches!(action, Action::Tick(_) | Action::SetSpeed(_)) {
+            lab.play_to = None;
+        }
+        match action {
+            Action::SetFencing(_) | Action::ToggleFencing | Action::SetSafeUnlock(_) | Action::ToggleSafeUnlock => lab.apply_switch(action),
+            Action::Seek(t) => lab.seek(t, None),
+            Action::Focus(event) => match lab.run.trace.events.get(event).map(|e| e.at_ms) {
+                Some(at) => lab.seek(at as f64, Some(event)),
+                None => lab,
+            },
+            Action::Step | Action::StepBack | Action::NextKey | Action::PrevKey => lab.apply_step(action),
+            Action::TogglePlay => lab.toggle_play(),
+            Action::Stop => {
+                lab.playing = false;
+                lab
+            }
+            Action::Tick(ts) => lab.tick(ts),
+            Action::SetSpeed(x) => {
+                lab.speed = crate::decimal::clamp(x, SPEEDS[0].0, SPEEDS[SPEEDS.len() - 1].0);
+                lab
+            }
+            Action::ToggleLecture
+            | Action::ToggleOutcome
+            | Action::ToggleStopAtKeys
+            | Action::ToggleFuture
+            | Action::ToggleLegend
+            | Action::ToggleHelp
+            | Action::CloseHelp
+            | Action::DismissLinkError => lab.apply_view(action),
+            _ => lab,
+        }
+    }
+
+    /// A flip of the fencing or safe-unlock switch: a new run.
+    fn apply_switch(self, action: Action) -> Session {
         let safe_unlock = self.safe_unlock_applies();
         match action {
             Action::SetFencing(on) => self.edit(|s| s.storage.fencing = on),
             Action::ToggleFencing => self.edit(|s| s.storage.fencing = !s.storage.fencing),
             Action::SetSafeUnlock(on) if safe_unlock => self.edit(|s| s.lock.safe_unlock = on),
             Action::ToggleSafeUnlock if safe_unlock => self.edit(|s| s.lock.safe_unlock = !s.lock.safe_unlock),
+            _ => self,
+        }
+    }
+
+    /// A change to the scenario's knobs: a new run.
+    fn apply_setting(self, action: Action) -> Session {
+        match action {
             Action::SetTtl(ms) => self.edit(|s| s.lock.ttl_ms = ms),
             Action::SetPause(ms) => self.edit(|s| fault::set_knob(&mut s.faults, ms)),
             Action::SetSeed(seed) => self.edit(|s| s.seed = seed),

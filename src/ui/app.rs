@@ -192,7 +192,7 @@ fn editing(lab: &Session) -> Option<Rc<Editing>> {
             let offers = lab.fault_menu(&m.node);
             (m, offers)
         });
-        Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu })
+        Rc::new(Editing { scenario: lab.scenario.clone(), selected: lab.selected, menu, layer: super::diagram::pointing_layer })
     })
 }
 
@@ -207,11 +207,19 @@ fn story(lab: &Session, act: &Act) -> Html {
                 other_focus={lab.other_focus} lecture={lab.lecture} speaker={lab.stage_speaker()} whole={lab.outcome_shown()} outcome={lab.outcome} act={act.clone()} />
         };
     }
+    one_run(lab, act, editing(lab))
+}
+
+/// One run's part of the stage: the diagram (`editing`: faults where you point), its legend,
+/// the hint that says how, and the caption. The app's single view and the embeds' player
+/// (`ui::player`) both show it.
+pub(super) fn one_run(lab: &Session, act: &Act, editing: Option<Rc<Editing>>) -> Html {
+    let caption_event = lab.caption_event();
     let focus = caption_event.and_then(|i| lab.run.trace.events.get(i)).map(|e| (e.at_ms, e.node));
     html! {
         <>
         <Diagram timeline={lab.timeline.clone()} cursor={lab.cursor} focus={focus} upto={super::compare::event_at_cursor(&lab.run, caption_event, lab.cursor)} whole={lab.outcome}
-            lecture={lab.lecture} fit={lab.embed} act={act.clone()} editing={editing(lab)} />
+            lecture={lab.lecture} fit={lab.embed} act={act.clone()} {editing} />
         if lab.legend {
             {legend(&lab.scenario.approach.spec().words.belief)}
         }
@@ -254,6 +262,18 @@ fn use_data_arriving(lab: &Session, act: &Act) {
     });
 }
 
+/// What an embed's landmark is called: a docs page may hold several embeds side by side, and
+/// screen readers list every frame's landmarks together.
+pub(super) fn embed_name(s: &crate::scenario::Scenario) -> AttrValue {
+    let title = if s.title.is_empty() { &s.id } else { &s.title };
+    AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
+}
+
+/// The embed's link to the full app at the same view, and its words.
+pub(super) fn open_full(url: AttrValue) -> Html {
+    html! { <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a> }
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let lab = use_reducer(|| Session::new(&super::start::from_page()));
@@ -280,10 +300,7 @@ pub fn app() -> Html {
     let runs = runs_on_screen(&lab);
     // Embedded, a docs page may hold several of these side by side, and screen readers list
     // every frame's landmarks together: the embed's are named after what it shows.
-    let embed_name = lab.embed.then(|| {
-        let title = if s.title.is_empty() { &s.id } else { &s.title };
-        AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
-    });
+    let embed_name = lab.embed.then(|| embed_name(s));
     let sharing = if lab.embed {
         Html::default()
     } else {
@@ -317,7 +334,7 @@ pub fn app() -> Html {
                 {transport(&TransportProps { playing: lab.playing, cursor: lab.cursor, duration_ms: lab.timeline.duration_ms, speed: lab.speed, act: act.clone() })}
                 </div>
                 if lab.embed {
-                    <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a>
+                    {open_full(url)}
                 } else if painted {
                     {exports(&lab, &runs)}
                 }

@@ -21,6 +21,7 @@ pub mod library;
 mod painted;
 mod picker;
 mod playback;
+pub mod player;
 mod select;
 mod share;
 pub mod start;

@@ -11,7 +11,7 @@ impl Reducible for Session {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new((*self).clone().apply(action))
+        Rc::new((*self).clone().reduce(action))
     }
 }
 

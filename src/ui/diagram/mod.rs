@@ -8,7 +8,7 @@ mod live;
 mod pointing;
 mod scene;
 
-pub use pointing::{hint as fault_hint, Editing};
+pub use pointing::{hint as fault_hint, layer as pointing_layer, Editing};
 
 use std::rc::Rc;
 
@@ -210,7 +210,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {key_markers}
             </svg>
             if let Some(editing) = &p.editing {
-                <pointing::Pointing timeline={p.timeline.clone()} geo={geo.clone()} editing={editing.clone()} cursor={p.cursor} act={p.act.clone()} />
+                {(editing.layer)(pointing::PointingProps { timeline: p.timeline.clone(), geo: geo.clone(), editing: editing.clone(), cursor: p.cursor, act: p.act.clone() })}
             }
             </div>
         </figure>

@@ -27,12 +27,26 @@ use crate::timeline::Timeline;
 use crate::ui::state::{on_click, Act, Action, Shared};
 
 /// What the layer needs of the session: the scenario's faults, the selected one, the open menu.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Editing {
     pub scenario: Rc<Scenario>,
     pub selected: Option<usize>,
     /// The open menu and its items.
     pub menu: Option<(FaultMenu, Vec<Offer>)>,
+    /// Draws the pointing layer (`layer`). Reached through the value, not named by the diagram,
+    /// so that a diagram only to look at (the embeds' player) links none of this file's code.
+    pub layer: fn(PointingProps) -> Html,
+}
+
+impl PartialEq for Editing {
+    fn eq(&self, o: &Self) -> bool {
+        self.scenario == o.scenario && self.selected == o.selected && self.menu == o.menu
+    }
+}
+
+/// The pointing layer over a diagram a user edits (`Editing::layer`).
+pub fn layer(p: PointingProps) -> Html {
+    html! { <Pointing ..p /> }
 }
 
 #[derive(Properties, PartialEq)]
