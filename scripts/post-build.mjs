@@ -7,6 +7,9 @@
 //    built). First, so that the policy below hashes the page as it is served.
 //    Then the app's files asked for at once: the stylesheets but diagram.css joined into one,
 //    the wasm's preload and the JS's modulepreloads before the stylesheets (see requestSooner).
+//    Then the embeds' player (issue 38, 0c below): its files named by their hash, and one inline
+//    script that picks the player's or the app's wasm, JS and stylesheet for the page and asks
+//    for them (in place of Trunk's preloads), which Trunk's start-up module then imports.
 // 1. A Content-Security-Policy <meta> in each page, first thing in <head>. Trunk writes an inline
 //    bootstrap <script type="module"> into index.html, and docs/embed-example.html has an inline
 //    <style>; a strict policy allows each by its sha256 hash, taken from the built file, so a
