@@ -5,9 +5,11 @@
 //! It hands the page slices of time: `Page::step(now, budget_ms)` shares the slice among the
 //! tabs with work. The model keeps no clock of its own; tests hand it a counter.
 
+mod farm;
 mod search;
 mod sweep;
 
+pub use farm::Hand;
 pub use search::{percent, row_label, Fencing, Search, Settings, Timing, MAX_FAULTS};
 pub use sweep::{Chart, Lines, Sweep, SweepSettings};
 
