@@ -141,6 +141,11 @@ impl Search {
         self.farm = None;
     }
 
+    /// Its id in tasks and answers, while on workers.
+    pub fn farm_id(&self) -> Option<u64> {
+        self.farm.as_ref().map(|f| f.id)
+    }
+
     /// How many workers run it (0: the page's own slices).
     pub fn workers(&self) -> usize {
         self.farm.as_ref().map_or(0, |f| f.workers)

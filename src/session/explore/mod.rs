@@ -127,6 +127,13 @@ pub struct Page {
     /// sweep's parameter, a value the page corrected): a value typed or ticked shows already,
     /// and the form is otherwise left alone while a search redraws the rest every frame.
     pub form_version: u64,
+    /// Workers a search or the table is handed out to when it starts (`farm`); 0: the page's
+    /// own slices (no workers here, or they failed).
+    pub workers: usize,
+    /// Searches started, to tell a late answer of an earlier one.
+    started: u64,
+    /// Which of the search and the table the next task comes from.
+    task_turn: bool,
 }
 
 impl Default for Page {
@@ -141,6 +148,9 @@ impl Default for Page {
             sweep: None,
             error: None,
             form_version: 0,
+            workers: 0,
+            started: 0,
+            task_turn: false,
         }
     }
 }
@@ -148,12 +158,46 @@ impl Default for Page {
 impl Page {
     /// Starts the current tab's search afresh with its settings.
     pub fn start(&mut self) {
+        self.started += 1;
+        let farmed = |mut s: Search| {
+            if self.workers > 0 {
+                s.farm_out(self.started, self.workers);
+            }
+            Some(s)
+        };
         let started = match self.tab {
-            Tab::Search => Search::new(&self.search_settings, false).map(|s| self.search = Some(s)),
-            Tab::Table => Search::planned(&self.table_settings, None).map(|s| self.table = Some(s)),
+            Tab::Search => Search::new(&self.search_settings, false).map(|s| self.search = farmed(s)),
+            Tab::Table => Search::planned(&self.table_settings, None).map(|s| self.table = farmed(s)),
             Tab::Sweep => Sweep::new(&self.sweep_settings).map(|s| self.sweep = Some(s)),
         };
         self.error = started.err().map(|e| e.message);
+    }
+
+    /// The next task for a worker (`Search::task`), from the search and the table in turn.
+    pub fn task(&mut self) -> Option<String> {
+        self.task_turn = !self.task_turn;
+        let (first, second) = if self.task_turn { (&mut self.search, &mut self.table) } else { (&mut self.table, &mut self.search) };
+        first.as_mut().and_then(Search::task).or_else(|| second.as_mut().and_then(Search::task))
+    }
+
+    /// A worker's answer, for the search it was asked for (an earlier search's is dropped).
+    pub fn receive(&mut self, answer: &str) {
+        let Ok(v) = crate::scenario::strict_json::parse(answer) else { return };
+        let id = v.get("search").and_then(serde_json::Value::as_u64);
+        for s in [self.search.as_mut(), self.table.as_mut()].into_iter().flatten() {
+            if s.farm_id().is_some() && s.farm_id() == id {
+                s.receive(&v);
+            }
+        }
+    }
+
+    /// Workers cannot run here (or failed): from now on every search runs in the page's
+    /// slices, the ones under way from where they are.
+    pub fn fall_back(&mut self) {
+        self.workers = 0;
+        for s in [self.search.as_mut(), self.table.as_mut()].into_iter().flatten() {
+            s.fall_back();
+        }
     }
 
     /// Applies `action`; the scenario file to open (JSON), if it asks to open one.
