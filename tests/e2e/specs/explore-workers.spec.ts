@@ -101,6 +101,7 @@ test('a worker whose script does not load leaves the search to the page, which f
   test.setTimeout(0);
   await openApp(page);
   const onWorkers = await search(page, 1500);
+  expect(onWorkers.workers).toBeGreaterThan(0);
 
   const alone = await context.newPage();
   await alone.route(/explore-worker_loader\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
