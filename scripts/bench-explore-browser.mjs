@@ -27,7 +27,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { ARGS, chromium, f1, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
+import { ARGS, chromium, needDist, quantile, root, startServer, stats, tid } from './bench/browser-common.mjs';
 import { recordMeasured, recording, round } from './bench/measured.mjs';
 
 const opts = { runs: 100000, rounds: 3, dist: path.join(root, 'dist') };
