@@ -208,5 +208,7 @@ if (recording) {
     table: { cli_ms: round(cliMs), cli_threads: native.table.threads, page_ms: round(pageMs), ratio: round(tableRatio, 2), same_cells: sameTable ? 1 : 0 },
     input: { p50_ms: round(quantile(inputs, 0.5)), p95_ms: round(quantile(inputs, 0.95)), max_ms: round(Math.max(...inputs)), clicks: inputs.length },
     frame_p95_ms: round(quantile(frames, 0.95)),
+    // The same page before anything runs: what the machine's load alone does to its frames.
+    idle_frame_p95_ms: round(quantile(idle, 0.95)),
   });
 }
