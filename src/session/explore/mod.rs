@@ -308,6 +308,13 @@ impl Page {
             || self.sweep.as_ref().is_some_and(Sweep::running)
     }
 
+    /// Whether all the work there is runs on workers: the page then has nothing to compute,
+    /// only what they found to draw.
+    pub fn all_on_workers(&self) -> bool {
+        let searches = [self.search.as_ref(), self.table.as_ref()];
+        !self.sweep.as_ref().is_some_and(Sweep::running) && searches.into_iter().flatten().filter(|s| s.busy()).all(|s| s.workers() > 0)
+    }
+
     /// One slice of `budget_ms`, shared by the tabs with work.
     pub fn step(&mut self, now: &mut dyn FnMut() -> f64, budget_ms: f64) {
         let busy = [
@@ -404,6 +411,46 @@ pub(crate) mod tests {
         assert_eq!(Lines::choices().len(), crate::explore::table::rows().len() + 2);
         page.apply(Action::Lines(lines.clone()));
         assert_eq!(page.sweep_settings.lines, lines);
+    }
+
+    #[test]
+    fn a_page_with_workers_hands_out_both_searches_and_routes_each_answer_to_its_own() {
+        let mut alone = Page::default();
+        let mut farmed = Page { workers: 2, ..Page::default() };
+        let mut hands = [crate::session::explore::Hand::default(), crate::session::explore::Hand::default()];
+        for page in [&mut alone, &mut farmed] {
+            page.apply(Action::Set(Field::Runs, "300".into()));
+            page.apply(Action::Start);
+            page.apply(Action::Tab(Tab::Table));
+            page.apply(Action::Set(Field::Runs, "40".into()));
+        }
+        // The table at its full plan is the CLI's business: here its start alone, then a stop.
+        farmed.apply(Action::Start);
+        assert!(farmed.all_on_workers() && !alone.all_on_workers());
+        farmed.apply(Action::Stop);
+        let mut answers = Vec::new();
+        while farmed.busy() {
+            let tasks: Vec<String> = (0..2).map_while(|_| farmed.task()).collect();
+            for (t, h) in tasks.iter().zip(&mut hands).rev() {
+                answers.push(h.answer(t, &mut ticking(1.0)));
+                farmed.receive(answers.last().unwrap());
+            }
+            farmed.step(&mut ticking(1.0), 8.0);
+        }
+        while alone.busy() {
+            alone.step(&mut ticking(0.01), 100.0);
+        }
+        let (a, f) = (alone.search.as_ref().unwrap(), farmed.search.as_ref().unwrap());
+        assert_eq!((f.runs(), f.counts(), f.found()), (a.runs(), a.counts(), a.found()));
+        // An answer to a search started since is dropped; workers failing leave the page alone.
+        farmed.apply(Action::Tab(Tab::Search));
+        farmed.apply(Action::Start);
+        for a in &answers {
+            farmed.receive(a);
+        }
+        assert_eq!(farmed.search.as_ref().unwrap().runs(), 0);
+        farmed.fall_back();
+        assert_eq!((farmed.workers, farmed.search.as_ref().unwrap().workers()), (0, 0));
     }
 
     #[test]

@@ -33,6 +33,19 @@ use crate::session::explore::{Action, Field, Page, Tab};
 /// Script time a frame gives the search: half a 60 Hz frame, the rest for drawing and input.
 const SLICE_MS: f64 = 8.0;
 
+/// How often the panel is drawn while all its work is on workers: ten times a second shows the
+/// table filling, and leaves the page's thread idle in between, so that on a machine whose
+/// cores the workers fill it still answers input at once (a thread that has slept is run first
+/// when it wakes; one drawing every frame has used its share).
+const WORKERS_REDRAW_MS: u32 = 100;
+
+/// The next look at the page: an animation frame, or a timer while workers do the work; held
+/// only for its drop, which cancels it.
+enum Armed {
+    Frame { _next: gloo::render::AnimationFrame },
+    Later { _next: gloo::timers::callback::Timeout },
+}
+
 /// Where the panel's controls send their actions.
 type Send = Callback<Action>;
 
@@ -76,19 +89,26 @@ pub struct ExploreProps {
 /// Arms one animation frame while the page has work: it runs a slice, then redraws (which
 /// arms the next).
 /// The workers are fed here too: a search just started has tasks before any worker asks.
+/// While all the work is on workers it looks every `WORKERS_REDRAW_MS` instead.
 #[hook]
 fn use_slices(page: Rc<RefCell<Page>>, pool: workers::Shared, busy: bool) {
     let frame = use_state_eq(|| 0u64);
     let n = *frame;
     use_effect_with((busy, n), move |&(busy, n)| {
         let handle = busy.then(|| {
-            request_animation_frame(move |_| {
+            let on_workers = page.borrow().all_on_workers();
+            let look = move || {
                 let perf = web_sys::window().and_then(|w| w.performance());
                 let mut now = || perf.as_ref().map_or(0.0, |p| p.now());
                 page.borrow_mut().step(&mut now, SLICE_MS);
                 workers::Pool::feed(&pool);
                 frame.set(n + 1);
-            })
+            };
+            if on_workers {
+                Armed::Later { _next: gloo::timers::callback::Timeout::new(WORKERS_REDRAW_MS, look) }
+            } else {
+                Armed::Frame { _next: request_animation_frame(move |_| look()) }
+            }
         });
         move || drop(handle)
     });
