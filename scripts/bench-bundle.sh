@@ -3,7 +3,7 @@
 # -q 11 (Node's zlib, as scripts/post-build.mjs compresses: no brotli binary needed), the full
 # app's transfer total and its ratio to the bare-Yew floor measured in docs/TOOLCHAIN.md (60.0
 # KB wasm + 5.9 KB js, same release profile and wasm-opt -Oz), and each wasm on its own.
-# Exits 1 when a wasm is over its budget (scripts/bench/bundle.mjs: the embeds' player, issue
+# Exits 1 when a wasm is over its ceiling (scripts/bench/bundle.mjs: the embeds' player, issue
 # 38, at most 150 KB brotli and 450 KB raw). 1 KB = 1024 bytes.
 #
 #   scripts/bench-bundle.sh              # measures dist/ as it is (builds it when missing)

@@ -205,7 +205,8 @@ function withPlayer(html) {
 //  - The app: its own script, the wasm (instantiated from bytes: 'wasm-unsafe-eval'), CSS files.
 //    Yew writes `style` attributes (the diagram's scale, its veil, hidden layers): style-src-attr
 //    allows attributes, never a <style> element. PNG export draws the figure from a blob: URL,
-//    the favicon is a data: URL. connect-src: the wasm is fetched.
+//    the favicon is a data: URL. connect-src: the wasm is fetched. worker-src: the explorer's
+//    workers, started from the app's own explore-worker_loader.js (not blob: or data:).
 //  - The example page: no script at all; its own <style>, and the two embeds (frames of the app).
 const POLICIES = {
   'index.html': ({ script, style }) => ({
@@ -215,6 +216,7 @@ const POLICIES = {
     'style-src-attr': ["'unsafe-inline'"],
     'img-src': ["'self'", 'blob:', 'data:'],
     'connect-src': ["'self'"],
+    'worker-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
     'form-action': ["'none'"],

@@ -2,7 +2,7 @@
 # Runs every Lock Lab test, from a fresh machine of this kind on up:
 #   tools (install-tools.sh all) → cargo fmt --check → cargo clippy -D warnings (native and
 #   wasm32) → native cargo test → wasm-bindgen-test in
-#   headless Chromium → trunk build --release → each wasm's size against its budget
+#   headless Chromium → trunk build --release → each wasm's size against its ceiling
 #   (bench-bundle.sh --check) → Playwright against the release build → a smoke
 #   walk in Firefox ESR (puppeteer-core) against the same build → the fidelity suite on real
 #   Redis, PostgreSQL, etcd and ZooKeeper (real/, locklab-real).
@@ -126,7 +126,7 @@ else
   skip "component tests in headless Chromium (wasm-bindgen-test)" "no tests/web*.rs yet"
 fi
 if suite release_s "release build (trunk build --release, lean wasm)" release_dist; then
-  # Each wasm's size against its budget (issue 38: the embeds' player), on the build just made.
+  # Each wasm's size against its ceiling (issue 38: the embeds' player), on the build just made.
   suite bundle_s "bundle budgets (scripts/bench-bundle.sh --check: each wasm raw, gzip, brotli)" bash scripts/bench-bundle.sh --check
   suite playwright_s "end-to-end tests (Playwright, release build, Chromium)" e2e_tests
   suite firefox_s "smoke walk in Firefox ESR (puppeteer-core, release build)" firefox_smoke

@@ -63,6 +63,11 @@ impl Class {
         }
     }
 
+    /// The class named `id` (as `id` gives it).
+    pub fn by_id(id: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.id() == id)
+    }
+
     /// The class as a counter's label ("lost update").
     pub fn label(self) -> &'static str {
         match self {
@@ -202,7 +207,12 @@ impl Counts {
     }
 
     pub fn add(&mut self, c: Class) {
-        *self.slot(c) += 1;
+        self.add_n(c, 1);
+    }
+
+    /// Counts `n` more runs of class `c`.
+    pub fn add_n(&mut self, c: Class, n: u64) {
+        *self.slot(c) += n;
     }
 
     /// Adds `other`'s counts to these.

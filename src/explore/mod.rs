@@ -15,6 +15,7 @@
 //! dropped (it was the author's claim about the author's faults).
 
 pub mod class;
+pub mod partial;
 pub mod shrink;
 pub mod sweep;
 pub mod table;
@@ -28,6 +29,7 @@ use crate::scenario::{Expect, Outcome, Scenario};
 use crate::sim::rng::Stream;
 
 pub use class::{Class, Counts, Judged, Target};
+pub use partial::Partial;
 
 /// Which faults the explorer draws, and from where.
 #[derive(Clone, Debug, PartialEq)]
@@ -247,7 +249,12 @@ impl Explorer {
 
     /// What its counterexamples show: the property searched for, else each one's class.
     pub fn target(&self, f: &Found) -> Target {
-        self.property.map_or(Target::Class(f.class), Target::Property)
+        self.target_of(f.class)
+    }
+
+    /// What a counterexample of `class` shows: the property searched for, else its class.
+    pub fn target_of(&self, class: Class) -> Target {
+        self.property.map_or(Target::Class(class), Target::Property)
     }
 
     pub fn mix(&self) -> &Mix {
@@ -290,6 +297,13 @@ impl Explorer {
         self.counts.add(class);
         self.shown += shown as u64;
         self.token_repeats += token_repeated as u64;
+        self.keep(i, class, shown);
+    }
+
+    /// Keeps schedule `i` (of `class`; `shown`: it showed the property searched for) if it is
+    /// one of the first `KEEP` distinct counterexamples: the one rule a batch and an absorbed
+    /// partial (`partial.rs`) both keep by.
+    fn keep(&mut self, i: u64, class: Class, shown: bool) {
         let kept = match self.property {
             Some(_) if !shown => return,
             Some(_) => self.found.len(),

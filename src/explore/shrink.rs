@@ -43,6 +43,20 @@ enum Answer {
     Holds,
 }
 
+impl Answer {
+    fn letter(self) -> char {
+        match self {
+            Answer::Invalid => 'I',
+            Answer::Fails => 'F',
+            Answer::Holds => 'H',
+        }
+    }
+
+    fn of_letter(c: char) -> Option<Answer> {
+        [Answer::Invalid, Answer::Fails, Answer::Holds].into_iter().find(|a| a.letter() == c)
+    }
+}
+
 struct Shrinker<'a> {
     target: Target,
     /// The answers of earlier passes, in the order they were asked.
@@ -174,6 +188,20 @@ impl Job {
         Job { target: target.into(), before: s.clone(), tape: Vec::new(), done: None }
     }
 
+    /// Its answers so far, one letter each (`F`ails, `H`olds, `I`nvalid): what a worker that
+    /// shrank it sends the page, which `replaying` finishes without running anything.
+    pub fn tape(&self) -> String {
+        self.tape.iter().map(|a| a.letter()).collect()
+    }
+
+    /// A shrink of `s` whose answers are `tape` (another job's `tape`); None if a letter is
+    /// not one. `step` then goes through the same passes and finishes as that job did,
+    /// running only the questions the tape does not answer.
+    pub fn replaying(s: &Scenario, target: impl Into<Target>, tape: &str) -> Option<Job> {
+        let tape = tape.chars().map(Answer::of_letter).collect::<Option<Vec<Answer>>>()?;
+        Some(Job { tape, ..Job::new(s, target) })
+    }
+
     /// How many runs it has taken so far.
     pub fn runs(&self) -> usize {
         self.tape.iter().filter(|&&a| a != Answer::Invalid).count()
@@ -295,6 +323,24 @@ mod tests {
         let mut job = Job::new(&s, Class::LostUpdate);
         job.step(&mut || false);
         assert_eq!(job.runs(), 1);
+    }
+
+    #[test]
+    fn a_shrink_replayed_from_its_tape_finishes_without_running_and_gives_the_same() {
+        let mut s = catalog::get("redis-gc-pause").unwrap();
+        s.expect = None;
+        s.faults.push(FaultSpec::ClockDrift(ClockDrift { at_ms: 100, node: "B".into(), ppm: 50 }));
+        let mut worker = Job::new(&s, Class::LostUpdate);
+        let whole = worker.step(&mut || true).cloned().unwrap();
+        let mut page = Job::replaying(&s, Class::LostUpdate, &worker.tape()).unwrap();
+        let mut asked = 0;
+        let replayed = page.step(&mut || {
+            asked += 1;
+            true
+        });
+        assert_eq!(replayed, Some(&whole));
+        assert_eq!(asked, 0, "every question answered by the tape");
+        assert!(Job::replaying(&s, Class::LostUpdate, "FHx").is_none());
     }
 
     #[test]

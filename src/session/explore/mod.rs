@@ -5,9 +5,11 @@
 //! It hands the page slices of time: `Page::step(now, budget_ms)` shares the slice among the
 //! tabs with work. The model keeps no clock of its own; tests hand it a counter.
 
+mod farm;
 mod search;
 mod sweep;
 
+pub use farm::Hand;
 pub use search::{percent, row_label, Fencing, Search, Settings, Timing, MAX_FAULTS};
 pub use sweep::{Chart, Lines, Sweep, SweepSettings};
 
@@ -125,6 +127,13 @@ pub struct Page {
     /// sweep's parameter, a value the page corrected): a value typed or ticked shows already,
     /// and the form is otherwise left alone while a search redraws the rest every frame.
     pub form_version: u64,
+    /// Workers a search or the table is handed out to when it starts (`farm`); 0: the page's
+    /// own slices (no workers here, or they failed).
+    pub workers: usize,
+    /// Searches started, to tell a late answer of an earlier one.
+    started: u64,
+    /// Which of the search and the table the next task comes from.
+    task_turn: bool,
 }
 
 impl Default for Page {
@@ -139,6 +148,9 @@ impl Default for Page {
             sweep: None,
             error: None,
             form_version: 0,
+            workers: 0,
+            started: 0,
+            task_turn: false,
         }
     }
 }
@@ -146,12 +158,46 @@ impl Default for Page {
 impl Page {
     /// Starts the current tab's search afresh with its settings.
     pub fn start(&mut self) {
+        self.started += 1;
+        let farmed = |mut s: Search| {
+            if self.workers > 0 {
+                s.farm_out(self.started, self.workers);
+            }
+            Some(s)
+        };
         let started = match self.tab {
-            Tab::Search => Search::new(&self.search_settings, false).map(|s| self.search = Some(s)),
-            Tab::Table => Search::planned(&self.table_settings, None).map(|s| self.table = Some(s)),
+            Tab::Search => Search::new(&self.search_settings, false).map(|s| self.search = farmed(s)),
+            Tab::Table => Search::planned(&self.table_settings, None).map(|s| self.table = farmed(s)),
             Tab::Sweep => Sweep::new(&self.sweep_settings).map(|s| self.sweep = Some(s)),
         };
         self.error = started.err().map(|e| e.message);
+    }
+
+    /// The next task for a worker (`Search::task`), from the search and the table in turn.
+    pub fn task(&mut self) -> Option<String> {
+        self.task_turn = !self.task_turn;
+        let (first, second) = if self.task_turn { (&mut self.search, &mut self.table) } else { (&mut self.table, &mut self.search) };
+        first.as_mut().and_then(Search::task).or_else(|| second.as_mut().and_then(Search::task))
+    }
+
+    /// A worker's answer, for the search it was asked for (an earlier search's is dropped).
+    pub fn receive(&mut self, answer: &str) {
+        let Ok(v) = crate::scenario::strict_json::parse(answer) else { return };
+        let id = v.get("search").and_then(serde_json::Value::as_u64);
+        for s in [self.search.as_mut(), self.table.as_mut()].into_iter().flatten() {
+            if s.farm_id().is_some() && s.farm_id() == id {
+                s.receive(&v);
+            }
+        }
+    }
+
+    /// Workers cannot run here (or failed): from now on every search runs in the page's
+    /// slices, the ones under way from where they are.
+    pub fn fall_back(&mut self) {
+        self.workers = 0;
+        for s in [self.search.as_mut(), self.table.as_mut()].into_iter().flatten() {
+            s.fall_back();
+        }
     }
 
     /// Applies `action`; the scenario file to open (JSON), if it asks to open one.
@@ -262,6 +308,13 @@ impl Page {
             || self.sweep.as_ref().is_some_and(Sweep::running)
     }
 
+    /// Whether all the work there is runs on workers: the page then has nothing to compute,
+    /// only what they found to draw.
+    pub fn all_on_workers(&self) -> bool {
+        let searches = [self.search.as_ref(), self.table.as_ref()];
+        !self.sweep.as_ref().is_some_and(Sweep::running) && searches.into_iter().flatten().filter(|s| s.busy()).all(|s| s.workers() > 0)
+    }
+
     /// One slice of `budget_ms`, shared by the tabs with work.
     pub fn step(&mut self, now: &mut dyn FnMut() -> f64, budget_ms: f64) {
         let busy = [
@@ -358,6 +411,46 @@ pub(crate) mod tests {
         assert_eq!(Lines::choices().len(), crate::explore::table::rows().len() + 2);
         page.apply(Action::Lines(lines.clone()));
         assert_eq!(page.sweep_settings.lines, lines);
+    }
+
+    #[test]
+    fn a_page_with_workers_hands_out_both_searches_and_routes_each_answer_to_its_own() {
+        let mut alone = Page::default();
+        let mut farmed = Page { workers: 2, ..Page::default() };
+        let mut hands = [crate::session::explore::Hand::default(), crate::session::explore::Hand::default()];
+        for page in [&mut alone, &mut farmed] {
+            page.apply(Action::Set(Field::Runs, "300".into()));
+            page.apply(Action::Start);
+            page.apply(Action::Tab(Tab::Table));
+            page.apply(Action::Set(Field::Runs, "40".into()));
+        }
+        // The table at its full plan is the CLI's business: here its start alone, then a stop.
+        farmed.apply(Action::Start);
+        assert!(farmed.all_on_workers() && !alone.all_on_workers());
+        farmed.apply(Action::Stop);
+        let mut answers = Vec::new();
+        while farmed.busy() {
+            let tasks: Vec<String> = (0..2).map_while(|_| farmed.task()).collect();
+            for (t, h) in tasks.iter().zip(&mut hands).rev() {
+                answers.push(h.answer(t, &mut ticking(1.0)));
+                farmed.receive(answers.last().unwrap());
+            }
+            farmed.step(&mut ticking(1.0), 8.0);
+        }
+        while alone.busy() {
+            alone.step(&mut ticking(0.01), 100.0);
+        }
+        let (a, f) = (alone.search.as_ref().unwrap(), farmed.search.as_ref().unwrap());
+        assert_eq!((f.runs(), f.counts(), f.found()), (a.runs(), a.counts(), a.found()));
+        // An answer to a search started since is dropped; workers failing leave the page alone.
+        farmed.apply(Action::Tab(Tab::Search));
+        farmed.apply(Action::Start);
+        for a in &answers {
+            farmed.receive(a);
+        }
+        assert_eq!(farmed.search.as_ref().unwrap().runs(), 0);
+        farmed.fall_back();
+        assert_eq!((farmed.workers, farmed.search.as_ref().unwrap().workers()), (0, 0));
     }
 
     #[test]

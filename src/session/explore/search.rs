@@ -128,7 +128,7 @@ impl Settings {
     }
 
     /// One search per chosen row and fencing setting.
-    fn cells(&self) -> Result<Vec<CellSearch>, MixError> {
+    pub(super) fn cells(&self) -> Result<Vec<CellSearch>, MixError> {
         let rows: Vec<table::Row> = table::rows().into_iter().filter(|r| self.rows.contains(&r.id)).collect();
         if rows.is_empty() {
             return Err(MixError { field: "approaches", message: "choose at least one approach".into() });
@@ -219,12 +219,16 @@ pub struct Search {
     shrinks: Vec<Shrinking>,
     shown: usize,
     pub timing: Timing,
+    /// How a worker rebuilds it (`farm::spec`).
+    pub(super) spec: serde_json::Value,
+    /// Handed out to workers (`farm`); None: run in the page's slices.
+    pub(super) farm: Option<super::farm::Farm>,
 }
 
 impl Search {
     pub fn new(settings: &Settings, shrink_all: bool) -> Result<Search, MixError> {
         let cells = settings.cells()?;
-        Ok(Search::of(settings, cells, Vec::new(), shrink_all))
+        Ok(Search::of(settings, cells, Vec::new(), shrink_all, super::farm::spec(settings, None)))
     }
 
     /// The seed's table at its plan (`table::plan()`, the CLI's `explore --table` too), every
@@ -232,10 +236,10 @@ impl Search {
     pub fn planned(settings: &Settings, runs: Option<u64>) -> Result<Search, MixError> {
         let plans = table::plan();
         let cells = table::planned_searches(&plans, runs)?;
-        Ok(Search::of(settings, cells, plans, true))
+        Ok(Search::of(settings, cells, plans, true, super::farm::spec(settings, Some(runs))))
     }
 
-    fn of(settings: &Settings, cells: Vec<CellSearch>, plans: Vec<table::Plan>, shrink_all: bool) -> Search {
+    fn of(settings: &Settings, cells: Vec<CellSearch>, plans: Vec<table::Plan>, shrink_all: bool, spec: serde_json::Value) -> Search {
         Search {
             settings: settings.clone(),
             cells,
@@ -246,6 +250,8 @@ impl Search {
             shrinks: Vec::new(),
             shown: 0,
             timing: Timing::default(),
+            spec,
+            farm: None,
         }
     }
 
@@ -317,7 +323,7 @@ impl Search {
     }
 
     /// The counterexamples to shrink: the one shown; in the table every lost update.
-    fn wanted(&self) -> Vec<(usize, u64)> {
+    pub(super) fn wanted(&self) -> Vec<(usize, u64)> {
         if self.shrink_all {
             self.found().into_iter().filter(|(_, f)| f.class == Class::LostUpdate).map(|(c, f)| (c, f.index)).collect()
         } else {
@@ -337,10 +343,26 @@ impl Search {
         self.cells[cell].explorer.found().iter().any(|f| f.class == Class::LostUpdate && self.shrunk(cell, f.index).is_none())
     }
 
-    /// One slice: shrinks first (up to half of it while the search runs), then schedules.
+    /// A finished shrink of cell `cell`'s counterexample `index` (a worker's, replayed).
+    pub(super) fn put_shrink(&mut self, cell: usize, index: u64, job: Job) {
+        self.shrinks.retain(|s| s.cell != cell || s.index != index);
+        self.shrinks.push(Shrinking { cell, index, job });
+    }
+
+    /// Whether schedules are left to fold in, once some were.
+    pub(super) fn settle(&mut self) {
+        self.running = self.running && self.runs() < self.total();
+    }
+
+    /// One slice: shrinks first (up to half of it while the search runs), then schedules; on
+    /// workers (`farm`) they do both, and a slice only keeps the page's clock.
     pub fn step(&mut self, now: &mut dyn FnMut() -> f64, budget_ms: f64) {
         let t0 = now();
         self.timing.begin(t0);
+        if self.farm.is_some() {
+            self.timing.end(t0);
+            return;
+        }
         let shrink_end = if self.running { t0 + budget_ms / 2.0 } else { t0 + budget_ms };
         for (cell, index) in self.wanted() {
             if now() >= shrink_end {
@@ -362,7 +384,7 @@ impl Search {
         if self.running {
             let mut slice = Slice { now: &mut *now, end: t0 + budget_ms };
             turns(&mut self.cells, &mut self.turn, |c| &mut c.explorer, &mut slice);
-            self.running = self.runs() < self.total();
+            self.settle();
         }
         let t2 = now();
         self.timing.search_ms += t2 - t1;

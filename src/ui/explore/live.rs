@@ -37,6 +37,13 @@ pub fn live(page: &Page, send: &Send) -> Html {
 fn counter(s: &Search) -> Html {
     let (runs, total, counts) = (s.runs(), s.total(), s.counts());
     let (wall, compute) = s.timing.rates(runs);
+    // On workers, `compute` is per core: their time is summed.
+    let workers = s.workers();
+    let on = match workers {
+        0 => String::new(),
+        1 => " on 1 worker".to_string(),
+        n => format!(" on {n} workers"),
+    };
     let state = if s.running() {
         ""
     } else if runs < total {
@@ -56,8 +63,9 @@ fn counter(s: &Search) -> Html {
         <div class="explore-counter">
             {progress(runs, total)}
             <p data-testid="explore-runs" data-runs={runs.to_string()} data-rate={wall.to_string()} data-compute-rate={compute.to_string()}
-                data-search-ms={N(s.timing.search_ms).to_string()} data-shrink-ms={N(s.timing.shrink_ms).to_string()}>
-                <b>{thousands(runs as usize)}</b>{format!(" of {} schedules run · {} schedules/s{state}", thousands(total as usize), thousands(wall as usize))}
+                data-search-ms={N(s.timing.search_ms).to_string()} data-shrink-ms={N(s.timing.shrink_ms).to_string()} data-wall-ms={N(s.timing.wall_ms).to_string()}
+                data-workers={workers.to_string()}>
+                <b>{thousands(runs as usize)}</b>{format!(" of {} schedules run · {} schedules/s{on}{state}", thousands(total as usize), thousands(wall as usize))}
             </p>
             if let Some(words) = s.shown_words() {
                 <p class="explore-shown" data-testid="explore-shown">{words}</p>
@@ -176,7 +184,8 @@ fn cell(t: &Search, i: usize, send: &Send) -> Html {
     let of = |n: u64| format!("{} of {}", thousands(n as usize), thousands(p.runs as usize));
     html! {
         <td class={if lost > 0 { "explore-cell lost" } else { "explore-cell" }} data-testid="explore-cell" data-approach={c.row.clone()}
-            data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-total={p.total.to_string()} data-lost={lost.to_string()}>
+            data-fencing={if c.fencing { "on" } else { "off" }} data-runs={p.runs.to_string()} data-total={p.total.to_string()} data-lost={lost.to_string()}
+            data-classes={Class::ALL.map(|c| p.counts.get(c).to_string()).join(" ")}>
             <span class="explore-of"><b>{of(lost)}</b>{" lost an update "}<span class="explore-share">{format!("({})", percent(lost, p.runs))}</span></span>
             // Fencing's own failure, per cell, whatever else the run showed.
             <span class="explore-tokens" data-testid="explore-cell-tokens" data-count={repeats.to_string()}>

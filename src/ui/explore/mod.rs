@@ -2,10 +2,12 @@
 //! sweep drawn. The state and its actions are `session::explore` (plain Rust, tested
 //! natively); this draws a `Page`, sends it the controls' `Action`s and feeds it time.
 //!
-//! Time-sliced on the page's thread: while a search has work, each animation frame runs
-//! schedules for `SLICE_MS` (by `performance.now()`), then the frame is drawn. A worker would
-//! need a second wasm instance and its glue under the page's CSP, for work the slices already
-//! keep within the frame and input budgets (scripts/bench-explore-browser.mjs measures them).
+//! A search and the seed's table run on every core: Web Workers (`workers`), each its own
+//! wasm instance, fed tasks by the page's model (`session::explore::farm`); the page folds
+//! their answers in and draws the state every animation frame while there is work. Where
+//! workers cannot start, and for the sweep, the page runs schedules itself in each frame for
+//! `SLICE_MS` (by `performance.now()`), then draws the frame: the same results either way
+//! (scripts/bench-explore-browser.mjs measures both).
 //! A counterexample opens as a scenario of its own through the session's `Action::Load`.
 //!
 //! The form (`form`) is a component of its own, drawn again only when its settings change:
@@ -15,6 +17,7 @@
 mod chart;
 mod form;
 mod live;
+mod workers;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,6 +32,19 @@ use crate::session::explore::{Action, Field, Page, Tab};
 
 /// Script time a frame gives the search: half a 60 Hz frame, the rest for drawing and input.
 const SLICE_MS: f64 = 8.0;
+
+/// How often the panel is drawn while all its work is on workers: ten times a second shows the
+/// table filling, and leaves the page's thread idle in between, so that on a machine whose
+/// cores the workers fill it still answers input at once (a thread that has slept is run first
+/// when it wakes; one drawing every frame has used its share).
+const WORKERS_REDRAW_MS: u32 = 100;
+
+/// The next look at the page: an animation frame, or a timer while workers do the work; held
+/// only for its drop, which cancels it.
+enum Armed {
+    Frame { _next: gloo::render::AnimationFrame },
+    Later { _next: gloo::timers::callback::Timeout },
+}
 
 /// Where the panel's controls send their actions.
 type Send = Callback<Action>;
@@ -72,18 +88,27 @@ pub struct ExploreProps {
 
 /// Arms one animation frame while the page has work: it runs a slice, then redraws (which
 /// arms the next).
+/// The workers are fed here too: a search just started has tasks before any worker asks.
+/// While all the work is on workers it looks every `WORKERS_REDRAW_MS` instead.
 #[hook]
-fn use_slices(page: Rc<RefCell<Page>>, busy: bool) {
+fn use_slices(page: Rc<RefCell<Page>>, pool: workers::Shared, busy: bool) {
     let frame = use_state_eq(|| 0u64);
     let n = *frame;
     use_effect_with((busy, n), move |&(busy, n)| {
         let handle = busy.then(|| {
-            request_animation_frame(move |_| {
+            let on_workers = page.borrow().all_on_workers();
+            let look = move || {
                 let perf = web_sys::window().and_then(|w| w.performance());
                 let mut now = || perf.as_ref().map_or(0.0, |p| p.now());
                 page.borrow_mut().step(&mut now, SLICE_MS);
+                workers::Pool::feed(&pool);
                 frame.set(n + 1);
-            })
+            };
+            if on_workers {
+                Armed::Later { _next: gloo::timers::callback::Timeout::new(WORKERS_REDRAW_MS, look) }
+            } else {
+                Armed::Frame { _next: request_animation_frame(move |_| look()) }
+            }
         });
         move || drop(handle)
     });
@@ -91,11 +116,15 @@ fn use_slices(page: Rc<RefCell<Page>>, busy: bool) {
 
 /// The panel's `Send`, made once: applies an action to the page, redraws, and opens the
 /// scenario file an action asks to open.
+/// A search or the table started here starts the workers first, if they can run.
 #[hook]
-fn use_send(page: Rc<RefCell<Page>>, act: Act) -> Send {
+fn use_send(page: Rc<RefCell<Page>>, pool: workers::Shared, act: Act) -> Send {
     let redraw = use_force_update();
     let send = use_memo((), move |_| {
         Callback::from(move |action: Action| {
+            if action == Action::Start && page.borrow().tab != Tab::Sweep {
+                workers::Pool::start(&pool);
+            }
             let open = page.borrow_mut().apply(action);
             redraw.force_update();
             if let Some(json) = open {
@@ -112,9 +141,13 @@ fn use_send(page: Rc<RefCell<Page>>, act: Act) -> Send {
 #[function_component(Explore)]
 pub fn explore(p: &ExploreProps) -> Html {
     let page = use_mut_ref(Page::default);
-    let send = use_send(page.clone(), p.act.clone());
+    let pool = {
+        let page = page.clone();
+        use_memo((), move |_| workers::Pool::new(page))
+    };
+    let send = use_send(page.clone(), (*pool).clone(), p.act.clone());
     let busy = page.borrow().busy();
-    use_slices(page.clone(), busy);
+    use_slices(page.clone(), (*pool).clone(), busy);
     let pg = page.borrow();
     let settings = if pg.tab == Tab::Table { &pg.table_settings } else { &pg.search_settings };
     html! {

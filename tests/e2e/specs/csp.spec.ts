@@ -86,6 +86,16 @@ test("the app's main flows raise no CSP violation", async ({ page }) => {
     await page.keyboard.press('l');
   });
 
+  await test.step("the explorer's Web Workers (worker-src 'self')", async () => {
+    await page.getByTestId('explore-panel').locator('summary').click();
+    const runs = page.getByTestId('explore-set-runs');
+    await runs.fill('300');
+    await runs.press('Tab');
+    await page.getByTestId('explore-start').click();
+    await expect(page.getByTestId('explore-runs')).toContainText('done');
+    await expect(page.getByTestId('explore-runs'), 'run on the workers, not in the page').not.toHaveAttribute('data-workers', '0');
+  });
+
   await test.step('export SVG and PNG', async () => {
     await page.goto('/?scenario=redis-gc-pause&t=15505');
     for (const id of ['export-svg', 'export-png', 'export-json']) {
