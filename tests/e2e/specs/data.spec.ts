@@ -41,7 +41,8 @@ test('the app answers input before the other built-ins, lessons and recordings a
   // Answers: End goes to the run's end while the rest is still held back.
   await page.keyboard.press('End');
   await expect.poll(() => cursorMs(page)).toBeGreaterThan(0);
-  expect(rest.count(), 'the rest was asked for once the app answered').toBeGreaterThan(0);
+  // Asked for once the page is idle after its start (ui::library::when_idle), and still held.
+  await expect.poll(() => rest.count(), { message: 'the rest is asked for once the app answers' }).toBeGreaterThan(0);
   expect(own).toContain('etcd-gc-pause.json');
   // Until the catalog is here the picker offers what the page has: its own built-in.
   const options = page.getByTestId('scenario-picker').locator('option');
