@@ -47,3 +47,40 @@ fn the_clis_table_is_the_golden_file_the_page_is_held_to() {
     assert!(current.lines().any(|l| !l.ends_with("smallest=none")), "some cell lost an update: {current}");
     golden_file::check(GOLDEN, &current, "UPDATE_GOLDEN=1 cargo test --test explore_table");
 }
+
+/// docs/MODEL.md's table of the seed's table, row by row: its label, its mix's name, N, and with fencing off and
+/// on the lost updates and the tokens handed out again, as the golden file has them, and the
+/// sentence under it with the whole count of schedules. Written by hand, held here so that it
+/// cannot drift from what the CLI measures.
+#[test]
+fn model_md_says_what_the_golden_table_holds() {
+    let golden = std::fs::read_to_string(GOLDEN).expect("the golden file");
+    let cells: Vec<(u64, u64, u64)> = golden
+        .lines()
+        .map(|l| {
+            let field = |k: &str| l.split(' ').find_map(|w| w.strip_prefix(k)).unwrap_or_else(|| panic!("{k} in {l}")).to_string();
+            let number = |k: &str| field(k).parse::<u64>().unwrap_or_else(|e| panic!("{k} in {l}: {e}"));
+            (number("runs="), number("classes="), number("tokens="))
+        })
+        .collect();
+    let thousands = |n: u64| locklab::timeline::draw::words::thousands(n as usize);
+    let want: Vec<String> = locklab::explore::table::plan()
+        .iter()
+        .zip(cells.chunks(2))
+        .map(|(p, c)| {
+            let n = c[0].0;
+            format!("| {} | {} | {} | {}, {} | {}, {} |", p.row.label, p.mix_words.split(':').next().unwrap_or_default(), thousands(n), thousands(c[0].1), thousands(c[0].2), thousands(c[1].1), thousands(c[1].2))
+        })
+        .collect();
+    let doc = std::fs::read_to_string("docs/MODEL.md").expect("docs/MODEL.md");
+    let head = doc.find("| row (label) | mix | N |").expect("MODEL.md's table");
+    let have: Vec<String> = doc[head..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(have.join("\n"), want.join("\n"), "docs/MODEL.md's table against {GOLDEN}");
+    let total: u64 = cells.iter().map(|c| c.0).sum();
+    assert!(doc.contains(&format!("seed 1: {} schedules", thousands(total))), "MODEL.md's count of schedules: {}", thousands(total));
+}
