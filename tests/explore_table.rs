@@ -69,17 +69,21 @@ fn model_md_says_what_the_golden_table_holds() {
         .zip(cells.chunks(2))
         .map(|(p, c)| {
             let n = c[0].0;
-            format!("| {} | {} | {} | {}, {} | {}, {} |", p.row.label, p.mix_words.split(':').next().unwrap_or_default(), thousands(n), thousands(c[0].1), thousands(c[0].2), thousands(c[1].1), thousands(c[1].2))
+            format!(
+                "| {} | {} | {} | {}, {} | {}, {} |",
+                p.row.label,
+                p.mix_words.split(':').next().unwrap_or_default(),
+                thousands(n),
+                thousands(c[0].1),
+                thousands(c[0].2),
+                thousands(c[1].1),
+                thousands(c[1].2)
+            )
         })
         .collect();
     let doc = std::fs::read_to_string("docs/MODEL.md").expect("docs/MODEL.md");
     let head = doc.find("| row (label) | mix | N |").expect("MODEL.md's table");
-    let have: Vec<String> = doc[head..]
-        .lines()
-        .skip(2)
-        .take_while(|l| l.starts_with('|'))
-        .map(str::to_string)
-        .collect();
+    let have: Vec<String> = doc[head..].lines().skip(2).take_while(|l| l.starts_with('|')).map(str::to_string).collect();
     assert_eq!(have.join("\n"), want.join("\n"), "docs/MODEL.md's table against {GOLDEN}");
     let total: u64 = cells.iter().map(|c| c.0).sum();
     assert!(doc.contains(&format!("seed 1: {} schedules", thousands(total))), "MODEL.md's count of schedules: {}", thousands(total));

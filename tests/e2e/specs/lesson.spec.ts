@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { cursorMs, lessonFile, shot, whileProgressing } from './helpers';
+import { cursorMs, frames, lessonFile, shot, whileProgressing } from './helpers';
 
 // Issue 12 items 5 and 7: the built-in lesson walked with a presentation clicker's keys, a
 // question answered right and wrong, the reveal, B to blank the screen, the address bar
@@ -10,6 +10,13 @@ const lesson = (page: Page) => page.getByTestId('lesson');
 async function atStep(page: Page, n: number) {
   await expect(lesson(page)).toHaveAttribute('data-step', String(n));
   await expect.poll(() => new URL(page.url()).search).toContain(`step=${n}`);
+}
+
+/** A lesson just opened from the address: its step drawn, and the clicker's key listener (an
+ *  effect of that render, which a busy page may run a frame later) attached. */
+async function openedAt(page: Page, n: number) {
+  await atStep(page, n);
+  await frames(page, 2);
 }
 
 /** Reveals the question (at 4×, so the test does not wait through every key moment's dwell). */
@@ -189,7 +196,7 @@ test("a lecturer's own lesson in #l=, and an embedded step", async ({ page }) =>
 
 test("the clicker's one button: PageDown lands a playing reveal on its answer, then goes on, and from the last step to the next lesson", async ({ page }) => {
   await page.goto('/?lesson=why-fencing&step=3');
-  await atStep(page, 3);
+  await openedAt(page, 3);
   // The reveal plays at story pace (seconds); PageDown while it plays lands on the answer's
   // moment on the same step: the room sees the answer before anything moves on.
   await page.keyboard.press('PageDown');
@@ -204,7 +211,7 @@ test("the clicker's one button: PageDown lands a playing reveal on its answer, t
   // The last step of a built-in lesson: PageDown opens the course's next lesson at its first step.
   const n = lessonFile('why-fencing').steps.length;
   await page.goto(`/?lesson=why-fencing&step=${n}`);
-  await atStep(page, n);
+  await openedAt(page, n);
   await page.keyboard.press('PageDown');
   await expect(lesson(page)).not.toHaveAttribute('data-lesson', 'why-fencing');
   await atStep(page, 1);
@@ -218,7 +225,7 @@ test('PageDown on the last step of the course shows the lesson index', async ({ 
   const steps = (lessonFile(last!) as { steps: { question?: unknown }[] }).steps;
   const n = steps.length;
   await page.goto(`/?lesson=${last}&step=${n}`);
-  await atStep(page, n);
+  await openedAt(page, n);
   // A question on the last step is revealed first (PageDown twice: to its answer), then the
   // course's end: the index.
   if (steps[n - 1].question) {
