@@ -117,17 +117,21 @@ impl Player {
             Action::OpenOwn(text) => (Player::of(text.and_then(|t| share::own(&t))), Vec::new()),
             Action::Close => (Player::default(), Vec::new()),
             Action::Index(shown) => (Player { index: shown, ..self }, Vec::new()),
-            Action::Next if self.onward(screen).is_some() => match self.onward(screen).flatten() {
-                Some(id) => self.apply(Action::OpenBuiltin(id), screen),
-                None => (Player { index: true, ..Player::default() }, Vec::new()),
+            Action::Next => match self.onward(screen) {
+                Some(Some(id)) => self.apply(Action::OpenBuiltin(id), screen),
+                Some(None) => (Player { index: true, ..Player::default() }, Vec::new()),
+                None => self.command(action, screen),
             },
-            _ => {
-                let Some(open) = self.open.clone() else { return (self, Vec::new()) };
-                match open.command(action, screen) {
-                    (Some(next), cues) => (Player { open: Some(Rc::new(next)), error: None, index: false }, cues),
-                    (None, cues) => (self, cues),
-                }
-            }
+            _ => self.command(action, screen),
+        }
+    }
+
+    /// `action` for the open lesson's presenter (none open: nothing changes).
+    fn command(self, action: Action, screen: Screen) -> (Player, Vec<Cue>) {
+        let Some(open) = self.open.clone() else { return (self, Vec::new()) };
+        match open.command(action, screen) {
+            (Some(next), cues) => (Player { open: Some(Rc::new(next)), error: None, index: false }, cues),
+            (None, cues) => (self, cues),
         }
     }
 

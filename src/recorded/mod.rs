@@ -77,20 +77,21 @@ pub fn fingerprint(s: &Scenario) -> String {
 
 /// The recordings, one JSON text per line (each file is one line): compiled in natively; in
 /// the browser fetched after the app answers (`crate::library`), none until then.
-fn texts() -> Vec<std::rc::Rc<str>> {
+fn texts() -> std::rc::Rc<Vec<String>> {
     #[cfg(target_arch = "wasm32")]
-    return SHELF.with(|s| s.get()).map(|t| t.lines().map(std::rc::Rc::from).collect()).unwrap_or_default();
+    return SHELF.with(|s| s.get()).unwrap_or_default();
     #[cfg(not(target_arch = "wasm32"))]
-    FILES.iter().map(|(_, text)| std::rc::Rc::from(text.trim_end())).collect()
+    std::rc::Rc::new(FILES.iter().map(|(_, text)| text.trim_end().to_owned()).collect())
 }
 
 #[cfg(target_arch = "wasm32")]
-thread_local!(static SHELF: crate::shelf::Shelf<String> = const { crate::shelf::Shelf::new() });
+thread_local!(static SHELF: crate::shelf::Shelf<Vec<String>> = const { crate::shelf::Shelf::new() });
 
-/// The browser's recordings, as fetched: the files' lines (`crate::library::RECORDINGS`).
+/// The browser's recordings, as fetched (`crate::library::RECORDINGS`: one recording per
+/// line), split into lines once here rather than on every lookup.
 #[cfg(target_arch = "wasm32")]
 pub fn install(lines: String) {
-    SHELF.with(|s| s.put(lines));
+    SHELF.with(|s| s.put(lines.lines().map(str::to_owned).collect()));
 }
 
 /// The recording of exactly this scenario, if there is one.

@@ -80,24 +80,12 @@ pub async fn after_start(embed: bool, compares_recorded: bool) -> Result<(), Str
 /// in the way of the app's first answers to input.
 pub fn when_idle(then: impl FnOnce() + 'static) {
     let Some(w) = web_sys::window() else { return then() };
-    let then = std::rc::Rc::new(std::cell::Cell::new(Some(then)));
-    let run = {
-        let then = then.clone();
-        wasm_bindgen::closure::Closure::once_into_js(move || {
-            if let Some(f) = then.take() {
-                f()
-            }
-        })
-    };
+    // One function, called once: by the idle callback, or by the timeout when that was refused.
+    let run = wasm_bindgen::closure::Closure::once_into_js(then);
     let options = web_sys::IdleRequestOptions::new();
     options.set_timeout(1000);
     if w.request_idle_callback_with_options(run.unchecked_ref(), &options).is_err() {
-        gloo::timers::callback::Timeout::new(100, move || {
-            if let Some(f) = then.take() {
-                f()
-            }
-        })
-        .forget();
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 100);
     }
 }
 
