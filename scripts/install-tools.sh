@@ -11,6 +11,7 @@ mkdir -p "$tools/bin"
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132.0.0
+TERSER_VERSION=5.51.4
 
 log() { printf '[install-tools] %s\n' "$*" >&2; }
 
@@ -92,6 +93,15 @@ want_wasm_opt() {
   npm install --silent --no-audit --no-fund --prefix "$tools/binaryen" "binaryen@$BINARYEN_VERSION"
 }
 
+# terser minifies the wasm-bindgen JS glue in release builds (scripts/post-build.mjs): Trunk's
+# own minifier gives up on ES modules' `export default` and leaves the glue as written.
+want_terser() {
+  if [ "$(node -p "require('$tools/terser/node_modules/terser/package.json').version" 2>/dev/null)" = "$TERSER_VERSION" ]; then return; fi
+  log "installing terser $TERSER_VERSION (the JS glue's minifier) from npm"
+  mkdir -p "$tools/terser"
+  npm install --silent --no-audit --no-fund --prefix "$tools/terser" "terser@$TERSER_VERSION"
+}
+
 # The Debian packages the tests need, in one apt-get call (one `apt-get update`), as root (CI,
 # these machines) or through sudo (a developer's account):
 #  - chromium + chromium-driver: Playwright's and wasm-bindgen-test's browser (Playwright's
@@ -139,7 +149,7 @@ want_e2e_packages() {
   (cd "$e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
 }
 
-build_tools() { want_wasm_target; want_wasm_opt; want_wasm_bindgen; want_trunk; }
+build_tools() { want_wasm_target; want_wasm_opt; want_terser; want_wasm_bindgen; want_trunk; }
 
 case "${1:-all}" in
   build) build_tools ;;

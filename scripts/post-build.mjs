@@ -5,6 +5,7 @@
 //    built-in at its start and key moments with the CLI's drawing code into paint-HASH/, and
 //    the first one into index.html (a native build of the binary, dev profile: seconds once
 //    built). First, so that the policy below hashes the page as it is served.
+//    Then the wasm-bindgen JS glue minified by terser (0a: Trunk's minifier cannot).
 //    Then the app's files asked for at once: the stylesheets but diagram.css joined into one,
 //    the wasm's preload and the JS's modulepreloads before the stylesheets (see requestSooner).
 //    Then the embeds' player (issue 38, 0c below): its files named by their hash, and one inline
@@ -53,6 +54,35 @@ if (!process.env.LOCKLAB_NO_FIRST_PAINT) {
   runNative('first-paint');
   console.log(`post-build: first paint drawn in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
+
+// 0a. The wasm-bindgen JS glue, minified (release builds). Trunk.toml asks Trunk to minify, but
+//     Trunk's minifier gives up on ES modules (their `export default`) and leaves the glue as
+//     written: the app's 50 KB and the player's 39 KB, every byte paid on a host that does not
+//     compress (issue 38: one embed ≤ 600 KiB). terser (.tools/terser, scripts/install-tools.sh)
+//     minifies each file; the pages' integrity hashes of a file follow it.
+function minifyGlue() {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const terser = path.join(root, '.tools/terser/node_modules/.bin/terser');
+  if (!existsSync(terser)) throw new Error(`post-build: ${terser} is missing (scripts/install-tools.sh build installs it)`);
+  const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+  const pages = readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => path.join(dir, f));
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const file = path.join(dir, name);
+    const before = readFileSync(file);
+    // An ES module (wasm-bindgen's `web` target), or a classic script (the explorer worker's
+    // `no-modules` glue, whose global `wasm_bindgen` its loader calls: terser keeps a script's
+    // top-level names).
+    const module = /^export\b/m.test(before.toString('utf8'));
+    execFileSync(terser, [file, '--compress', '--mangle', ...(module ? ['--module'] : []), '--output', file]);
+    const after = readFileSync(file);
+    for (const page of pages) {
+      const html = readFileSync(page, 'utf8');
+      if (html.includes(sri(before))) writeFileSync(page, html.replaceAll(sri(before), sri(after)));
+    }
+    console.log(`post-build: ${name} minified by terser (${before.length} → ${after.length} bytes)`);
+  }
+}
+if (release) minifyGlue();
 
 // 0b. The app's files requested at once (issue 25: the app answering input on a slow link).
 //     Trunk writes the wasm's preload and the JS's modulepreloads at the end of <head>, after an
@@ -129,14 +159,7 @@ function withPlayer(html) {
   const hash = createHash('sha256').update(readFileSync(wasm0)).update(readFileSync(js0)).digest('hex').slice(0, 16);
   const base = `${PLAYER}-${hash}`;
   // The JS's own default address of its wasm follows the new name (the page passes it anyway).
-  let glue = readFileSync(js0, 'utf8').replaceAll(`${PLAYER}_bg.wasm`, `${base}_bg.wasm`);
-  // Trunk's minifier gives up on this module (its `export default`), and an embed on a host
-  // that compresses nothing pays for every byte: the indentation and the comment lines go
-  // (10 KB of 39), unless a template literal spans lines (then the text is left as it is).
-  const lines = glue.split('\n');
-  if (lines.every((l) => (l.match(/`/g) ?? []).length % 2 === 0)) {
-    glue = `${lines.map((l) => l.trim()).filter((l) => l && !l.startsWith('//')).join('\n')}\n`;
-  }
+  const glue = readFileSync(js0, 'utf8').replaceAll(`${PLAYER}_bg.wasm`, `${base}_bg.wasm`);
   writeFileSync(path.join(dir, `${base}.js`), glue);
   renameSync(wasm0, path.join(dir, `${base}_bg.wasm`));
   for (const ext of ['', '.gz', '.br']) rmSync(js0 + ext, { force: true });
