@@ -32,6 +32,9 @@ struct View {
     floor: f64,
     /// An exported figure: its file is checked too.
     figure: bool,
+    /// The width of the box it is shown in, where the view is sure of it: the drawing, as
+    /// scaled, must not be wider (it would be cut at the box's right edge).
+    boxed: Option<f64>,
 }
 
 /// The smallest type off the stage: what embed-legible.spec.ts and the walks asserted (11 px).
@@ -84,7 +87,7 @@ const EMBEDS: [(f64, f64); 7] =
     [(320.0, 110.0), (320.0, 150.0), (320.0, 200.0), (640.0, 230.0), (640.0, 300.0), (800.0, 320.0), (800.0, 400.0)];
 
 fn view(name: String, (g, scale): (Geometry, f64), floor: f64) -> View {
-    View { name, g, scale, floor, figure: false }
+    View { name, g, scale, floor, figure: false, boxed: None }
 }
 
 /// Every geometry a built-in is drawn in: the app on a phone, a laptop and a big screen (and a
@@ -102,9 +105,14 @@ fn views(t: &Timeline) -> Vec<View> {
     for st in &STAGES {
         let (sw, sh) = st.screen;
         for (what, (w, h)) in [("alone", st.alone), ("compared", st.side)] {
-            out.push(view(format!("lecture {sw}×{sh} {what} {w}×{h}"), Geometry::staged(t, w, h, st.screen, true, false), st.floor));
+            let v = view(format!("lecture {sw}×{sh} {what} {w}×{h}"), Geometry::staged(t, w, h, st.screen, true, false), st.floor);
+            out.push(View { boxed: Some(w), ..v });
         }
     }
+    // A phone in lecture mode (360×740: the stage's box measured in Chromium): the stage's type
+    // shrinks until the drawing fits the box's width.
+    let (g, s) = Geometry::staged(t, 342.0, 402.0, (360.0, 740.0), true, false);
+    out.push(View { boxed: Some(342.0), ..view("lecture 360×740 alone 342×402".into(), (g, s), FLOOR_SMALL) });
     for (w, h) in EMBEDS {
         out.push(view(format!("embed box {w}×{h}"), Geometry::staged(t, w, h, (w, h), false, true), FLOOR_SMALL));
     }
@@ -116,6 +124,7 @@ fn views(t: &Timeline) -> Vec<View> {
             scale: 1.0,
             floor: FLOOR_SMALL,
             figure: true,
+            boxed: None,
         });
     }
     out
@@ -254,6 +263,9 @@ fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
         }
     }
     out.extend(lane_findings(t, g, m));
+    if let Some(w) = v.boxed.filter(|w| g.width * v.scale > w + 0.5) {
+        out.push(format!("the drawing ({:.0} px as shown) is wider than its {w} px box", g.width * v.scale));
+    }
     // The smallest type on screen.
     let px = g.smallest_type() * v.scale;
     if px + 0.05 < v.floor {

@@ -60,6 +60,9 @@ pub const SMALLEST_TYPE: f64 = 11.0;
 /// screen px at 1280×720, and grows with the screen from there (27 px at 1920×1080).
 pub const LECTURE_LABEL_PX: f64 = 18.0;
 
+/// The narrowest a drawing is laid out, in its own px (its lane names' column and a plot).
+pub const LEAST_WIDTH: f64 = 300.0;
+
 /// The factor a lecture drawing is scaled by on a `vw`×`vh` screen (CSS px): the 720p stage's
 /// type, times how much larger than 1280×720 the screen is in its tighter dimension.
 pub fn lecture_scale(vw: f64, vh: f64) -> f64 {
@@ -137,7 +140,10 @@ impl Geometry {
         if !lecture {
             return (Geometry::new(t, box_w, false), 1.0);
         }
+        // The stage's type, but never so large that the drawing's least width overflows its
+        // box (a phone: 342 px would have shown a 386 px drawing, its right part cut off).
         let s = lecture_scale(screen.0, screen.1);
+        let s = if box_w > 0.0 { s.min(box_w / LEAST_WIDTH) } else { s };
         if box_h <= 0.0 {
             return (Geometry::new(t, box_w / s, true), s);
         }
@@ -156,7 +162,7 @@ impl Geometry {
     }
 
     fn layout(t: &Timeline, width: f64, height: Option<f64>, lecture: bool) -> Geometry {
-        let width = width.max(300.0);
+        let width = width.max(LEAST_WIDTH);
         let narrow = width < 640.0;
         let zoom = if lecture { 1.25 } else { 1.0 };
         let label_w = zoom * if narrow { 118.0 } else { 176.0 };
