@@ -134,6 +134,20 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     }
 }
 
+/// The phone's fold (styles/app.css, at most 640 px wide): the header shows the title, the
+/// picker and Fencing, so the diagram and Play are on the first screen; this button shows the
+/// rest (Safe unlock, Compare, the modes, sharing) under them. Wider screens never show it.
+fn more_toggle(more: &UseStateHandle<bool>) -> Html {
+    let onclick = {
+        let more = more.clone();
+        Callback::from(move |_: MouseEvent| more.set(!*more))
+    };
+    html! {
+        <button type="button" class="small more-toggle" data-testid="more-controls" aria-expanded={more.to_string()}
+            {onclick}>{if **more { "Less ▴" } else { "More ▾" }}</button>
+    }
+}
+
 /// The outcome is the verdict, below the stage (on a phone a screen and more below the button):
 /// once drawn, it is scrolled to the top of the view unless it is in view already (issue 25).
 fn reveal_verdict() {
@@ -290,6 +304,8 @@ pub fn app() -> Html {
     super::lesson_index::use_index_focus(lesson.index);
     let (copied, copy_field) = use_copied();
     let (named, url) = use_view_link(&lab, lesson.is_open());
+    // On a phone the header's controls but the picker and Fencing fold away (styles/app.css).
+    let more = use_state(|| false);
 
     // The scenario as JSON for the editor, made once per scenario (App renders every frame),
     // from the first paint on, when the editor is there.
@@ -311,8 +327,9 @@ pub fn app() -> Html {
             if let Some(e) = &lab.link_error {
                 {link_error(e, &act)}
             }
-            <header class="top">
+            <header class={classes!("top", (*more).then_some("more-open"))}>
                 <h1 class="brand"><span class="brand-mark" aria-hidden="true" />{"Lock Lab"}</h1>
+                {more_toggle(&more)}
                 <Picker catalog={lab.catalog.clone()} selected={AttrValue::from(s.id.clone())}
                     custom={named.2.clone()} act={act.clone()} />
                 <Switches fencing={s.storage.fencing} safe_unlock={s.lock.safe_unlock} safe_unlock_applies={lab.safe_unlock_applies()} act={act.clone()} />

@@ -9,12 +9,12 @@
 //! layer, from the `data-*` of the element they hit (a closure per lane, handle and event
 //! would cost the bundle several KB for the same behaviour).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, KeyboardEvent, PointerEvent};
+use web_sys::{Element, HtmlElement, KeyboardEvent, PointerEvent, TouchEvent};
 use yew::prelude::*;
 
 use super::n;
@@ -177,10 +177,13 @@ fn pointer_down(
     act: &Act,
     drag: &UseStateHandle<Option<Drag>>,
     press: &Rc<RefCell<Option<Timeout>>>,
+    pressed_open: &Rc<Cell<bool>>,
     open_at: &Rc<impl Fn(String, Option<f64>, f64, f64) + 'static>,
 ) -> Callback<PointerEvent> {
     let (geo, act, drag, press, open_at) = (geo.clone(), act.clone(), drag.clone(), press.clone(), open_at.clone());
+    let pressed_open = pressed_open.clone();
     Callback::from(move |e: PointerEvent| {
+        pressed_open.set(false);
         let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
         if let Some(index) = hit.fault() {
             // No text selection while dragging; that also keeps the press from focusing the
@@ -191,8 +194,15 @@ fn pointer_down(
             act.dispatch(Action::SelectFault(Some(index)));
             drag.set(Some(Drag { index, resize: hit.up(".fault-grip").is_some(), from_x: hit.x, to_x: hit.x }));
         } else if let (Some(node), "touch") = (hit.lane(), e.pointer_type().as_str()) {
-            let (open_at, at, x, y) = (open_at.clone(), time_at(&geo, hit.x), e.client_x() as f64, e.client_y() as f64);
-            *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || open_at(node, Some(at), x, y)));
+            // At the cursor, as from the keyboard: a finger is too broad to point at a
+            // millisecond, and a press that moved the cursor would lose the moment the user
+            // chose by tapping or scrubbing first (the menu's heading names the moment).
+            let (open_at, x, y) = (open_at.clone(), e.client_x() as f64, e.client_y() as f64);
+            let pressed_open = pressed_open.clone();
+            *press.borrow_mut() = Some(Timeout::new(LONG_PRESS_MS, move || {
+                pressed_open.set(true);
+                open_at(node, None, x, y)
+            }));
         }
     })
 }
@@ -383,16 +393,25 @@ pub fn pointing(p: &PointingProps) -> Html {
     let (t, g, ed) = (&*p.timeline, &*p.geo, &*p.editing);
     let drag = use_state(|| None::<Drag>);
     let press = use_mut_ref(|| None::<Timeout>);
+    // Whether the press now under the finger opened the menu (so its lift must not act).
+    let pressed_open = use_memo((), |_| Cell::new(false));
     let menu_ref = use_node_ref();
     use_menu_focus(&menu_ref, ed);
     let open_at = menu_opener(&p.act);
     let oncontextmenu = {
-        let (geo, open_at) = (p.geo.clone(), open_at.clone());
+        let (geo, open_at, press, pressed_open) = (p.geo.clone(), open_at.clone(), press.clone(), pressed_open.clone());
         Callback::from(move |e: MouseEvent| {
             let Some(hit) = Hit::of(&e, e.client_x() as f64, &geo) else { return };
             e.prevent_default();
-            if let Some(node) = hit.lane() {
+            let Some(node) = hit.lane() else { return };
+            // A touch screen's browser has a long press of its own that ends in this event:
+            // during a press (ours pending, or it opened the menu already) it opens the menu
+            // once, at the cursor, as ours does. A right-click points at its moment.
+            let touch = press.borrow_mut().take().is_some() || pressed_open.get();
+            if !touch {
                 open_at(node, Some(time_at(&geo, hit.x)), e.client_x() as f64, e.client_y() as f64);
+            } else if !pressed_open.replace(true) {
+                open_at(node, None, e.client_x() as f64, e.client_y() as f64);
             }
         })
     };
@@ -408,9 +427,21 @@ pub fn pointing(p: &PointingProps) -> Html {
         let press = press.clone();
         Callback::from(move |_: PointerEvent| drop(press.borrow_mut().take()))
     };
+    // The lift that ends a long press would be a click where the finger is: on the menu the
+    // press just opened (its first item, under the finger on a phone), its shade, or the lane
+    // (a seek). A cancelled touchend makes no click (Touch Events, "click" after touchend), so
+    // the lift does nothing and the menu waits for a tap of its own.
+    let ontouchend = {
+        let pressed_open = pressed_open.clone();
+        Callback::from(move |e: TouchEvent| {
+            if pressed_open.replace(false) {
+                e.prevent_default();
+            }
+        })
+    };
     let menu = ed.menu.as_ref().map(|(m, offers)| fault_menu(m, offers, p.cursor, &p.act, &menu_ref));
     html! {
-        <div class="pointing" {oncontextmenu} onclick={click(&p.geo, &p.act)} onpointerdown={pointer_down(&p.geo, &p.act, &drag, &press, &open_at)}
+        <div class="pointing" {oncontextmenu} onclick={click(&p.geo, &p.act)} onpointerdown={pointer_down(&p.geo, &p.act, &drag, &press, &pressed_open, &open_at)} {ontouchend}
             {onpointermove} onpointerup={pointer_up(&p.geo, &p.act, &drag, &press, &ed.scenario)} onpointercancel={cancel.clone()}
             onpointerleave={cancel} onkeydown={key_down(&p.geo, &p.act, p.cursor, open_at)}>
             {for lane_targets(t, g)}
