@@ -27,6 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as z } from 'node:zlib';
+import { OFFLINE, offlinePage } from './offline.mjs';
 
 const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -173,7 +174,7 @@ function withPlayer(html) {
   ];
   html = html.replace(
     m[0],
-    `<script type=module>const player = document.documentElement.dataset.wasm === 'player';\n` +
+    `<script type=module data-online>const player = document.documentElement.dataset.wasm === 'player';\n` +
       // A module that does not arrive is named, as one imported statically was (index.html's
       // loading line listens: an import() that fails is a rejection, not an error event).
       `const js = player ? './${player.js}' : './${app.js}';\n` +
@@ -209,19 +210,32 @@ function withPlayer(html) {
     html = html.replace(
       tag(joined.app),
       // With scripting off (no script runs, nothing is written) the app's, as before.
-      `<script>document.write(document.documentElement.getAttribute('data-wasm')==='player'?${JSON.stringify(tag(joined.player))}:${JSON.stringify(tag(joined.app))})</script>` +
-        `<noscript>${tag(joined.app)}</noscript>`,
+      `<script data-online>document.write(document.documentElement.getAttribute('data-wasm')==='player'?${JSON.stringify(tag(joined.player))}:${JSON.stringify(tag(joined.app))})</script>` +
+        `<noscript data-online>${tag(joined.app)}</noscript>`,
     );
   }
   const first = /<link\b[^>]*\brel=("?)stylesheet\1[^>]*>/i.exec(html);
   if (!first) throw new Error('post-build: no stylesheet to put the pick before');
-  html = html.slice(0, first.index) + `<script>${pick}</script>` + html.slice(first.index);
+  html = html.slice(0, first.index) + `<script data-online>${pick}</script>` + html.slice(first.index);
+  offlineFiles = { js: app.js, wasm: app.wasm, appCss: joined?.app.name };
   console.log(`post-build: the player ${base} (${statSync(path.join(dir, `${base}_bg.wasm`)).size} bytes of wasm) for embeds, the app otherwise`);
   return html;
 }
+let offlineFiles = null;
 {
   const file = path.join(dir, 'index.html');
-  writeFileSync(file, withPlayer(requestSooner(readFileSync(file, 'utf8'))));
+  const html = withPlayer(requestSooner(readFileSync(file, 'utf8')));
+  writeFileSync(file, html);
+  // The offline file (issue 35, scripts/offline.mjs): release builds, from the page as it is now
+  // (its policy comes below, with the other pages').
+  if (release && offlineFiles) {
+    const data = /<meta name="locklab-data" content="([^"]+)\/"/.exec(html)?.[1];
+    const diagramCss = /<link\b[^>]*href=\.\/(diagram-[0-9a-f]{16}\.css)/.exec(html)?.[1];
+    if (!data || !diagramCss || !offlineFiles.appCss) throw new Error('post-build: the offline file needs the data folder, diagram.css and the joined stylesheet');
+    const page = offlinePage(html, dir, { ...offlineFiles, data, diagramCss });
+    writeFileSync(path.join(dir, OFFLINE), page);
+    console.log(`post-build: ${OFFLINE}, the app in one file (${page.length} bytes)`);
+  }
 }
 
 // Each page's policy; `hashes` are the 'sha256-…' sources of the page's inline elements.
@@ -244,6 +258,17 @@ const POLICIES = {
     'base-uri': ["'none'"],
     'form-action': ["'none'"],
   }),
+  // The offline file (scripts/offline.mjs): everything inline, nothing to fetch, no worker.
+  [OFFLINE]: ({ script, style }) => ({
+    'default-src': ["'none'"],
+    'script-src': ["'wasm-unsafe-eval'", ...script],
+    'style-src': style,
+    'style-src-attr': ["'unsafe-inline'"],
+    'img-src': ['blob:', 'data:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  }),
   'embed-example.html': ({ script, style }) => ({
     'default-src': ["'none'"],
     'script-src': script.length ? script : ["'none'"],
@@ -262,7 +287,8 @@ function inlineHashes(html) {
   const of = (tag, keep) =>
     [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, 'gi'))].filter((m) => keep(m[1])).map((m) => sha256(m[2]));
   return {
-    script: [...new Set(of('script', (attrs) => !/\bsrc\s*=/i.test(attrs)))],
+    // Not a data block (`type="application/…"`: the offline file's), which never runs.
+    script: [...new Set(of('script', (attrs) => !/\bsrc\s*=/i.test(attrs) && !/\btype="?application\//i.test(attrs)))],
     style: [...new Set(of('style', () => true))],
   };
 }

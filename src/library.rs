@@ -22,6 +22,10 @@ use crate::scenario::{validate, Scenario, ScenarioError};
 /// catalog order (`data-ids`, space-separated; the first is the one an address without
 /// `scenario=` opens), so that a page asks for no file that is not there.
 pub const META: &str = "locklab-data";
+
+/// The offline file, beside the page in a release build: the whole app and all of its data in
+/// one HTML file (scripts/offline.mjs writes it; its name is also there, as `OFFLINE`).
+pub const OFFLINE_FILE: &str = "lock-lab-offline.html";
 pub const CATALOG: &str = "catalog.json";
 pub const LESSONS: &str = "lessons.json";
 pub const RECORDINGS: &str = "recordings.jsonl";

@@ -7,10 +7,11 @@
 //
 //   node scripts/bench/bundle.mjs DIST [--record]
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as z } from 'node:zlib';
 import { recordMeasured, recording } from './measured.mjs';
+import { OFFLINE, OFFLINE_BUDGET_BYTES } from '../offline.mjs';
 
 const dist = process.argv[2];
 if (!dist) {
@@ -88,10 +89,20 @@ for (const name of Object.keys(BUDGETS)) {
   if (!(name.replaceAll('-', '_') in wasms)) over.push(`${name}: not in ${dist}`);
 }
 
+// The offline file (issue 35: under 2 MB; scripts/offline.mjs), the whole app in one HTML file.
+const offlinePath = path.join(dist, OFFLINE);
+const offline = existsSync(offlinePath) ? readFileSync(offlinePath).length : null;
+if (offline === null) over.push(`${OFFLINE}: not in ${dist}`);
+else {
+  const met = offline <= OFFLINE_BUDGET_BYTES;
+  console.log(`\n  the offline file ${OFFLINE}: ${offline} B = ${kb(offline)} KB (≤ ${kb(OFFLINE_BUDGET_BYTES)} KB: ${met ? 'met' : 'OVER'})`);
+  if (!met) over.push(`${OFFLINE}: ${kb(offline)} KB, over its ${kb(OFFLINE_BUDGET_BYTES)} KB limit`);
+}
+
 if (recording) {
   recordMeasured(
     'bundle',
-    { gzip: { total_kb: kb(total), wasm_kb: kb(gz.wasm), js_kb: kb(gz.js), css_kb: kb(gz.css) }, wasm: wasms },
+    { gzip: { total_kb: kb(total), wasm_kb: kb(gz.wasm), js_kb: kb(gz.js), css_kb: kb(gz.css) }, wasm: wasms, offline_bytes: offline },
     'scripts/bench-bundle.sh',
   );
 }

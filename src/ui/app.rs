@@ -196,7 +196,21 @@ fn exports(lab: &Session, runs: &[OnScreen]) -> Html {
         let side = compared.then(|| name.clone());
         html! { <super::export::Export run={run.clone()} timeline={timeline.clone()} cursor_ms={cursor} lecture={lab.lecture} {side} other_side={*other_side} /> }
     });
-    html! { <div class="exports">{for exports}</div> }
+    html! { <div class="exports">{for exports}{offline_copy()}</div> }
+}
+
+/// The whole app as one file to keep (scripts/offline.mjs writes it beside the page): for a USB
+/// stick or a course page, opened from disk with no network. Not offered by that file itself.
+fn offline_copy() -> Html {
+    if super::library::is_offline_file() {
+        return Html::default();
+    }
+    html! {
+        <div class="export">
+            <a class="button small offline-copy" data-testid="offline-copy" href={crate::library::OFFLINE_FILE} download={crate::library::OFFLINE_FILE}
+                title="Lock Lab in one HTML file: every built-in and lesson, opened from disk, with no network">{"Offline copy"}</a>
+        </div>
+    }
 }
 
 /// Faults where you point, on the diagram a user edits (an embed's is only to look at).

@@ -19,7 +19,9 @@ const why = (e) => String((e && e.message) || e);
 export function diagramCss() {
   try {
     for (const sheet of document.styleSheets) {
-      if (sheet.href && /\/diagram(-[^/]*)?\.css([?#]|$)/.test(sheet.href)) {
+      // A linked diagram.css, or the offline file's inline copy of it (scripts/offline.mjs).
+      const inline = sheet.ownerNode && sheet.ownerNode.hasAttribute && sheet.ownerNode.hasAttribute('data-diagram-css');
+      if (inline || (sheet.href && /\/diagram(-[^/]*)?\.css([?#]|$)/.test(sheet.href))) {
         return Array.from(sheet.cssRules, (r) => r.cssText).join('\n');
       }
     }

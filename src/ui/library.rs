@@ -27,8 +27,13 @@ fn meta() -> Result<(String, String), String> {
     Ok((m.get_attribute("content").unwrap_or_default(), m.get_attribute("data-ids").unwrap_or_default()))
 }
 
-/// The text of a file of the data folder; an error names its address and what went wrong.
+/// The text of a file of the data folder; an error names its address and what went wrong. The
+/// offline file (scripts/offline.mjs) carries every file in the page, as a data block
+/// `<script type="application/json" data-locklab-file="FILE">`: read there, nothing is fetched.
 async fn fetch(file: &str) -> Result<String, String> {
+    if let Some(text) = carried(file) {
+        return Ok(text);
+    }
     let url = format!("{}{file}", meta()?.0);
     let window = web_sys::window().ok_or("no window")?;
     let got = JsFuture::from(window.fetch_with_str(&url)).await.map_err(|_| format!("{url} could not be fetched"))?;
@@ -38,6 +43,23 @@ async fn fetch(file: &str) -> Result<String, String> {
     }
     let text = response.text().map_err(|_| format!("{url}: no body"))?;
     JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or_else(|| format!("{url}: not text"))
+}
+
+/// Whether this page is the offline file (`<meta name="locklab-offline">`, scripts/offline.mjs),
+/// which carries its data and needs no server. Read once: the page does not change.
+pub fn is_offline_file() -> bool {
+    thread_local!(static OFFLINE: bool = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("meta[name=\"locklab-offline\"]").ok().flatten())
+        .is_some());
+    OFFLINE.with(|o| *o)
+}
+
+/// A data file the page carries itself (the offline file), if it does.
+fn carried(file: &str) -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    let block = doc.query_selector(&format!("script[data-locklab-file=\"{file}\"]")).ok()??;
+    block.text_content()
 }
 
 /// What the address needs before the app can start; an error says what failed.

@@ -4,7 +4,8 @@
 // be installed here). Against the release build in dist/, served by the project's own server:
 // load the app, choose a scenario with the picker and walk its key moments with Shift+→ (the
 // caption changes at each), F turns fencing on (the verdict flips to safe), L lecture mode at
-// 1280×720, an embed URL, and no console error or CSP violation anywhere.
+// 1280×720, an embed URL, the offline file from disk, and no console error or CSP violation
+// anywhere.
 //
 //   node tests/e2e/firefox-smoke.mjs     # LOCKLAB_DIST=/abs/dist for another build folder
 //
@@ -12,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -145,6 +146,23 @@ try {
   const moved = await changes(cursor, t0);
   await shortcut(' ');
   check(moved > t0, 'Space plays the embed', `${t0} → ${moved} ms`);
+
+  // The offline file (issue 35, scripts/offline.mjs), opened from disk: it asks for nothing
+  // but itself, runs a built-in to its end, and opens a lesson.
+  const offline = pathToFileURL(path.join(dist, 'lock-lab-offline.html')).href;
+  const asked = [];
+  page.on('request', (r) => !/^(file|data|blob):/.test(r.url()) && asked.push(r.url()));
+  await page.setViewport({ width: 1280, height: 720 });
+  await page.goto(`${offline}?scenario=etcd-gc-pause`, { waitUntil: 'load' });
+  await page.waitForSelector(tid('diagram'), { visible: true });
+  const offStart = await cursor();
+  await shortcut('End');
+  const offEnd = await changes(cursor, offStart);
+  check(offEnd > offStart, 'the offline file from file:// runs etcd-gc-pause to its end', `${offStart} → ${offEnd} ms`);
+  await page.goto(`${offline}?lesson=clocks`, { waitUntil: 'load' });
+  await page.waitForSelector(tid('lesson-step-title'), { visible: true });
+  check((await attr('lesson', 'data-lesson')) === 'clocks', 'the offline file opens a lesson');
+  check(asked.length === 0, 'the offline file asks for nothing but itself', asked.join(' '));
 
   check(problems.length === 0, 'no console errors, page errors or CSP violations', problems.join(' | '));
 } catch (e) {
