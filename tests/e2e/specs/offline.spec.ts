@@ -11,8 +11,7 @@ import { DIST, builtinIds, chooseScenario, cursorMs, dataArrived } from './helpe
 const FILE = path.join(DIST, 'lock-lab-offline.html');
 const LESSONS = ['why-fencing', 'leases', 'clocks', 'redlock', 'consensus-locks', 'in-the-wild'];
 
-/** Opens the offline file at `query` in a context with no network; what it asked for and what
- *  its console said against its policy are collected. */
+/** Opens the offline file (from disk) at `query`. */
 async function openOffline(page: Page, query: string) {
   await page.goto(`${pathToFileURL(FILE).href}${query}`);
 }
