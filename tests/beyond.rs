@@ -240,34 +240,56 @@ fn consul_lock_delay_protects_a_pause_shorter_than_twice_the_ttl_plus_the_delay_
 }
 
 #[test]
-fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_a_lock_delay_outside_0_to_60_s() {
+fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_only_consul_has_a_lock_delay() {
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"ttl_ms": 5000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.ttl_ms: 5000 ms is out of range: Consul accepts session TTLs of 10 s to 24 h"), "{e}");
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "etcd", "lock": {"lock_delay_ms": 1000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
-    // Consul's sessions page: "between 0 and 60 seconds".
-    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60001}}"#).unwrap_err().to_string();
-    assert!(e.starts_with("lock.lock_delay_ms: 60001 ms is out of range: must be 0..=60000 ms"), "{e}");
-    assert!(locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60000}}"#).is_ok());
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": -1}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.lock_delay_ms: -1 ms is out of range: must be 0..=600000 ms"), "{e}");
+}
+
+/// How long after the first session invalidation of a run of `s` B gets the lock, and the
+/// caption of that invalidation.
+fn takeover_after_invalidation(s: &Scenario) -> (i64, String) {
+    let run = lab::run(s);
+    let at = run.trace.events.iter().position(|e| matches!(e.kind, EventKind::Note(Note::SessionExpired { .. }))).unwrap();
+    let invalidated = run.trace.events[at].at_ms;
+    let b = run.verdict.grants.iter().find(|g| g.client == "B" && g.at_ms > invalidated).unwrap().at_ms;
+    let story = locklab::text::Story::of_run(&run);
+    (b - invalidated, locklab::text::caption(&run.trace, s.approach, &story, at))
+}
+
+#[test]
+fn a_consul_lock_delay_above_60_s_is_accepted_and_enforced_as_60_s_as_consul_caps_it() {
+    // Consul's session endpoint takes any lock-delay; its state store enforces at most
+    // structs.MaxLockDelay (60 s) when it invalidates the session.
+    let mut s = builtin("consul-lock-delay").unwrap();
+    s.duration_ms = 120_000;
+    s.faults.truncate(1);
+    s.lock.own.set("lock_delay_ms", Some(90_000));
+    locklab::scenario::validate::validate(&s).unwrap();
+    let (waited, caption) = takeover_after_invalidation(&s);
+    assert!((60_000..65_000).contains(&waited), "B locks 60 s (and its 5 s retry) after the invalidation, not 90 s: {waited} ms");
+    assert!(caption.contains("for 60 s (the session asked 90 s; Consul enforces at most 60 s)"), "{caption}");
+    s.lock.own.set("lock_delay_ms", Some(60_000));
+    assert_eq!(takeover_after_invalidation(&s).0, waited, "90 s acts as 60 s");
 }
 
 #[test]
 fn a_consul_lock_delay_of_0_turns_it_off_b_locks_as_soon_as_the_session_is_invalidated() {
     // consul-lock-delay: A's session is invalidated while A is frozen; with the default 15 s
-    // lock-delay B is held off, with 0 it is not (Chubby and Consul allow 0).
+    // lock-delay B is held off, with 0 it is not (Chubby and Consul allow 0), and the caption
+    // says which.
     let mut s = builtin("consul-lock-delay").unwrap();
-    let takeover = |s: &locklab::scenario::Scenario| {
-        let run = lab::run(s);
-        let invalidated = run.trace.events.iter().find(|e| matches!(e.kind, EventKind::Note(Note::SessionExpired { .. }))).unwrap().at_ms;
-        let b = run.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
-        b - invalidated
-    };
-    let delayed = takeover(&s);
+    let (delayed, caption) = takeover_after_invalidation(&s);
     assert!(delayed >= 15_000, "with the default lock-delay B waits it out: {delayed} ms");
+    assert!(caption.contains("lock-delay holds it back from every acquire for 15 s."), "{caption}");
     s.lock.own.set("lock_delay_ms", Some(0));
     locklab::scenario::validate::validate(&s).unwrap();
-    let at_once = takeover(&s);
+    let (at_once, caption) = takeover_after_invalidation(&s);
     assert!(at_once < 5_000, "with lock-delay 0, B locks at its next try after the invalidation: {at_once} ms");
+    assert!(caption.contains("with lock-delay 0 (off) any acquire may take it at once"), "{caption}");
 }
 
 #[test]

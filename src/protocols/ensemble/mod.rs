@@ -23,7 +23,7 @@ mod store;
 pub use log::{ELECTION_STAGGER_MS, ELECTION_TIMEOUT_MS, HEARTBEAT_MS};
 pub use server::{EnsembleConfig, EnsembleDisk, EnsembleServer};
 
-use super::Msg;
+use super::{LockDelay, Msg};
 
 /// The counters a new lock entry's token can be taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +75,12 @@ pub trait Service: Sync {
     /// behind the entries before it, the lowest holding the lock (ZooKeeper, etcd).
     fn admit(&self, _holder: Option<u64>, _lock_delay: bool) -> Result<(), Refusal> {
         Ok(())
+    }
+
+    /// The lock-delay an invalidated session's lock is held back for, given the one the session
+    /// asked for (`lock.lock_delay_ms`); None (the default): the service has none.
+    fn lock_delay(&self, _asked_ms: i64) -> Option<LockDelay> {
+        None
     }
 
     /// The answer to a request that names a session which no longer exists.

@@ -45,7 +45,8 @@ pub struct EnsembleConfig {
     pub rank: usize,
     pub servers: Vec<NodeId>,
     pub tick_ms: i64,
-    /// Consul's lock-delay (0 for the others).
+    /// The lock-delay sessions ask for (Consul's `lock.lock_delay_ms`; 0 for the others); what
+    /// is enforced is `Service::lock_delay`'s.
     pub lock_delay_ms: i64,
 }
 
@@ -236,7 +237,8 @@ impl Server<'_> {
     fn commit_to(&mut self, ctx: &mut Ctx, n: usize) {
         while let Some((index, entry)) = self.disk.log.next_to_apply(n) {
             let before = self.disk.store.lowest();
-            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms: self.mem.lock_delay_ms, now_ms: ctx.mono_ms() };
+            let lock_delay_ms = self.mem.service.lock_delay(self.mem.lock_delay_ms).map_or(0, |d| d.applied_ms);
+            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms, now_ms: ctx.mono_ms() };
             let applied = self.disk.store.apply(self.mem.service, at, &entry);
             if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -251,7 +253,9 @@ impl Server<'_> {
             ctx.note(Note::SessionOpened { client: s.client, session: s.id, ttl_ms: s.ttl_ms });
         }
         if let Some(s) = applied.expired {
-            ctx.note(Note::SessionExpired { client: s.client, session: s.id });
+            // The lock-delay is in force only where the session held the key.
+            let lock_delay = self.mem.service.lock_delay(self.mem.lock_delay_ms).filter(|_| !applied.deleted.is_empty());
+            ctx.note(Note::SessionExpired { client: s.client, session: s.id, lock_delay });
             if let Some(notice) = self.mem.service.expiry_notice(s.id) {
                 ctx.send(s.client, notice);
             }
