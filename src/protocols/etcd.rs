@@ -77,8 +77,8 @@ impl Service for Etcd {
     }
 
     /// A lease whose TTL has passed is revoked at the next check.
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
-        heard_ms + ttl_ms < now_ms
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
+        heard_ms + wait_ms < now_ms
     }
 
     /// The create revision (store-wide, bumped by every mutation).

@@ -70,8 +70,8 @@ impl Service for ZooKeeper {
 
     /// The ExpiryQueue puts the deadline in the bucket of the next multiple of tickTime above
     /// it and expires a bucket when its time comes.
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
-        ((heard_ms + ttl_ms).div_euclid(tick_ms) + 1) * tick_ms <= now_ms
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
+        ((heard_ms + wait_ms).div_euclid(tick_ms) + 1) * tick_ms <= now_ms
     }
 
     /// The czxid: the create's zxid.

@@ -63,9 +63,16 @@ pub trait Service: Sync {
         false
     }
 
-    /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
-    /// `now_ms` (all on the leader's monotonic clock).
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
+    /// The range of how long the leader waits for a silent session of timeout `ttl_ms`,
+    /// drawn from the seed each time it (re)arms the session's timer (on creation, each
+    /// renewal, a leader change). By default exactly `ttl_ms` (nothing is drawn).
+    fn wait_range(&self, ttl_ms: i64) -> (i64, i64) {
+        (ttl_ms, ttl_ms)
+    }
+
+    /// Whether a session last heard from at `heard_ms`, whose timer waits `wait_ms` (drawn from
+    /// `wait_range`), is expired at `now_ms` (all on the leader's monotonic clock).
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
 
     /// A new lock entry's token.
     fn token(&self, stamps: Stamps) -> u64;
