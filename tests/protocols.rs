@@ -266,3 +266,37 @@ fn an_etcd_client_cut_off_from_etcd_stops_believing_a_ttl_after_its_last_keepali
     let caption = locklab::text::caption(&r.trace, r.scenario.approach, &locklab::text::Story::of_run(&r), at);
     assert!(caption.starts_with("A has had no keepalive answer for its lease's TTL (5 s)"), "{caption}");
 }
+
+#[test]
+fn a_redlock_client_whose_validity_runs_out_mid_work_stops_and_gives_the_lock_back_as_the_format_and_caption_say() {
+    // A's validity (2 s − elapsed − drift) ends before its first write is due (3 s of work):
+    // it stops believing, writes nothing, unlocks every instance and is done.
+    let r = run(r#"{"version": 1, "approach": "redlock", "seed": 3, "duration_ms": 10000, "lock": {"ttl_ms": 2000},
+        "clients": [{"name": "A", "work_ms": 3000, "writes": 2}]}"#);
+    let a = notes(&r, "A");
+    let ended = a.iter().position(|(_, n)| matches!(n, Note::BeliefEnded { reason: BeliefEnd::ValidityExpired })).expect("validity ends");
+    assert!(a[ended].0 < 2_000, "{a:?}");
+    assert!(matches!(a[ended + 1].1, Note::ReleaseSent) && matches!(a.last().unwrap().1, Note::Finished), "{a:?}");
+    assert!(!a.iter().any(|(_, n)| matches!(n, Note::WriteSent { .. })), "no write after its validity: {a:?}");
+    let a_id = r.trace.node_id("A").unwrap();
+    let unlocks = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.node == a_id && matches!(&e.kind, EventKind::Sent { msg: locklab::protocols::Msg::Release { .. }, .. }))
+        .count();
+    assert_eq!(unlocks, 5, "an unlock to every instance");
+    // The caption and the format say the same.
+    let at = r.trace.events.iter().position(|e| matches!(e.kind, EventKind::Note(Note::BeliefEnded { .. }))).unwrap();
+    let caption = locklab::text::caption(&r.trace, r.scenario.approach, &locklab::text::Story::of_run(&r), at);
+    assert!(caption.contains("its lease has run out") && caption.contains("gives it back"), "{caption}");
+    let format = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SCENARIO_FORMAT.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(format.contains("So does the end of a client's own validity (db-lease, redis and Redlock"), "the format says it");
+    assert!(
+        format.contains("sends no more writes") && format.contains("gives the lock back at once (Redlock: an unlock to every instance")
+    );
+}
