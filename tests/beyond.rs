@@ -222,52 +222,100 @@ fn consul_happy_path_is_safe_and_live() {
 }
 
 #[test]
-fn consul_lock_delay_protects_a_pause_shorter_than_twice_the_ttl_plus_the_delay_and_not_a_longer_one() {
+fn consul_lock_delay_protects_a_pause_shorter_than_the_ttl_plus_the_delay_and_not_one_longer_than_twice_the_ttl_plus_it() {
     let [off, _] = agrees_with_expect("consul-lock-delay");
-    // A's 30 s pause ends within 2 × 10 s + 15 s: its late write is not stale, no token needed.
-    let a = off.verdict.writes.iter().find(|w| w.client == "A").unwrap();
-    assert!(a.accepted && !a.stale && !a.after_takeover, "{a:?}");
-    // The next grant waited for the lock-delay after A's session was invalidated.
-    let invalidated = off.trace.events.iter().find_map(|e| match e.kind {
-        EventKind::Note(Note::SessionExpired { .. }) => Some(e.at_ms),
-        _ => None,
-    });
-    let b = off.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
-    assert!(b >= invalidated.unwrap() + 15_000, "B at {b}, A's session invalidated at {invalidated:?}");
-    // B's 40 s pause is longer: C takes over and B's write is stale.
-    let stale = off.verdict.writes.iter().find(|w| w.stale).unwrap();
-    assert_eq!(stale.client, "B");
+    // Whatever the seed draws for the invalidation (TTL to 2 × TTL), the story holds: A's 20 s
+    // pause ends within TTL + lock-delay (25 s) and B's 40 s one outlasts 2 × TTL + lock-delay.
+    for seed in [off.scenario.seed].into_iter().chain(1..=12) {
+        let mut s = off.scenario.clone();
+        s.seed = seed;
+        let r = lab::run(&s);
+        // A's late write is not stale, no token needed.
+        let a = r.verdict.writes.iter().find(|w| w.client == "A").unwrap();
+        assert!(a.accepted && !a.stale && !a.after_takeover, "seed {seed}: {a:?}");
+        // The next grant waited for the lock-delay after A's session was invalidated.
+        let invalidated = r.trace.events.iter().find_map(|e| match e.kind {
+            EventKind::Note(Note::SessionExpired { .. }) => Some(e.at_ms),
+            _ => None,
+        });
+        let b = r.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
+        assert!(b >= invalidated.unwrap() + 15_000, "seed {seed}: B at {b}, A's session invalidated at {invalidated:?}");
+        // B's 40 s pause is longer: C takes over and B's write is stale.
+        let stale: Vec<&str> = r.verdict.writes.iter().filter(|w| w.stale).map(|w| w.client.as_str()).collect();
+        assert_eq!(stale, ["B"], "seed {seed}");
+    }
 }
 
 #[test]
-fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_a_lock_delay_outside_0_to_60_s() {
+fn consul_invalidates_a_silent_session_anywhere_from_its_ttl_to_twice_it_as_the_seed_draws() {
+    // Consul's contract: not before the TTL, at most 2 × TTL ("may not be reaped for up to
+    // double this TTL"). A freezes at once; how long after its session opened is it invalidated?
+    let base = builtin("consul-lock-delay").unwrap();
+    let waits: Vec<i64> = (1..=16)
+        .map(|seed| {
+            let r = lab::run(&Scenario { seed, ..base.clone() });
+            let at = |f: fn(&Note) -> bool| {
+                r.trace.events.iter().find(|e| matches!(&e.kind, EventKind::Note(n) if f(n))).map(|e| e.at_ms).unwrap()
+            };
+            at(|n| matches!(n, Note::SessionExpired { .. })) - at(|n| matches!(n, Note::SessionOpened { .. }))
+        })
+        .collect();
+    // Within [TTL, 2 × TTL] (plus the leader's 100 ms sweep), and spread over it.
+    assert!(waits.iter().all(|w| (10_000..=20_100).contains(w)), "{waits:?}");
+    assert!(waits.iter().any(|&w| w < 13_000) && waits.iter().any(|&w| w > 17_000), "the draws explore the range: {waits:?}");
+}
+
+#[test]
+fn consul_refuses_a_ttl_outside_10_s_to_24_h_and_only_consul_has_a_lock_delay() {
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"ttl_ms": 5000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.ttl_ms: 5000 ms is out of range: Consul accepts session TTLs of 10 s to 24 h"), "{e}");
     let e = locklab::scenario::parse(r#"{"version": 1, "approach": "etcd", "lock": {"lock_delay_ms": 1000}}"#).unwrap_err().to_string();
     assert!(e.starts_with("lock.lock_delay_ms: only consul has this field"), "{e}");
-    // Consul's sessions page: "between 0 and 60 seconds".
-    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60001}}"#).unwrap_err().to_string();
-    assert!(e.starts_with("lock.lock_delay_ms: 60001 ms is out of range: must be 0..=60000 ms"), "{e}");
-    assert!(locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": 60000}}"#).is_ok());
+    let e = locklab::scenario::parse(r#"{"version": 1, "approach": "consul", "lock": {"lock_delay_ms": -1}}"#).unwrap_err().to_string();
+    assert!(e.starts_with("lock.lock_delay_ms: -1 ms is out of range: must be 0..=600000 ms"), "{e}");
+}
+
+/// How long after the first session invalidation of a run of `s` B gets the lock, and the
+/// caption of that invalidation.
+fn takeover_after_invalidation(s: &Scenario) -> (i64, String) {
+    let run = lab::run(s);
+    let at = run.trace.events.iter().position(|e| matches!(e.kind, EventKind::Note(Note::SessionExpired { .. }))).unwrap();
+    let invalidated = run.trace.events[at].at_ms;
+    let b = run.verdict.grants.iter().find(|g| g.client == "B" && g.at_ms > invalidated).unwrap().at_ms;
+    let story = locklab::text::Story::of_run(&run);
+    (b - invalidated, locklab::text::caption(&run.trace, s.approach, &story, at))
+}
+
+#[test]
+fn a_consul_lock_delay_above_60_s_is_accepted_and_enforced_as_60_s_as_consul_caps_it() {
+    // Consul's session endpoint takes any lock-delay; its state store enforces at most
+    // structs.MaxLockDelay (60 s) when it invalidates the session.
+    let mut s = builtin("consul-lock-delay").unwrap();
+    s.duration_ms = 120_000;
+    s.faults.truncate(1);
+    s.lock.own.set("lock_delay_ms", Some(90_000));
+    locklab::scenario::validate::validate(&s).unwrap();
+    let (waited, caption) = takeover_after_invalidation(&s);
+    assert!((60_000..65_000).contains(&waited), "B locks 60 s (and its 5 s retry) after the invalidation, not 90 s: {waited} ms");
+    assert!(caption.contains("for 60 s (the session asked 90 s; Consul enforces at most 60 s)"), "{caption}");
+    s.lock.own.set("lock_delay_ms", Some(60_000));
+    assert_eq!(takeover_after_invalidation(&s).0, waited, "90 s acts as 60 s");
 }
 
 #[test]
 fn a_consul_lock_delay_of_0_turns_it_off_b_locks_as_soon_as_the_session_is_invalidated() {
     // consul-lock-delay: A's session is invalidated while A is frozen; with the default 15 s
-    // lock-delay B is held off, with 0 it is not (Chubby and Consul allow 0).
+    // lock-delay B is held off, with 0 it is not (Chubby and Consul allow 0), and the caption
+    // says which.
     let mut s = builtin("consul-lock-delay").unwrap();
-    let takeover = |s: &locklab::scenario::Scenario| {
-        let run = lab::run(s);
-        let invalidated = run.trace.events.iter().find(|e| matches!(e.kind, EventKind::Note(Note::SessionExpired { .. }))).unwrap().at_ms;
-        let b = run.verdict.grants.iter().find(|g| g.client == "B").unwrap().at_ms;
-        b - invalidated
-    };
-    let delayed = takeover(&s);
+    let (delayed, caption) = takeover_after_invalidation(&s);
     assert!(delayed >= 15_000, "with the default lock-delay B waits it out: {delayed} ms");
+    assert!(caption.contains("lock-delay holds it back from every acquire for 15 s."), "{caption}");
     s.lock.own.set("lock_delay_ms", Some(0));
     locklab::scenario::validate::validate(&s).unwrap();
-    let at_once = takeover(&s);
+    let (at_once, caption) = takeover_after_invalidation(&s);
     assert!(at_once < 5_000, "with lock-delay 0, B locks at its next try after the invalidation: {at_once} ms");
+    assert!(caption.contains("with lock-delay 0 (off) any acquire may take it at once"), "{caption}");
 }
 
 #[test]
@@ -458,11 +506,16 @@ fn captions_of(id: &str) -> String {
 
 #[test]
 fn each_approach_captions_in_its_own_terms() {
-    // Consul renews every TTL/2 and invalidates after 2 × TTL (P9); it releases a key, held back
-    // by lock-delay, and queues nobody.
+    // Consul renews every TTL/2 and invalidates between TTL and 2 × TTL (P9); it releases a
+    // key, held back by lock-delay, and queues nobody.
     let consul = captions_of("consul-lock-delay");
-    assert!(consul.contains("renews every TTL/2 (5 s); the leader invalidates it after 2 × TTL (20 s)"), "{consul}");
-    assert!(consul.contains("for 2 × its TTL") && consul.contains("until the lock-delay ends"));
+    assert!(
+        consul.contains(
+            "renews every TTL/2 (5 s); without a renewal the leader invalidates it, not before the TTL and at most 2 × TTL (20 s) later"
+        ),
+        "{consul}"
+    );
+    assert!(consul.contains("(Consul may wait TTL to 2 × TTL)") && consul.contains("until the lock-delay ends"));
     for wrong in ["every third", "lock node", "whole timeout", "joins the queue"] {
         assert!(!consul.contains(wrong), "consul says {wrong:?}");
     }

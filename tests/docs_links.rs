@@ -423,6 +423,7 @@ fn the_readme_stays_a_front_door() {
 #[test]
 fn the_limits_table_states_the_readers_limits() {
     use locklab::scenario::limits::*;
+    use locklab::scenario::lock_settings::thousands;
     let text = fs::read_to_string(root().join("docs/SCENARIO_FORMAT.md")).unwrap();
     let table = &text[text.find("## Limits").expect("docs/SCENARIO_FORMAT.md has a Limits section")..];
     let rows: BTreeMap<&str, &str> = table
@@ -458,17 +459,25 @@ fn the_limits_table_states_the_readers_limits() {
     assert_eq!(timeout, format!("1–{} ms", thousands(MAX_REQUEST_TIMEOUT_MS)));
 }
 
-/// `60000` → `60,000`, as the pages print numbers.
-fn thousands(n: i64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
+/// Every `lock` setting's range and default, as the code declares them (the common numbers'
+/// `Param`s in src/scenario/lock_settings.rs, each approach's own `Setting`s), stands in README.md's
+/// Limits and in docs/SCENARIO_FORMAT.md's, the same table generated from the same declarations:
+/// change a bound or a default and this fails until both pages say so.
+#[test]
+fn every_lock_settings_range_and_default_is_in_the_readme_and_the_format_as_the_code_declares_it() {
+    let table = locklab::scenario::lock_settings::table();
+    for page in ["README.md", "docs/SCENARIO_FORMAT.md"] {
+        let text = fs::read_to_string(root().join(page)).unwrap();
+        let limits = &text[text.find("## Limits").unwrap_or_else(|| panic!("{page} has a Limits section"))..];
+        assert!(limits.contains(&table), "{page}'s Limits should carry this table (src/scenario/lock_settings.rs):\n{table}");
     }
-    out
+    // Each setting the reader knows has its row: the common numbers and every approach's own.
+    for name in ["ttl_ms", "servers", "drift_factor", "retry_ms", "request_timeout_ms", "tick_ms"]
+        .into_iter()
+        .chain(locklab::protocols::config::setting_names())
+    {
+        assert!(table.contains(&format!("| `lock.{name}` |")), "no row for lock.{name}");
+    }
 }
 
 /// The checker itself, on a made-up page: each broken kind of reference is reported, and

@@ -219,28 +219,30 @@ fn step(s: &Step) {
 /// Step 7: lock-delay, safe below it, not above it.
 fn consul(s: &Step) {
     assert_eq!((s.s().approach, s.s().lock.ttl_ms, s.s().lock.own.get("lock_delay_ms")), (Approach::Consul, 10_000, Some(15_000)));
-    assert_eq!((pause(s, "A", 0), pause(s, "B", 0)), (30_000, 40_000));
-    s.says(&["2 × TTL, 20 s", "15 s", "30 s", "35 s", "40 s", "20 s + 15 s", "stale"]);
-    // The session ends 2 × TTL after the last renewal, 20 s into A's pause (±its sweep).
+    assert_eq!((pause(s, "A", 0), pause(s, "B", 0)), (20_000, 40_000));
+    s.says(&["TTL (10 s)", "2 × TTL (20 s)", "15 s", "20 s", "40 s", "20 s + 15 s", "10 s + 15 s", "stale"]);
+    // The session ends between TTL and 2 × TTL after the last renewal (its opening, A froze
+    // before its first renewal), within A's pause (±its sweep).
     let a = s.node("A");
     let expired = s.first_note("consul-1", |n| matches!(n, Note::SessionExpired { client, .. } if *client == a));
-    assert!((20_000..20_700).contains(&expired), "{expired}");
-    assert_eq!(s.at(), 500 + 30_000);
-    assert_eq!((s.grant("B").at_ms + 500) / 1000, 35);
-    // Between them, B's acquires are refused for the lock-delay.
+    assert!((10_000..20_200).contains(&expired), "{expired}");
+    assert_eq!(s.at(), 500 + 20_000);
+    // B's grant waits out the lock-delay; between them, B's acquires are refused for it.
+    assert!(s.grant("B").at_ms >= expired + 15_000);
     assert!(s.sent().any(|(at, _, to, m)| to == "B" && at > expired && matches!(m, Msg::AcquireRefused { lock_delay: true, .. })));
     // The answer: only B's late write loses an update; A's lands while nobody holds the lock.
     let a_write = s.run.verdict.writes.iter().find(|w| w.client == "A").unwrap();
     assert!(a_write.accepted && !a_write.stale && a_write.at_ms < s.grant("B").at_ms);
     assert_eq!(s.stale_writers(), vec!["B"]);
-    assert_eq!(s.reveal(), s.run.verdict.writes.iter().find(|w| w.client == "B").unwrap().at_ms);
-    // A's pause ends before its session's end plus the lock-delay, B's after it: from the
+    assert_eq!(s.reveal(), s.run.verdict.writes.iter().find(|w| w.client == "B" && w.stale).unwrap().at_ms);
+    // A is silent (from its session's opening to its wake) for less than the earliest
+    // invalidation plus the lock-delay, B's pause outlasts the latest one plus it: from the
     // scenario's own settings, so an edit to either pause or either setting is caught here.
-    let guarded = 2 * s.s().lock.ttl_ms + s.s().lock.get(&locklab::protocols::consul::LOCK_DELAY);
-    assert!(pause(s, "A", 0) < guarded && pause(s, "B", 0) > guarded, "2 × TTL + lock-delay = {guarded} ms");
-    // Safe below the delay, not above it: A alone pausing, shorter and longer than
-    // 2 × TTL + lock-delay (35 s), with B waiting for the lock.
-    for (pause_s, safe) in [(24, true), (28, true), (32, true), (38, false), (45, false)] {
+    let (ttl, delay) = (s.s().lock.ttl_ms, s.s().lock.get(&locklab::protocols::consul::LOCK_DELAY));
+    assert!(500 + pause(s, "A", 0) < ttl + delay && pause(s, "B", 0) > 2 * ttl + delay, "TTL {ttl} ms, lock-delay {delay} ms");
+    // Safe below TTL + lock-delay, not above 2 × TTL + lock-delay (35 s): A alone pausing, with
+    // B waiting for the lock.
+    for (pause_s, safe) in [(15, true), (20, true), (24, true), (38, false), (45, false)] {
         let r = run_with(s.s(), |sc| {
             sc.clients.retain(|c| c.name != "C");
             sc.faults.retain(|f| !matches!(f, FaultSpec::Pause(p) if p.node == "B"));

@@ -231,11 +231,72 @@ fn a_leader_crash_keeps_the_holders_session_a_lost_watch_is_set_again_and_the_ne
 }
 
 #[test]
-fn an_etcd_client_learns_its_lease_is_gone_from_a_keepalive_answered_ttl_0() {
+fn a_paused_etcd_client_writes_what_came_due_in_its_pause_and_then_gives_its_lease_up_itself() {
+    // A freezes past its lease's TTL. On waking, its overdue timers run in the order they came
+    // due: the write (due at 1 s) goes out first, then clientv3's deadline check (due after
+    // the TTL) finds no keepalive answer for a TTL and Done() fires, before any keepalive answer.
     let r = run(r#"{"version": 1, "approach": "etcd", "seed": 42, "duration_ms": 20000, "lock": {"ttl_ms": 10000},
         "clients": [{"name": "A", "work_ms": 1000, "writes": 2}, {"name": "B", "acquire_at_ms": 2000, "work_ms": 500}],
         "faults": [{"at_ms": 500, "kind": "pause", "node": "A", "duration_ms": 15000}]}"#);
     let a = notes(&r, "A");
-    assert!(a.iter().any(|(_, n)| matches!(n, Note::BeliefEnded { reason: BeliefEnd::SessionExpired })), "{a:?}");
+    let wrote = a.iter().position(|(_, n)| matches!(n, Note::WriteSent { n: 1, .. })).expect("A's first write");
+    let gave_up = a.iter().position(|(_, n)| matches!(n, Note::BeliefEnded { reason: BeliefEnd::ValidityExpired })).expect("A gives up");
+    assert!(wrote < gave_up && a[gave_up].0 == 15_500, "{a:?}");
+    assert!(!a.iter().any(|(_, n)| matches!(n, Note::WriteSent { n: 2, .. })), "no write after Done: {a:?}");
     assert!(!a.iter().any(|(_, n)| matches!(n, Note::Disconnected { .. })), "etcd has no connection to close");
+}
+
+#[test]
+fn an_etcd_client_cut_off_from_etcd_stops_believing_a_ttl_after_its_last_keepalive_answer() {
+    // A holds the lock and writes every second; at 3 s it is cut off from every etcd server
+    // (storage still answers). clientv3's deadline loop closes the lease's keep-alive channel
+    // once no answer came for the TTL (checked every second): Done() fires and A stops
+    // believing, and writing, instead of believing forever.
+    let r = run(r#"{"version": 1, "approach": "etcd", "seed": 7, "duration_ms": 30000, "lock": {"ttl_ms": 5000},
+        "clients": [{"name": "A", "work_ms": 1000, "writes": 25}],
+        "faults": [{"at_ms": 3000, "kind": "partition", "groups": [["A", "storage"], ["etcd-1", "etcd-2", "etcd-3"]]}]}"#);
+    let a = notes(&r, "A");
+    let end = a.iter().find(|(_, n)| matches!(n, Note::BeliefEnded { .. })).expect("A's belief ends");
+    assert_eq!(end.1, &Note::BeliefEnded { reason: BeliefEnd::ValidityExpired });
+    // Its last keepalive answer came before 3 s; the TTL and at most one loop period later it gives up.
+    assert!((5_000..9_000).contains(&end.0), "A gives up at {} ms", end.0);
+    let last_write = a.iter().rev().find(|(_, n)| matches!(n, Note::WriteSent { .. })).unwrap().0;
+    assert!(last_write < end.0, "no write after Done fired: {a:?}");
+    let at = r.trace.events.iter().position(|e| matches!(e.kind, EventKind::Note(Note::BeliefEnded { .. }))).unwrap();
+    let caption = locklab::text::caption(&r.trace, r.scenario.approach, &locklab::text::Story::of_run(&r), at);
+    assert!(caption.starts_with("A has had no keepalive answer for its lease's TTL (5 s)"), "{caption}");
+}
+
+#[test]
+fn a_redlock_client_whose_validity_runs_out_mid_work_stops_and_gives_the_lock_back_as_the_format_and_caption_say() {
+    // A's validity (2 s − elapsed − drift) ends before its first write is due (3 s of work):
+    // it stops believing, writes nothing, unlocks every instance and is done.
+    let r = run(r#"{"version": 1, "approach": "redlock", "seed": 3, "duration_ms": 10000, "lock": {"ttl_ms": 2000},
+        "clients": [{"name": "A", "work_ms": 3000, "writes": 2}]}"#);
+    let a = notes(&r, "A");
+    let ended = a.iter().position(|(_, n)| matches!(n, Note::BeliefEnded { reason: BeliefEnd::ValidityExpired })).expect("validity ends");
+    assert!(a[ended].0 < 2_000, "{a:?}");
+    assert!(matches!(a[ended + 1].1, Note::ReleaseSent) && matches!(a.last().unwrap().1, Note::Finished), "{a:?}");
+    assert!(!a.iter().any(|(_, n)| matches!(n, Note::WriteSent { .. })), "no write after its validity: {a:?}");
+    let a_id = r.trace.node_id("A").unwrap();
+    let unlocks = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.node == a_id && matches!(&e.kind, EventKind::Sent { msg: locklab::protocols::Msg::Release { .. }, .. }))
+        .count();
+    assert_eq!(unlocks, 5, "an unlock to every instance");
+    // The caption and the format say the same.
+    let at = r.trace.events.iter().position(|e| matches!(e.kind, EventKind::Note(Note::BeliefEnded { .. }))).unwrap();
+    let caption = locklab::text::caption(&r.trace, r.scenario.approach, &locklab::text::Story::of_run(&r), at);
+    assert!(caption.contains("its lease has run out") && caption.contains("gives it back"), "{caption}");
+    let format = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SCENARIO_FORMAT.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(format.contains("So does the end of a client's own validity (db-lease, redis and Redlock"), "the format says it");
+    assert!(
+        format.contains("sends no more writes") && format.contains("gives the lock back at once (Redlock: an unlock to every instance")
+    );
 }

@@ -1,7 +1,8 @@
 //! Consul sessions and KV locks (docs/PROTOCOLS.md P9): `consul-N` servers on the consensus ensemble
 //! (`ensemble`, Raft as Consul runs it). A client creates a session with a TTL and renews it
-//! every TTL/2; the leader invalidates a session it has not heard from for 2 × TTL (the TTL is a
-//! lower bound: SessionTTLMultiplier), and a new leader restarts every session's timer. The
+//! every TTL/2; the leader invalidates a session it has not heard from for a time drawn from the
+//! seed between TTL and 2 × TTL (the TTL is a lower bound; Consul's own timer takes 2 × TTL,
+//! SessionTTLMultiplier), and a new leader restarts every session's timer. The
 //! lock is `PUT kv/<key>?acquire=<session>`: it succeeds when no live session holds the key and
 //! no lock-delay is in force, and the key's LockIndex grows by one (the token). Invalidating a
 //! session releases its lock (behavior `release`) and starts the lock-delay: no acquire of the
@@ -16,7 +17,7 @@ use super::session_link::{session_lost, SessionLink, Stage};
 use super::spec::{Deadline, 
     numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Setting, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
 };
-use super::{Ctx, EventKind, Msg, Note, Trace};
+use super::{Ctx, EventKind, LockDelay, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
 
@@ -25,21 +26,25 @@ const RENEW: u32 = AGENT_TAGS + 1;
 const RETRY: u32 = AGENT_TAGS + 2;
 /// The API's DefaultLockRetryTime: how long `Lock()` waits after a lock-delay refusal.
 pub const LOCK_RETRY_MS: i64 = 5_000;
-/// The session's lock-delay, in the range Consul's sessions page gives ("a time duration,
-/// between 0 and 60 seconds"; default 15 s; "clients are able to disable this mechanism by
-/// providing a zero delay value"): a value outside is refused by name rather than run as
-/// something Consul would not do.
+/// `structs.MaxLockDelay`: Consul enforces at most 60 s of lock-delay. Its session endpoint
+/// accepts any longer value, and the state store caps it when it invalidates the session
+/// ("Enforce the max lock delay": `if delay > structs.MaxLockDelay { delay = structs.MaxLockDelay }`).
+pub const MAX_LOCK_DELAY_MS: i64 = 60_000;
+/// The session's lock-delay (Consul's default 15 s; "clients are able to disable this mechanism
+/// by providing a zero delay value"). Consul accepts a longer one and enforces 60 s
+/// (`MAX_LOCK_DELAY_MS`), and so does the model, saying so in its captions; bounded above as a
+/// TTL is (scenario::limits::MAX_TTL_MS).
 pub const LOCK_DELAY: Setting = Setting::ms(
     "lock_delay_ms",
     0,
-    60_000,
+    600_000,
     15_000,
     "lock-delay",
-    "Consul's lock-delay, 0 to 60 s (0 turns it off): after a session is invalidated, no acquire of its key succeeds for this long",
+    "Consul's lock-delay (0 turns it off; above 60 s Consul enforces 60 s, structs.MaxLockDelay): after a session is invalidated, no acquire of its key succeeds for this long",
 );
 /// Consul accepts session TTLs from 10 s to 24 h.
 const TTL_RANGE_MS: (i64, i64) = (10_000, 86_400_000);
-/// How often the leader looks for sessions past 2 × TTL (Consul arms a timer per session; a
+/// How often the leader looks for sessions past their wait (Consul arms a timer per session; a
 /// 100 ms sweep keeps the trace small and invalidates at most 100 ms late).
 const SESSION_CHECK_MS: i64 = 100;
 
@@ -55,9 +60,17 @@ impl Service for Consul {
         SESSION_CHECK_MS
     }
 
-    /// The TTL is a lower bound: the leader waits twice it (SessionTTLMultiplier).
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
-        heard_ms + 2 * ttl_ms <= now_ms
+    /// The TTL is a lower bound: "a session is not expired before the TTL, but there is no
+    /// explicit promise about the upper bound" (session_ttl.go), and the HTTP API says sessions
+    /// "may not be reaped for up to double this TTL". Consul's own timer takes 2 × TTL
+    /// (SessionTTLMultiplier); the model draws anywhere in that contract, [TTL, 2 × TTL], so
+    /// the explorer meets invalidations a client may not count on being late.
+    fn wait_range(&self, ttl_ms: i64) -> (i64, i64) {
+        (ttl_ms, 2 * ttl_ms)
+    }
+
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
+        heard_ms + wait_ms <= now_ms
     }
 
     /// The key's LockIndex.
@@ -68,6 +81,11 @@ impl Service for Consul {
     /// A renewal of an invalidated session is answered "not found".
     fn session_gone(&self, session: u64) -> Msg {
         Msg::KeepAliveReply { session, alive: false }
+    }
+
+    /// The session's lock-delay, capped at `structs.MaxLockDelay` as Consul's state store does.
+    fn lock_delay(&self, asked_ms: i64) -> Option<LockDelay> {
+        Some(LockDelay { asked_ms, applied_ms: asked_ms.min(MAX_LOCK_DELAY_MS) })
     }
 
     /// `?acquire=` succeeds only when nobody holds the key and no lock-delay is in force; it
@@ -379,18 +397,46 @@ fn caption(trace: &Trace, event: usize, _me: &str) -> Option<String> {
     let name = |n: NodeId| trace.name(n).to_string();
     Some(match *note {
         Note::SessionOpened { client, ttl_ms, .. } => format!(
-            "{}'s session is open (TTL {}): it renews every TTL/2 ({}); the leader invalidates it after 2 × TTL ({}) without a renewal.",
+            "{}'s session is open (TTL {}): it renews every TTL/2 ({}); without a renewal the leader invalidates it, not before the TTL and at most 2 × TTL ({}) later.",
             name(client),
             seconds(ttl_ms),
             seconds(ttl_ms / 2),
             seconds(2 * ttl_ms)
         ),
-        Note::SessionExpired { client, .. } => format!(
-            "The leader has not heard from {} for 2 × its TTL and invalidates its session: the key is released, and lock-delay holds it back from every acquire.",
-            name(client)
+        Note::SessionExpired { client, lock_delay, .. } => format!(
+            "The leader has not heard from {} for longer than its session's TTL allows (Consul may wait TTL to 2 × TTL) and invalidates its session{}",
+            name(client),
+            lock_delay.map_or_else(|| ".".to_string(), |d| format!(": the key is released, and {}.", held_back(d)))
         ),
-        Note::LockExpired { holder } => format!("{}'s lock is released with its session; until the lock-delay ends, nobody can take it.", name(holder)),
+        Note::LockExpired { holder } => match lock_delay_of(trace, event) {
+            Some(d) if d.applied_ms == 0 => format!("{}'s lock is released with its session; with no lock-delay, anyone may take it now.", name(holder)),
+            _ => format!("{}'s lock is released with its session; until the lock-delay ends, nobody can take it.", name(holder)),
+        },
         Note::LockQueued { client, token } => format!("{}'s acquire succeeds ({}).", name(client), SPEC.token.label(Some(token))),
         _ => return None,
     })
+}
+
+/// What the lock-delay does to the released key, in the caption's words: how long it holds it
+/// back, and Consul's cap when the session asked for more than it enforces.
+fn held_back(d: LockDelay) -> String {
+    match d {
+        LockDelay { applied_ms: 0, .. } => "with lock-delay 0 (off) any acquire may take it at once".into(),
+        LockDelay { asked_ms, applied_ms } if asked_ms > applied_ms => format!(
+            "lock-delay holds it back from every acquire for {} (the session asked {}; Consul enforces at most {})",
+            seconds(applied_ms),
+            seconds(asked_ms),
+            seconds(MAX_LOCK_DELAY_MS)
+        ),
+        LockDelay { applied_ms, .. } => format!("lock-delay holds it back from every acquire for {}", seconds(applied_ms)),
+    }
+}
+
+/// The lock-delay of the invalidation that released a lock at `event`: the session expiry
+/// just before it in the trace.
+fn lock_delay_of(trace: &Trace, event: usize) -> Option<LockDelay> {
+    trace.events[..event].iter().rev().find_map(|e| match e.kind {
+        EventKind::Note(Note::SessionExpired { lock_delay, .. }) => Some(lock_delay),
+        _ => None,
+    })?
 }

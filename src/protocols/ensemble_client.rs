@@ -2,19 +2,41 @@
 //! open a session (lease) and keep it alive every third of its timeout; create an ephemeral,
 //! ordered lock node; list the queue; if ours is lowest, hold the lock with its czxid /
 //! create revision as the token; otherwise watch the next-lower node and list again when it
-//! goes. A client learns its session is gone only from the service: etcd answers a keepalive
+//! goes. A client learns its session is gone from the service: etcd answers a keepalive
 //! with TTL 0; ZooKeeper closes the connection, which the client notices first (Disconnected,
 //! Curator's SUSPENDED: unsure, belief kept) and learns Expired only when its reconnect with
-//! the session id is refused (docs/SCENARIO_FORMAT.md, "Ensembles"). Requests go to the leader; on
-//! silence or a "not leader" answer the client tries the next server.
+//! the session id is refused (docs/SCENARIO_FORMAT.md, "Ensembles"). An etcd client also gives
+//! up on its own (`KeepAliveDeadline`): clientv3 closes a lease's keep-alive channel when no
+//! keepalive answer came for the lease's TTL, and the session's Done() fires. Requests go to
+//! the leader; on silence or a "not leader" answer the client tries the next server.
 
 use super::client::{AgentEvent, LockAgent, AGENT_TAGS};
 use super::session_link::{session_lost, SessionLink, Stage};
-use super::{Ctx, Msg, Note};
+use super::{BeliefEnd, Ctx, Msg, Note};
 use crate::sim::{ClockKind, NodeId, TimerId};
 
 const REQUEST_TIMEOUT: u32 = AGENT_TAGS;
 const KEEPALIVE: u32 = AGENT_TAGS + 1;
+const DONE_CHECK: u32 = AGENT_TAGS + 2;
+/// How often clientv3's `deadlineLoop` looks for leases whose deadline has passed (once a
+/// second, on a loop the process starts with its first `KeepAlive`).
+pub const DEADLINE_CHECK_MS: i64 = 1_000;
+
+/// etcd's clientv3 keep-alive deadline (client/v3/lease.go): each keepalive answer sets the
+/// lease's deadline to now + its TTL (`recvKeepAlive`), and `deadlineLoop`, every second,
+/// closes the keep-alive channels of a lease whose deadline has passed ("waited too long for
+/// response; lease may be expired"). concurrency.Session's Done() fires when that channel
+/// closes, and `etcdctl lock` (the holder etcd ships) ends with "session expired" on it, so
+/// the modelled holder stops believing then. A paused process checks nothing while paused: on
+/// resume its overdue timers run in the order they became due (a write due before the deadline
+/// goes out first), so only a running process, cut off from etcd, stops in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KeepAliveDeadline {
+    /// When the lease is taken to be gone, on the client's monotonic clock.
+    at_ms: i64,
+    /// When this process's deadline loop started: its checks fall on multiples of a second from it.
+    loop_start_ms: i64,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -43,6 +65,11 @@ pub struct EnsembleAgent {
     /// ZooKeeper: the connection was closed; the client is reconnecting with its session id and
     /// does not know yet whether the session still exists.
     reconnecting: bool,
+    /// Whether this client gives up on a lease of its own (etcd's clientv3; ZooKeeper's client
+    /// waits for the ensemble's word).
+    gives_up: bool,
+    deadline: Option<KeepAliveDeadline>,
+    done_check: Option<TimerId>,
 }
 
 impl Step {
@@ -57,8 +84,9 @@ impl Step {
 }
 
 impl EnsembleAgent {
-    /// The agent of process `incarnation` of a client (see `client::req_base`).
-    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64) -> Self {
+    /// The agent of process `incarnation` of a client (see `client::req_base`); `gives_up`:
+    /// it keeps clientv3's keep-alive deadline (`KeepAliveDeadline`).
+    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64, gives_up: bool) -> Self {
         EnsembleAgent {
             link: SessionLink::new(incarnation, servers, timeout_ms),
             ttl_ms,
@@ -70,7 +98,29 @@ impl EnsembleAgent {
             awaiting_pong: false,
             watch_registered: false,
             reconnecting: false,
+            gives_up,
+            deadline: None,
+            done_check: None,
         }
+    }
+
+    /// A keepalive answer (or the grant, whose first keepalive the real client sends at once)
+    /// came now: the lease's deadline moves to now + its TTL, and the check that would close it
+    /// to the deadline loop's first tick after that.
+    fn heard(&mut self, ctx: &mut Ctx) {
+        if !self.gives_up {
+            return;
+        }
+        let now = ctx.mono_ms();
+        let loop_start_ms = self.deadline.map_or(now, |d| d.loop_start_ms);
+        let at_ms = now + self.session_ttl_ms;
+        self.deadline = Some(KeepAliveDeadline { at_ms, loop_start_ms });
+        if let Some(t) = self.done_check.take() {
+            ctx.cancel_timer(t);
+        }
+        // `deadline.Before(now)`: the first tick strictly after the deadline.
+        let tick = loop_start_ms + ((at_ms - loop_start_ms).div_euclid(DEADLINE_CHECK_MS) + 1) * DEADLINE_CHECK_MS;
+        self.done_check = Some(ctx.set_timer_at(tick, ClockKind::Mono, DONE_CHECK));
     }
 
     /// The request of the current step, as request `req` (None: the step sends nothing).
@@ -163,8 +213,18 @@ impl EnsembleAgent {
     /// The ensemble said the session is gone (its node with it).
     fn session_lost(&mut self, ctx: &mut Ctx) -> AgentEvent {
         self.reconnecting = false;
-        self.link.forget(ctx, [self.keepalive.take()]);
+        self.link.forget(ctx, [self.keepalive.take(), self.done_check.take()]);
         session_lost(std::mem::replace(&mut self.step, Step::Idle).stage())
+    }
+
+    /// The deadline loop found the lease's deadline passed: clientv3 closes its keep-alive
+    /// channel and stops renewing it, the session's Done() fires. A holder stops believing (its
+    /// own timer, as a validity's end is); a waiter's attempt fails.
+    fn gave_up(&mut self, ctx: &mut Ctx) -> AgentEvent {
+        match self.session_lost(ctx) {
+            AgentEvent::Lost(_) => AgentEvent::Lost(BeliefEnd::ValidityExpired),
+            other => other,
+        }
     }
 
     /// A "not leader" answer: to a keepalive (`req` 0) or to the outstanding request.
@@ -210,6 +270,7 @@ impl LockAgent for EnsembleAgent {
                 self.link.session = Some(session);
                 self.session_ttl_ms = ttl_ms;
                 self.arm_keepalive(ctx);
+                self.heard(ctx);
                 self.go(ctx, Step::Creating);
             }
             Msg::CreateReply { req, token } if self.step == Step::Creating && self.link.rpc.answer(ctx, req) => {
@@ -243,7 +304,7 @@ impl LockAgent for EnsembleAgent {
             Msg::CloseReply { req } if self.step == Step::Closing && self.link.rpc.answer(ctx, req) => {
                 self.link.session = None;
                 self.step = Step::Idle;
-                if let Some(t) = self.keepalive.take() {
+                for t in [self.keepalive.take(), self.done_check.take()].into_iter().flatten() {
                     ctx.cancel_timer(t);
                 }
             }
@@ -254,7 +315,10 @@ impl LockAgent for EnsembleAgent {
             // The service's word that the session is gone is final (etcd's TTL 0); ZooKeeper
             // closes the connection instead (above), which says nothing yet.
             Msg::KeepAliveReply { alive: false, .. } => return self.session_lost(ctx),
-            Msg::KeepAliveReply { alive: true, .. } => self.awaiting_pong = false,
+            Msg::KeepAliveReply { alive: true, .. } => {
+                self.awaiting_pong = false;
+                self.heard(ctx);
+            }
             Msg::SessionReply { req, session, .. } if self.reconnecting && self.link.is_mine(session) && self.link.rpc.answer(ctx, req) => {
                 self.reconnected(ctx, session)
             }
@@ -272,6 +336,12 @@ impl LockAgent for EnsembleAgent {
             REQUEST_TIMEOUT => {
                 self.link.timed_out();
                 self.resend(ctx);
+            }
+            DONE_CHECK => {
+                self.done_check = None;
+                if self.link.session.is_some() && self.deadline.is_some_and(|d| d.at_ms < ctx.mono_ms()) {
+                    return self.gave_up(ctx);
+                }
             }
             KEEPALIVE => {
                 self.keepalive = None;

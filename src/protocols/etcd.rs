@@ -3,11 +3,11 @@
 //! held while the client's lease is kept alive (`ensemble_client`).
 
 use super::ensemble::{EnsembleServer, Service, Stamps, ELECTION_TIMEOUT_MS};
-use super::ensemble_client::EnsembleAgent;
+use super::ensemble_client::{EnsembleAgent, DEADLINE_CHECK_MS};
 use super::spec::{Deadline, 
-    common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
+    numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
 };
-use super::Msg;
+use super::{BeliefEnd, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
 
@@ -38,7 +38,7 @@ pub const SPEC: Spec = Spec {
         roles: ["leader", "follower"],
         message: words,
         got: "gets the lock",
-        caption: common_captions,
+        caption,
         belief: BeliefWords::LOCK,
     },
     table: TablePlan::claims("the token never repeats: with fencing on, nothing is lost"),
@@ -46,7 +46,7 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, true)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
@@ -77,8 +77,8 @@ impl Service for Etcd {
     }
 
     /// A lease whose TTL has passed is revoked at the next check.
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
-        heard_ms + ttl_ms < now_ms
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, _tick_ms: i64) -> bool {
+        heard_ms + wait_ms < now_ms
     }
 
     /// The create revision (store-wide, bumped by every mutation).
@@ -105,4 +105,20 @@ fn words(msg: &Msg) -> Option<String> {
         Msg::KeepAliveReply { alive: false, .. } => "lease not found (TTL 0)".into(),
         _ => return None,
     })
+}
+
+/// The caption where etcd's client has its own words: it gave up on its lease itself.
+fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
+    let e = trace.events.get(event)?;
+    let EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::ValidityExpired }) = e.kind else { return None };
+    // The TTL of the lease this client was last granted.
+    let ttl = trace.events[..event].iter().rev().find_map(|x| match x.kind {
+        EventKind::Note(Note::SessionOpened { client, ttl_ms, .. }) if client == e.node => Some(ttl_ms),
+        _ => None,
+    })?;
+    Some(format!(
+        "{me} has had no keepalive answer for its lease's TTL ({}): its etcd client closes the keep-alive channel (checked every {}) and the session's Done() fires. {me} stops believing it holds the lock and gives it back.",
+        seconds(ttl),
+        seconds(DEADLINE_CHECK_MS)
+    ))
 }

@@ -399,6 +399,14 @@ pub enum BeliefEnd {
     SessionExpired,
 }
 
+/// Consul's lock-delay as a session's invalidation applies it: the session's (`asked_ms`) and
+/// what Consul enforces (`applied_ms`: capped at `structs.MaxLockDelay`, 60 s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LockDelay {
+    pub asked_ms: i64,
+    pub applied_ms: i64,
+}
+
 /// Protocol facts reported into the trace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "note", rename_all = "snake_case")]
@@ -439,8 +447,14 @@ pub enum Note {
     Disconnected { session: u64 },
     /// ZooKeeper client: its reconnect was accepted; the session lives.
     Reconnected { session: u64 },
-    /// Ensemble: the leader expired a session/lease it had not heard from in time.
-    SessionExpired { client: NodeId, session: u64 },
+    /// Ensemble: the leader expired a session/lease it had not heard from in time. `lock_delay`:
+    /// the lock-delay its lock is now held back for (Consul, when the session held the key).
+    SessionExpired {
+        client: NodeId,
+        session: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lock_delay: Option<LockDelay>,
+    },
     /// Ensemble: `client`'s node joined the queue with this token (czxid / create revision).
     LockQueued { client: NodeId, token: u64 },
     /// Redis: the replica promoted itself after the primary was unreachable for 1 s.

@@ -103,7 +103,7 @@ impl PgServer {
     fn end(&mut self, ctx: &mut Ctx, conn: u64) {
         let Some(b) = self.backends.remove(&conn) else { return };
         ctx.cancel_timer(b.timer);
-        ctx.note(Note::SessionExpired { client: b.client, session: conn });
+        ctx.note(Note::SessionExpired { client: b.client, session: conn, lock_delay: None });
         if self.holder == Some(conn) {
             self.holder = None;
             ctx.note(Note::LockExpired { holder: b.client });

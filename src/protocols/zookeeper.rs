@@ -48,7 +48,7 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, false)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
@@ -70,8 +70,8 @@ impl Service for ZooKeeper {
 
     /// The ExpiryQueue puts the deadline in the bucket of the next multiple of tickTime above
     /// it and expires a bucket when its time comes.
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
-        ((heard_ms + ttl_ms).div_euclid(tick_ms) + 1) * tick_ms <= now_ms
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, tick_ms: i64) -> bool {
+        ((heard_ms + wait_ms).div_euclid(tick_ms) + 1) * tick_ms <= now_ms
     }
 
     /// The czxid: the create's zxid.

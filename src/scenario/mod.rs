@@ -10,6 +10,7 @@ pub mod format;
 pub(crate) mod json_path;
 pub(crate) mod json_read;
 pub mod limits;
+pub mod lock_settings;
 pub mod nodes;
 pub(crate) mod read;
 pub mod share;

@@ -4,6 +4,8 @@
 
 use super::format::{Approach, Scenario};
 use super::limits::*;
+use super::lock_settings;
+use crate::param::Param;
 
 pub use super::error::ScenarioError;
 use super::error::{err, range};
@@ -95,17 +97,27 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     range("duration_ms", s.duration_ms, 1, MAX_DURATION_MS, " ms")?;
     let l = &s.lock;
-    range("lock.ttl_ms", l.ttl_ms, 1, MAX_TTL_MS, " ms")?;
+    // The common numbers' bounds are declared once, in `lock_settings` (the docs' table too).
+    let within = |path: &str, v: i64, p: &Param, lo: Option<i64>| {
+        let n = p.number().expect("a lock number");
+        let unit = if n.unit.is_empty() { String::new() } else { format!(" {}", n.unit) };
+        range(path, v, lo.unwrap_or(n.lo), n.hi, &unit)
+    };
+    within("lock.ttl_ms", l.ttl_ms, &lock_settings::ttl(), None)?;
     if let Some(n) = l.servers {
-        range("lock.servers", n as i64, 1, MAX_SERVERS as i64, "")?;
+        within("lock.servers", n as i64, &lock_settings::SERVERS, None)?;
     }
-    if !(0.0..1.0).contains(&l.drift_factor) {
-        return Err(err("lock.drift_factor", format!("{} is out of range: must be at least 0 and below 1", number(l.drift_factor))));
+    if !(0.0..lock_settings::DRIFT_FACTOR_BELOW).contains(&l.drift_factor) {
+        return Err(err(
+            "lock.drift_factor",
+            format!("{} is out of range: must be at least 0 and below {}", number(l.drift_factor), lock_settings::DRIFT_FACTOR_BELOW),
+        ));
     }
-    range("lock.retry_ms[0]", l.retry_ms[0], MIN_RETRY_MS, MAX_DURATION_MS, " ms")?;
-    range("lock.retry_ms[1]", l.retry_ms[1], l.retry_ms[0], MAX_DURATION_MS, " ms")?;
-    range("lock.request_timeout_ms", l.request_timeout_ms, 1, MAX_REQUEST_TIMEOUT_MS, " ms")?;
-    range("lock.tick_ms", l.tick_ms, MIN_TICK_MS, MAX_TICK_MS, " ms")?;
+    let retry = lock_settings::retry();
+    within("lock.retry_ms[0]", l.retry_ms[0], &retry, None)?;
+    within("lock.retry_ms[1]", l.retry_ms[1], &retry, Some(l.retry_ms[0]))?;
+    within("lock.request_timeout_ms", l.request_timeout_ms, &lock_settings::request_timeout(), None)?;
+    within("lock.tick_ms", l.tick_ms, &lock_settings::tick(), None)?;
     own_lock_fields(s)?;
     if l.replica && !s.approach.spec().replica {
         let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().replica).map(|a| a.id()).collect();

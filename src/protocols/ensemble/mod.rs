@@ -23,7 +23,7 @@ mod store;
 pub use log::{ELECTION_STAGGER_MS, ELECTION_TIMEOUT_MS, HEARTBEAT_MS};
 pub use server::{EnsembleConfig, EnsembleDisk, EnsembleServer};
 
-use super::Msg;
+use super::{LockDelay, Msg};
 
 /// The counters a new lock entry's token can be taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,9 +63,16 @@ pub trait Service: Sync {
         false
     }
 
-    /// Whether a session last heard from at `heard_ms` with timeout `ttl_ms` is expired at
-    /// `now_ms` (all on the leader's monotonic clock).
-    fn expired(&self, heard_ms: i64, ttl_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
+    /// The range of how long the leader waits for a silent session of timeout `ttl_ms`,
+    /// drawn from the seed each time it (re)arms the session's timer (on creation, each
+    /// renewal, a leader change). By default exactly `ttl_ms` (nothing is drawn).
+    fn wait_range(&self, ttl_ms: i64) -> (i64, i64) {
+        (ttl_ms, ttl_ms)
+    }
+
+    /// Whether a session last heard from at `heard_ms`, whose timer waits `wait_ms` (drawn from
+    /// `wait_range`), is expired at `now_ms` (all on the leader's monotonic clock).
+    fn expired(&self, heard_ms: i64, wait_ms: i64, now_ms: i64, tick_ms: i64) -> bool;
 
     /// A new lock entry's token.
     fn token(&self, stamps: Stamps) -> u64;
@@ -75,6 +82,12 @@ pub trait Service: Sync {
     /// behind the entries before it, the lowest holding the lock (ZooKeeper, etcd).
     fn admit(&self, _holder: Option<u64>, _lock_delay: bool) -> Result<(), Refusal> {
         Ok(())
+    }
+
+    /// The lock-delay an invalidated session's lock is held back for, given the one the session
+    /// asked for (`lock.lock_delay_ms`); None (the default): the service has none.
+    fn lock_delay(&self, _asked_ms: i64) -> Option<LockDelay> {
+        None
     }
 
     /// The answer to a request that names a session which no longer exists.

@@ -39,13 +39,21 @@ struct Shipment {
     commit: usize,
 }
 
+/// When a leader last heard from a session, and how long the session's timer waits from then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Heard {
+    at_ms: i64,
+    wait_ms: i64,
+}
+
 /// What an ensemble server is built with.
 pub struct EnsembleConfig {
     pub service: &'static dyn Service,
     pub rank: usize,
     pub servers: Vec<NodeId>,
     pub tick_ms: i64,
-    /// Consul's lock-delay (0 for the others).
+    /// The lock-delay sessions ask for (Consul's `lock.lock_delay_ms`; 0 for the others); what
+    /// is enforced is `Service::lock_delay`'s.
     pub lock_delay_ms: i64,
 }
 
@@ -86,7 +94,9 @@ pub struct EnsembleServer {
     match_len: Vec<usize>,
     last_ack: Vec<i64>,
     waiting: Vec<Waiting>,
-    last_heard: VecMap<u64, i64>,
+    /// Per session: when the leader last heard from it and how long its timer waits
+    /// (`Service::wait_range`, drawn at each (re)arming).
+    last_heard: VecMap<u64, Heard>,
     closing: Vec<u64>,
     /// Where this process's expiry checks fall within their period, for a service whose checks
     /// run on a loop started with the process (`Service::checks_from_process_start`: etcd's
@@ -184,8 +194,9 @@ impl Server<'_> {
         // (etcd: "a new leader extends every lease").
         // Inserted one by one: collecting into a BTreeMap sorts first, and each sort costs bundle size.
         self.mem.last_heard.clear();
-        for s in self.disk.store.sessions() {
-            self.mem.last_heard.insert(s.id, now);
+        let sessions: Vec<(u64, i64)> = self.disk.store.sessions().iter().map(|s| (s.id, s.ttl_ms)).collect();
+        for (id, ttl_ms) in sessions {
+            self.hear(ctx, id, ttl_ms);
         }
         ctx.note(Note::LeaderElected { epoch: self.disk.term.epoch });
         // A watch kept from an earlier term whose node went while another server led fires now.
@@ -236,7 +247,8 @@ impl Server<'_> {
     fn commit_to(&mut self, ctx: &mut Ctx, n: usize) {
         while let Some((index, entry)) = self.disk.log.next_to_apply(n) {
             let before = self.disk.store.lowest();
-            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms: self.mem.lock_delay_ms, now_ms: ctx.mono_ms() };
+            let lock_delay_ms = self.mem.service.lock_delay(self.mem.lock_delay_ms).map_or(0, |d| d.applied_ms);
+            let at = Applying { tick_ms: self.mem.tick_ms, lock_delay_ms, now_ms: ctx.mono_ms() };
             let applied = self.disk.store.apply(self.mem.service, at, &entry);
             if self.mem.role == Role::Leader {
                 self.after_apply(ctx, index, &entry.op, &applied, before);
@@ -245,13 +257,14 @@ impl Server<'_> {
     }
 
     fn after_apply(&mut self, ctx: &mut Ctx, index: usize, op: &Op, applied: &Applied, before: Option<LockNode>) {
-        let now = ctx.mono_ms();
         if let (true, Some(s)) = (applied.opened, applied.session) {
-            self.mem.last_heard.insert(s.id, now);
+            self.hear(ctx, s.id, s.ttl_ms);
             ctx.note(Note::SessionOpened { client: s.client, session: s.id, ttl_ms: s.ttl_ms });
         }
         if let Some(s) = applied.expired {
-            ctx.note(Note::SessionExpired { client: s.client, session: s.id });
+            // The lock-delay is in force only where the session held the key.
+            let lock_delay = self.mem.service.lock_delay(self.mem.lock_delay_ms).filter(|_| !applied.deleted.is_empty());
+            ctx.note(Note::SessionExpired { client: s.client, session: s.id, lock_delay });
             if let Some(notice) = self.mem.service.expiry_notice(s.id) {
                 ctx.send(s.client, notice);
             }
@@ -326,6 +339,15 @@ impl Server<'_> {
         ctx.set_timer(HEARTBEAT_MS, ClockKind::Mono, TICK);
     }
 
+    /// The leader heard from `session` (timeout `ttl_ms`) now: its timer restarts, waiting a
+    /// time drawn from the service's range (Consul: TTL to 2 × TTL; the others exactly the TTL,
+    /// with nothing drawn, so their runs are as before).
+    fn hear(&mut self, ctx: &mut Ctx, session: u64, ttl_ms: i64) {
+        let (lo, hi) = self.mem.service.wait_range(ttl_ms);
+        let wait_ms = if hi > lo { ctx.rng().range(lo, hi) } else { lo };
+        self.mem.last_heard.insert(session, Heard { at_ms: ctx.mono_ms(), wait_ms });
+    }
+
     /// The next expiry check: every period on this server's monotonic clock, offset by the
     /// process's phase (ZooKeeper's buckets sit on multiples of tickTime, etcd's lessor checks
     /// every 500 ms from its start). Every server runs it; only a leader acts on it.
@@ -352,7 +374,10 @@ impl Server<'_> {
             .sessions()
             .iter()
             .filter(|s| !self.mem.closing.contains(&s.id))
-            .filter(|s| service.expired(self.mem.last_heard.get(&s.id).copied().unwrap_or(now), s.ttl_ms, now, tick))
+            .filter(|s| {
+                let heard = self.mem.last_heard.get(&s.id).copied().unwrap_or(Heard { at_ms: now, wait_ms: s.ttl_ms });
+                service.expired(heard.at_ms, heard.wait_ms, now, tick)
+            })
             .map(|s| s.id)
             .collect();
         for session in overdue {
@@ -493,7 +518,8 @@ impl Server<'_> {
                 ctx.send(from, Msg::WatchReply { req, exists });
             }
             Msg::KeepAlive { session, watching } if self.session_alive(session) => {
-                self.mem.last_heard.insert(session, ctx.mono_ms());
+                let ttl_ms = self.disk.store.session(session).map_or(0, |s| s.ttl_ms);
+                self.hear(ctx, session, ttl_ms);
                 ctx.send(from, Msg::KeepAliveReply { session, alive: true });
                 if let Some(token) = watching {
                     self.rewatch(ctx, from, session, token);
@@ -503,7 +529,7 @@ impl Server<'_> {
             // ZooKeeper: a client whose connection closed comes back with its session id.
             Msg::Reconnect { req, session } => match self.disk.store.session(session).copied().filter(|s| self.session_alive(s.id)) {
                 Some(s) => {
-                    self.mem.last_heard.insert(session, ctx.mono_ms());
+                    self.hear(ctx, session, s.ttl_ms);
                     ctx.send(from, Msg::SessionReply { req, session, ttl_ms: s.ttl_ms });
                 }
                 None => ctx.send(from, Msg::ReconnectRefused { req, session }),
