@@ -22,6 +22,10 @@ use crate::timeline::Timeline;
 /// The most any one choice position may hold of a course's right answers, in percent.
 pub const MAX_POSITION_PERCENT: usize = 40;
 
+/// A right choice longer than this share of the longest wrong one gives itself away (the
+/// explained answer among bare ones), in percent.
+pub const LONG_ANSWER_PERCENT: usize = 130;
+
 /// The stage widths the labels are laid out at: a wider stage places more of them.
 const WIDTHS: [f64; 2] = [1280.0, 1920.0];
 
@@ -34,6 +38,12 @@ pub struct Audit {
     /// How many right answers stand at each position (index 0: the first choice shown).
     pub positions: [usize; MAX_CHOICES],
     pub spoilers: Vec<Spoiler>,
+    /// Declared facts the reveal never shows (step, fact): a fact must be on the answer's
+    /// screen or in the right choice, or it is no fact of the answer.
+    pub unshown: Vec<(usize, usize)>,
+    /// Steps whose right choice is the long one: more than `LONG_ANSWER_PERCENT` of the longest
+    /// wrong one's characters.
+    pub long_answers: Vec<usize>,
 }
 
 /// A fact a question's answer tells, shown on the screen that asks it.
@@ -155,18 +165,58 @@ pub fn spoilers(index: usize, step: &LessonStep) -> Vec<Spoiler> {
     out
 }
 
+/// The facts of `step`'s question (their indices) that its answer's screen does not show.
+pub fn unshown(step: &LessonStep) -> Vec<usize> {
+    let Some(q) = &step.question else { return Vec::new() };
+    let screen: Vec<String> = answer_screen(step).iter().map(|(_, t)| normal(t)).collect();
+    (0..q.reveals.len()).filter(|&f| !screen.iter().any(|t| t.contains(&normal(&q.reveals[f])))).collect()
+}
+
+/// Whether a question's right choice is the long one among its choices.
+pub fn long_answer(q: &super::Question) -> bool {
+    let len = |s: &String| s.chars().count();
+    let longest_wrong = q.choices.iter().enumerate().filter(|&(i, _)| i != q.answer).map(|(_, c)| len(c)).max().unwrap_or(0);
+    len(&q.choices[q.answer]) * 100 > longest_wrong * LONG_ANSWER_PERCENT
+}
+
 /// A lesson's questions counted and checked.
 pub fn audit(lesson: &Lesson) -> Audit {
-    let mut positions = [0; MAX_CHOICES];
-    let mut choices = Vec::new();
-    let mut found = Vec::new();
+    let mut a = Audit {
+        id: lesson.id.clone(),
+        choices: Vec::new(),
+        positions: [0; MAX_CHOICES],
+        spoilers: Vec::new(),
+        unshown: Vec::new(),
+        long_answers: Vec::new(),
+    };
     for (i, step) in lesson.steps.iter().enumerate() {
         let Some(q) = &step.question else { continue };
-        choices.push(q.choices.len());
-        positions[q.answer] += 1;
-        found.extend(spoilers(i, step));
+        a.choices.push(q.choices.len());
+        a.positions[q.answer] += 1;
+        a.spoilers.extend(spoilers(i, step));
+        a.unshown.extend(unshown(step).into_iter().map(|f| (i, f)));
+        if long_answer(q) {
+            a.long_answers.push(i);
+        }
     }
-    Audit { id: lesson.id.clone(), choices, positions, spoilers: found }
+    a
+}
+
+impl Audit {
+    /// The first reason to refuse the lesson, as the checker's error (None: fair).
+    pub fn refusal(&self) -> Option<String> {
+        if let Some(s) = self.spoilers.first() {
+            return Some(s.message());
+        }
+        if let Some(&(step, fact)) = self.unshown.first() {
+            return Some(format!(
+                "steps[{step}].question.reveals[{fact}]: not on the answer's screen (its caption, its labels or the right choice): a fact the reveal does not tell"
+            ));
+        }
+        self.long_answers.first().map(|step| {
+            format!("steps[{step}].question.answer: the right choice is more than {LONG_ANSWER_PERCENT}% of the longest wrong one's length: a room picks the long, explained choice")
+        })
+    }
 }
 
 /// The course's right answers by position: the sum of the lessons'.
@@ -189,25 +239,26 @@ pub fn crowded(audits: &[Audit]) -> Option<(usize, usize, usize)> {
 }
 
 /// The audits as a Markdown table, a line per lesson and one for the course: its questions,
-/// each question's choices, how many right answers stand first, second…, and its spoilers.
+/// each question's choices, how many right answers stand first, second…, its spoilers and the
+/// steps whose right choice is the long one.
 pub fn table(audits: &[Audit]) -> String {
-    let mut out =
-        String::from("| lesson | questions | choices per question | right answer at 1 / 2 / 3 / 4 | spoilers |\n|---|---|---|---|---|\n");
-    let row = |id: &str, questions: usize, choices: String, pos: [usize; MAX_CHOICES], spoilers: String| {
+    let mut out = String::from(
+        "| lesson | questions | choices per question | right answer at 1 / 2 / 3 / 4 | spoilers | long right choice |\n|---|---|---|---|---|---|\n",
+    );
+    let join = |v: Vec<String>, sep: &str| if v.is_empty() { "none".to_string() } else { v.join(sep) };
+    let row = |id: &str, questions: usize, choices: String, pos: [usize; MAX_CHOICES], spoilers: String, long: String| {
         let pos = pos.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" / ");
-        format!("| {id} | {questions} | {choices} | {pos} | {spoilers} |\n")
+        format!("| {id} | {questions} | {choices} | {pos} | {spoilers} | {long} |\n")
     };
     for a in audits {
-        let spoilers = if a.spoilers.is_empty() {
-            "none".to_string()
-        } else {
-            a.spoilers.iter().map(|s| format!("step {}: \"{}\" in the {}", s.step + 1, s.words, s.place)).collect::<Vec<_>>().join("; ")
-        };
+        let spoilers = join(a.spoilers.iter().map(|s| format!("step {}: \"{}\" in the {}", s.step + 1, s.words, s.place)).collect(), "; ");
+        let long = join(a.long_answers.iter().map(|s| format!("step {}", s + 1)).collect(), ", ");
         let each = a.choices.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
-        out += &row(&a.id, a.choices.len(), each, a.positions, spoilers);
+        out += &row(&a.id, a.choices.len(), each, a.positions, spoilers, long);
     }
     let all: Vec<usize> = audits.iter().flat_map(|a| a.choices.iter().copied()).collect();
     let three = format!("{} of {} have 3 or more", all.iter().filter(|&&c| c >= 3).count(), all.len());
-    let n: usize = audits.iter().map(|a| a.spoilers.len()).sum();
-    out + &row("course", all.len(), three, course_positions(audits), n.to_string())
+    let spoilers: usize = audits.iter().map(|a| a.spoilers.len()).sum();
+    let long: usize = audits.iter().map(|a| a.long_answers.len()).sum();
+    out + &row("course", all.len(), three, course_positions(audits), spoilers.to_string(), long.to_string())
 }

@@ -24,10 +24,12 @@ pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<Str
         _ => return Err("lesson check: give a lesson FILE or --builtin ID (one, not two)".into()),
     };
     let audit = fair::audit(&lesson);
-    if let Some(s) = audit.spoilers.first() {
-        return Err(format!("{}: {}", lesson.id, s.message()));
+    if let Some(why) = audit.refusal() {
+        return Err(format!("{}: {why}", lesson.id));
     }
-    Ok(summary(&lesson) + &fair::table(&[audit]))
+    // A lesson without questions has nothing to game: no table.
+    let table = if audit.choices.is_empty() { String::new() } else { fair::table(&[audit]) };
+    Ok(summary(&lesson) + &table)
 }
 
 /// Every built-in lesson's fairness as one table; refused when a question is spoiled or one
@@ -35,8 +37,8 @@ pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<Str
 fn course() -> Result<String, String> {
     let audits: Vec<fair::Audit> = builtin::all().iter().map(fair::audit).collect();
     let table = fair::table(&audits);
-    if let Some(s) = audits.iter().find_map(|a| a.spoilers.first().map(|s| (a, s))) {
-        return Err(format!("{table}{}: {}", s.0.id, s.1.message()));
+    if let Some((id, why)) = audits.iter().find_map(|a| a.refusal().map(|w| (&a.id, w))) {
+        return Err(format!("{table}{id}: {why}"));
     }
     if let Some((at, n, total)) = fair::crowded(&audits) {
         return Err(format!(
