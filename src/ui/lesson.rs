@@ -370,6 +370,9 @@ pub fn lesson_panel(p: &Props) -> Html {
                     </table>
                     if let Some(m) = m.as_ref() {
                         {measured_notes(m)}
+                    } else {
+                        // A row whose cells rest on faults its step never showed says so.
+                        {for open.rows.iter().filter_map(|r| r.note()).map(|n| html! { <p class="lesson-table-note" data-testid="lesson-table-note">{n}</p> })}
                     }
                 }
             </section>
