@@ -80,3 +80,13 @@ fn a_fact_the_reveal_does_not_tell_and_a_long_answer_are_refused() {
     assert_eq!((a.unshown.as_slice(), a.long_answers.as_slice()), (&[(0, 0)][..], &[0][..]));
     assert!(a.refusal().unwrap().starts_with("steps[0].question.reveals[0]: not on the answer's screen"), "{:?}", a.refusal());
 }
+
+/// The format's own example (docs/LESSON_FORMAT.md) is a lesson the checker accepts.
+#[test]
+fn the_documented_example_is_fair() {
+    let doc = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/LESSON_FORMAT.md")).unwrap();
+    let start = doc.find("```json\n").expect("a JSON example") + "```json\n".len();
+    let example = &doc[start..start + doc[start..].find("```").unwrap()];
+    let lesson = parse(example).unwrap();
+    assert_eq!(fair::audit(&lesson).refusal(), None);
+}
