@@ -66,15 +66,17 @@ pub fn rows(lesson: &Lesson, step: usize) -> Vec<Row> {
 fn row(lesson: &Lesson, step: usize) -> Option<Row> {
     let s = lesson.steps.get(step)?;
     let scenario = s.scenario()?;
-    // A full run rather than `lab::judge`: the browser already has that code.
-    let verdicts = [false, true].map(|fencing| lab::run(&lab::with_fencing(&scenario, fencing)).verdict);
+    // Full runs rather than `lab::judge`: the browser already has that code, and the step's
+    // own run (its scenario's fencing) is one of the two, for `shown_until`.
+    let runs = [false, true].map(|fencing| lab::run(&lab::with_fencing(&scenario, fencing)));
+    let verdicts = [&runs[0].verdict, &runs[1].verdict];
     let outcome = |v: &crate::check::Verdict| Outcome {
         safe: v.safe,
         stale_accepted: v.stale_writes_accepted,
         stale_rejected: v.stale_writes_rejected,
     };
     let first_stale = verdicts.iter().flat_map(|v| v.writes.iter().filter(|w| w.stale).map(|w| w.at_ms)).min();
-    let shown = shown_until(s);
+    let shown = shown_until(s, &runs[usize::from(scenario.storage.fencing)]);
     let beyond = match (first_stale, shown) {
         (Some(stale), Some(shown)) if stale > shown => {
             scenario.faults.iter().filter(|f| (shown + 1..stale).contains(&f.at_ms())).map(crate::scenario::fault::words).collect()
@@ -86,15 +88,16 @@ fn row(lesson: &Lesson, step: usize) -> Option<Row> {
         approach: scenario.approach,
         title: scenario.title.clone(),
         has_token: scenario.approach.spec().token != crate::protocols::spec::TokenKind::None,
-        fencing_off: outcome(&verdicts[0]),
-        fencing_on: outcome(&verdicts[1]),
+        fencing_off: outcome(verdicts[0]),
+        fencing_on: outcome(verdicts[1]),
         beyond,
     })
 }
 
-/// The furthest millisecond step `s` shows of its own run: its cursor, or its answer's moment.
-fn shown_until(s: &super::LessonStep) -> Option<i64> {
-    let timeline = crate::timeline::Timeline::of_run(&s.run()?);
+/// The furthest millisecond step `s` shows of its own run (`own`): its cursor, or its
+/// answer's moment.
+fn shown_until(s: &super::LessonStep, own: &lab::Run) -> Option<i64> {
+    let timeline = crate::timeline::Timeline::of_run(own);
     let at = super::locate(s.at, &timeline)?.ms;
     let reveal = s.question.as_ref().and_then(|q| super::locate(q.reveal_at, &timeline)).map_or(at, |c| c.ms);
     Some(at.max(reveal))
