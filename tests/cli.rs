@@ -382,8 +382,15 @@ fn lesson_check_summarises_each_step_or_names_the_field() {
     assert_eq!((code, err.as_str()), (0, ""));
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("Why a lock needs a fencing token (why-fencing): "), "{out}");
-    assert_eq!(lines.len(), 1 + locklab::lesson::builtin::get("why-fencing").unwrap().steps.len());
+    // A line per step, then the fairness table: its head, its rule, the lesson and the course.
+    assert_eq!(lines.len(), 1 + locklab::lesson::builtin::get("why-fencing").unwrap().steps.len() + 4);
     assert!(lines.iter().any(|l| l.contains("db-lease-gc-pause (fencing off) at pause (500 ms): UNSAFE; question: 3 choices")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("| why-fencing | 4 | 3 3 3 3 | ")), "{out}");
+
+    // Every built-in lesson: one table, the course's line last.
+    let (code, out, err) = locklab(&["lesson", "check", "--all"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("| course | 26 | 26 of 26 have 3 or more | "), "{out}");
 
     let dir = std::env::temp_dir().join(format!("locklab-lesson-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -403,7 +410,25 @@ fn lesson_check_summarises_each_step_or_names_the_field() {
     let (code, out, err) = locklab(&["lesson", "check", bad.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(err.trim(), format!("locklab: {}: steps[0].question.answer: 5 is out of range: must be 0..=2", bad.display()));
-    for args in [vec!["lesson"], vec!["lesson", "show", "x"], vec!["lesson", "check", "--builtin", "nope"]] {
+    // A question answered on its asking screen is refused, naming the fact and where it shows:
+    // clocks' step 2 asked at the clock step itself, whose caption says the key expires early.
+    let spoiled = dir.join("spoiled.json");
+    let text = r#"{"version": 1, "title": "x", "steps": [{"scenario": "redis-clock-jump", "at": "clock", "text": "The clock steps.",
+        "question": {"prompt": "What happens to A's key?", "choices": ["It expires early", "Nothing", "It lives longer"],
+                     "answer": 0, "reveal_at": "takeover", "reveals": ["expires early"]}}]}"#;
+    std::fs::write(&spoiled, text).unwrap();
+    let (code, out, err) = locklab(&["lesson", "check", spoiled.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("locklab: x: steps[0].question.reveals[0]: \"expires early\" shows on the screen that asks the question, in its caption: \"redis's wall clock jumped 15 s ahead"),
+        "{err}"
+    );
+    for args in [
+        vec!["lesson"],
+        vec!["lesson", "show", "x"],
+        vec!["lesson", "check", "--builtin", "nope"],
+        vec!["lesson", "check", "--all", "--builtin", "leases"],
+    ] {
         let (code, _, err) = locklab(&args);
         assert_eq!(code, 2, "{args:?}");
         assert!(err.starts_with("locklab: "), "{err}");

@@ -300,7 +300,10 @@ fn redlock_step(s: &Step) {
             if s.i == 3 {
                 s.says(&["15 s", "10 s"]);
             }
-            assert_eq!(s.committed_on("A", s.at()).len(), 5, "A holds all five");
+            // Step 7 asks before A's grant (its lease would read "A · no token", the answer):
+            // A holds all five when its pause starts.
+            let paused = fault(s, "pause")["at_ms"].as_i64().unwrap();
+            assert_eq!(s.committed_on("A", paused).len(), 5, "A holds all five");
             // The answer: B gets a majority, and A's late write is accepted after B's.
             assert!(s.committed_on("B", s.reveal()).len() >= 3);
             assert_eq!(s.stale_writers(), vec!["A"]);
@@ -518,9 +521,10 @@ fn clocks_step(s: &Step) {
             assert_eq!(s.s().approach.spec().expiry_clock, ClockKind::Wall);
             if s.i == 1 {
                 s.says(&["10 s", "15 s", "1 s"]);
-                // The answer: A's key expires at the very moment of the step; the reveal plays on
-                // to B's grant, which shows it.
-                assert!(s.expiries().contains(&(s.at(), "redis", "A")));
+                // The answer: A's key expires at the very moment of the clock step (asked before
+                // it, at A's grant: at the step the caption says so); the reveal plays on to B's
+                // grant, which shows it.
+                assert!(s.at() < 1000 && s.expiries().contains(&(1000, "redis", "A")));
                 assert!(s.reveal() == s.grant("B").at_ms && s.believes_at("A", s.reveal()));
             } else {
                 s.says(&["2 s", "8 more seconds", "4 s"]);

@@ -207,8 +207,9 @@ fn each_answer_is_what_the_run_shows() {
         questions += 1;
         let r = s.run().unwrap();
         let answer = q.choices[q.answer].to_lowercase();
-        // An answer says the update is lost or that storage rejects the write; the run agrees.
-        let says_lost = answer.contains("lost") || answer.starts_with("no");
+        // An answer says the update is lost (or that storage accepts the late write) or that
+        // storage rejects the write; the run agrees.
+        let says_lost = answer.contains("lost") || answer.starts_with("no") || answer.starts_with("accepts");
         let says_rejected = answer.contains("reject");
         assert!(says_lost != says_rejected, "step {i}: {answer}");
         assert_eq!(says_lost, !r.verdict.safe, "step {i}: {answer}");

@@ -158,6 +158,10 @@ fn the_room_answers_and_the_reveal_judges_its_majority() {
     let o = p.open.clone().unwrap();
     assert_eq!((o.presenter.hands()[answer], o.presenter.hands()[other]), (2, 1));
     let c = o.choices(false);
+    // Shown in the file's order (docs/LESSON_FORMAT.md, "Fair questions"): key i + 1, the
+    // i-th choice drawn and the file's choice i are one choice.
+    let q = o.presenter.current().question.clone().unwrap();
+    assert_eq!(c.iter().map(|c| c.text.clone()).collect::<Vec<_>>(), q.choices);
     assert!(c[answer].chosen && !c[other].chosen && c[answer].bar_percent == 100 && c[other].bar_percent == 50);
     assert!(c.iter().all(|c| !c.right && !c.wrong), "nothing judged before the reveal");
     // A choice the question does not have raises no hand.

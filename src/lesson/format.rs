@@ -48,6 +48,9 @@ pub struct Question {
     pub choices: Vec<String>,
     pub answer: usize,
     pub reveal_at: At,
+    /// The facts the answer tells, as words ("expires early", "no token"): while the question
+    /// is asked, its screen must not show them (`fair::spoilers`).
+    pub reveals: Vec<String>,
 }
 
 /// Where a cursor stands: a millisecond of true time, or the first key moment of a kind.

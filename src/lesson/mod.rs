@@ -5,6 +5,7 @@
 
 pub mod builtin;
 pub mod course;
+pub mod fair;
 mod format;
 pub mod player;
 pub mod presenter;
@@ -25,5 +26,8 @@ pub mod limits {
     pub const MIN_CHOICES: usize = 2;
     pub const MAX_CHOICES: usize = 4;
     pub const MAX_ID_LEN: usize = 64;
+    /// A question's declared facts (`reveals`): how many, and each one's length.
+    pub const MAX_REVEALS: usize = 8;
+    pub const MAX_REVEAL_LEN: usize = 60;
     pub const MAX_LESSON_BYTES: usize = 256 * 1024;
 }

@@ -153,7 +153,7 @@ fn at(v: &Value, path: &str) -> Read<At> {
 }
 
 fn question(v: &Value, path: &str) -> Read<Question> {
-    let o = Object::new(v, path, &["prompt", "choices", "answer", "reveal_at"])?;
+    let o = Object::new(v, path, &["prompt", "choices", "answer", "reveal_at", "reveals"])?;
     let prompt = o.req("prompt", |v, p| bounded(v, p, MAX_PROMPT_LEN))?;
     let choices = o.req("choices", |v, p| list(v, p, |v, p| bounded(v, p, MAX_CHOICE_LEN)))?;
     if !(MIN_CHOICES..=MAX_CHOICES).contains(&choices.len()) {
@@ -165,7 +165,11 @@ fn question(v: &Value, path: &str) -> Read<Question> {
         usize::try_from(n).ok().filter(|&n| n <= last).map_or_else(|| err(p, format!("{n} is out of range: must be 0..={last}")), Ok)
     })?;
     let reveal_at = o.or("reveal_at", At::Moment(Moment::End), at)?;
-    Ok(Question { prompt, choices, answer, reveal_at })
+    let reveals = o.or("reveals", Vec::new(), |v, p| list(v, p, |v, p| bounded(v, p, MAX_REVEAL_LEN)))?;
+    if reveals.len() > MAX_REVEALS {
+        return err(&format!("{path}.reveals"), format!("{} facts: a question declares at most {MAX_REVEALS}", reveals.len()));
+    }
+    Ok(Question { prompt, choices, answer, reveal_at, reveals })
 }
 
 /// The moments a step names must happen in its run: a cursor at a stale write that never

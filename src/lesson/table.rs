@@ -16,6 +16,27 @@ pub struct Row {
     pub has_token: bool,
     pub fencing_off: Outcome,
     pub fencing_on: Outcome,
+    /// The faults the row's run strikes after the furthest moment its step showed (its cursor,
+    /// or its question's answer) and before the run's first stale write, in words ("pause A
+    /// for 40 s at 16 s"): what decides the cells that the room never saw in that step. Empty
+    /// when the step shows the story the cells tell.
+    pub beyond: Vec<String>,
+}
+
+impl Row {
+    /// The slide's note for a row whose cells rest on faults its step never showed: the cells
+    /// are the whole run's, and the room must not read them as the step's (issue 36: the
+    /// Redisson row's "update lost" right after its step showed the watchdog saving A).
+    pub fn note(&self) -> Option<String> {
+        (!self.beyond.is_empty()).then(|| {
+            format!(
+                "{}, step {}: the row's run goes on past what the step showed, to {}.",
+                self.approach.label(),
+                self.step + 1,
+                self.beyond.join(", then ")
+            )
+        })
+    }
 }
 
 /// What a run came to, as one cell says it.
@@ -43,20 +64,43 @@ pub fn rows(lesson: &Lesson, step: usize) -> Vec<Row> {
 }
 
 fn row(lesson: &Lesson, step: usize) -> Option<Row> {
-    let scenario = lesson.steps.get(step)?.scenario()?;
-    let outcome = |fencing: bool| {
-        // A full run rather than `lab::judge`: the browser already has that code.
-        let v = lab::run(&lab::with_fencing(&scenario, fencing)).verdict;
-        Outcome { safe: v.safe, stale_accepted: v.stale_writes_accepted, stale_rejected: v.stale_writes_rejected }
+    let s = lesson.steps.get(step)?;
+    let scenario = s.scenario()?;
+    // Full runs rather than `lab::judge`: the browser already has that code, and the step's
+    // own run (its scenario's fencing) is one of the two, for `shown_until`.
+    let runs = [false, true].map(|fencing| lab::run(&lab::with_fencing(&scenario, fencing)));
+    let verdicts = [&runs[0].verdict, &runs[1].verdict];
+    let outcome = |v: &crate::check::Verdict| Outcome {
+        safe: v.safe,
+        stale_accepted: v.stale_writes_accepted,
+        stale_rejected: v.stale_writes_rejected,
+    };
+    let first_stale = verdicts.iter().flat_map(|v| v.writes.iter().filter(|w| w.stale).map(|w| w.at_ms)).min();
+    let shown = shown_until(s, &runs[usize::from(scenario.storage.fencing)]);
+    let beyond = match (first_stale, shown) {
+        (Some(stale), Some(shown)) if stale > shown => {
+            scenario.faults.iter().filter(|f| (shown + 1..stale).contains(&f.at_ms())).map(crate::scenario::fault::words).collect()
+        }
+        _ => Vec::new(),
     };
     Some(Row {
         step,
         approach: scenario.approach,
         title: scenario.title.clone(),
         has_token: scenario.approach.spec().token != crate::protocols::spec::TokenKind::None,
-        fencing_off: outcome(false),
-        fencing_on: outcome(true),
+        fencing_off: outcome(verdicts[0]),
+        fencing_on: outcome(verdicts[1]),
+        beyond,
     })
+}
+
+/// The furthest millisecond step `s` shows of its own run (`own`): its cursor, or its
+/// answer's moment.
+fn shown_until(s: &super::LessonStep, own: &lab::Run) -> Option<i64> {
+    let timeline = crate::timeline::Timeline::of_run(own);
+    let at = super::locate(s.at, &timeline)?.ms;
+    let reveal = s.question.as_ref().and_then(|q| super::locate(q.reveal_at, &timeline)).map_or(at, |c| c.ms);
+    Some(at.max(reveal))
 }
 
 /// The seed's table measured for a closing table's approaches: each approach's row of

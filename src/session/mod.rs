@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 pub use comparison::Other;
 pub use faults::{FaultMenu, Offer};
-pub use playback::{CaptionView, Speaker, DWELL_MS};
+pub use playback::{still_view, CaptionView, Speaker, DWELL_MS};
 pub use shared::Shared;
 
 use crate::lab::{self, Run};
@@ -298,11 +298,7 @@ impl Session {
 
     /// The event whose caption shows at the cursor.
     pub fn caption_event(&self) -> Option<usize> {
-        let ms = self.cursor_ms();
-        match self.focus {
-            Some(f) if self.run.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
-            _ => crate::timeline::current_event(&self.run.trace, ms),
-        }
+        playback::event_at(&self.run.trace, self.cursor_ms(), self.focus)
     }
 
     /// Whether the safe-unlock switch means anything for this approach.

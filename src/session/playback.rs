@@ -130,11 +130,7 @@ impl Session {
     /// What the caption of the comparison's other run shows.
     pub fn other_caption_view(&self) -> Option<CaptionView> {
         let t = self.other.as_ref()?.timeline()?;
-        let ms = self.cursor_ms();
-        let event = match self.other_focus {
-            Some(f) if self.other.as_ref()?.run.as_ref()?.0.trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
-            _ => crate::timeline::current_event(&self.other.as_ref()?.run.as_ref()?.0.trace, ms),
-        };
+        let event = event_at(&self.other.as_ref()?.run.as_ref()?.0.trace, self.cursor_ms(), self.other_focus);
         Some(view(t, self.cursor, self.other_focus, event, self.playing && !self.reduced_motion, self.dwell_ms > 0.0))
     }
 }
@@ -181,6 +177,21 @@ fn rank(t: &Timeline, trace: &crate::protocols::Trace, view: &CaptionView, focus
 /// The caption of one run: while playing, the latest key moment holds, or, past its dwell,
 /// the quiet stretch to the next one when that stretch is long enough to be fast-forwarded;
 /// stopped, the event at the cursor; at the end, the outcome.
+/// The event whose caption shows with the cursor at `ms`: the focused event if it happens at
+/// that millisecond (a step landed on it), else the last captioned event up to `ms`.
+pub fn event_at(trace: &crate::protocols::Trace, ms: i64, focus: Option<usize>) -> Option<usize> {
+    match focus {
+        Some(f) if trace.events.get(f).is_some_and(|e| e.at_ms == ms) => Some(f),
+        _ => crate::timeline::current_event(trace, ms),
+    }
+}
+
+/// What the caption shows with the cursor stopped at `ms`, focused on `focus`: a lesson's
+/// asking screen, as its spoiler check reads it (`lesson::fair`).
+pub fn still_view(t: &Timeline, trace: &crate::protocols::Trace, ms: i64, focus: Option<usize>) -> CaptionView {
+    view(t, ms as f64, focus, event_at(trace, ms, focus), false, false)
+}
+
 fn view(t: &Timeline, cursor: f64, focus: Option<usize>, event: Option<usize>, playing: bool, dwelling: bool) -> CaptionView {
     if cursor >= t.duration_ms as f64 {
         return CaptionView::Outcome;

@@ -189,7 +189,9 @@ fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons) -> Html {
     let choices = open.choices(reached).into_iter().enumerate().map(|(i, c)| {
         let class = classes!("lesson-choice", c.chosen.then_some("chosen"), c.right.then_some("right"), c.wrong.then_some("wrong"));
         html! {
-            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} data-hands={c.hands.to_string()} aria-pressed={c.chosen.to_string()}
+            // Shown in the file's order (docs/LESSON_FORMAT.md, "Fair questions"): key i + 1 is
+            // this choice; `data-right` marks the answer once it shows, as the class does.
+            <li><button type="button" {class} data-testid="lesson-choice" data-choice={i.to_string()} data-right={c.right.then_some("true")} data-hands={c.hands.to_string()} aria-pressed={c.chosen.to_string()}
                 style={format!("--hands:{}%", c.bar_percent)} disabled={revealed} onclick={on.on(Action::Choose(i))}>
                 <kbd>{(i + 1).to_string()}</kbd><span class="lesson-choice-words">{c.text}</span>
                 if c.hands > 0 {
@@ -368,6 +370,9 @@ pub fn lesson_panel(p: &Props) -> Html {
                     </table>
                     if let Some(m) = m.as_ref() {
                         {measured_notes(m)}
+                    } else {
+                        // A row whose cells rest on faults its step never showed says so.
+                        {for open.rows.iter().filter_map(|r| r.note()).map(|n| html! { <p class="lesson-table-note" data-testid="lesson-table-note">{n}</p> })}
                     }
                 }
             </section>

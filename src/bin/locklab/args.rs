@@ -189,6 +189,9 @@ pub enum LessonCommand {
         /// A built-in lesson by its id (a wrong id lists them)
         #[arg(long, value_name = "ID", value_parser = builtin_lesson)]
         builtin: Option<Lesson>,
+        /// Every built-in lesson: a table of their questions' choices, right-answer positions and spoilers
+        #[arg(long)]
+        all: bool,
     },
 }
 

@@ -15,7 +15,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Svg(a) => svg(a),
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
         Command::Explore(a) => super::explore::explore(*a),
-        Command::Lesson { command: LessonCommand::Check { file, builtin } } => super::lesson::check(file, builtin),
+        Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }

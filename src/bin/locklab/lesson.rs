@@ -1,13 +1,21 @@
 //! `locklab lesson check (FILE | --builtin ID)`: reads a lesson with the app's checks
 //! (docs/LESSON_FORMAT.md) and prints one line per step: its run, where its cursor lands and
-//! what its question reveals, so an author sees each step's claim next to its run's verdict.
+//! what its question reveals, so an author sees each step's claim next to its run's verdict;
+//! then its questions' fairness (`lesson::fair`): right-answer positions, and a refusal when a
+//! question's answer shows on the screen that asks it. `--all` prints the course's table.
 
-use locklab::lesson::{locate, parse, At, Lesson, LessonStep};
+use locklab::lesson::{builtin, fair, locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
 
 /// `lesson check`: the one lesson given, a FILE read and checked now.
-pub fn check(file: Option<String>, builtin: Option<Lesson>) -> Result<String, String> {
-    let lesson = match (file, builtin) {
+pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<String, String> {
+    if all {
+        return match (file, one) {
+            (None, None) => course(),
+            _ => Err("lesson check: --all checks every built-in lesson; give no FILE or --builtin with it".into()),
+        };
+    }
+    let lesson = match (file, one) {
         (Some(file), None) => {
             let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: cannot read: {e}"))?;
             parse(&text).map_err(|e| format!("{file}: {e}"))?
@@ -15,7 +23,31 @@ pub fn check(file: Option<String>, builtin: Option<Lesson>) -> Result<String, St
         (None, Some(lesson)) => lesson,
         _ => return Err("lesson check: give a lesson FILE or --builtin ID (one, not two)".into()),
     };
-    Ok(summary(&lesson))
+    let audit = fair::audit(&lesson);
+    if let Some(why) = audit.refusal() {
+        return Err(format!("{}: {why}", lesson.id));
+    }
+    // A lesson without questions has nothing to game: no table.
+    let table = if audit.choices.is_empty() { String::new() } else { fair::table(&[audit]) };
+    Ok(summary(&lesson) + &table)
+}
+
+/// Every built-in lesson's fairness as one table; refused when a question is spoiled or one
+/// position holds too many of the course's right answers.
+fn course() -> Result<String, String> {
+    let audits: Vec<fair::Audit> = builtin::all().iter().map(fair::audit).collect();
+    let table = fair::table(&audits);
+    if let Some((id, why)) = audits.iter().find_map(|a| a.refusal().map(|w| (&a.id, w))) {
+        return Err(format!("{table}{id}: {why}"));
+    }
+    if let Some((at, n, total)) = fair::crowded(&audits) {
+        return Err(format!(
+            "{table}the course: {n} of its {total} right answers are choice {}; at most {}% may share a position",
+            at + 1,
+            fair::MAX_POSITION_PERCENT
+        ));
+    }
+    Ok(table)
 }
 
 fn summary(l: &Lesson) -> String {

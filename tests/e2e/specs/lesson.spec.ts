@@ -58,23 +58,35 @@ test('walk the built-in lesson with the clicker keys', async ({ page }) => {
   await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
 });
 
+/** Why-fencing's step 3: its right choice and a wrong one, as the file places them (choices
+ *  show in the file's order, the right one wherever its author put it). */
+function stepThree() {
+  const q = (lessonFile('why-fencing') as { steps: { question?: { choices: string[]; answer: number } }[] }).steps[2].question!;
+  return { count: q.choices.length, right: q.answer, wrong: q.answer === 0 ? 1 : 0 };
+}
+
 test("a question: the room's hands, the reveal, PageUp keeps the answer, a wrong majority", async ({ page }) => {
+  const { count, right, wrong } = stepThree();
   await page.goto('/?lesson=why-fencing&step=3');
   await atStep(page, 3);
-  await expect(page.getByTestId('lesson-choice')).toHaveCount(3);
+  await expect(page.getByTestId('lesson-choice')).toHaveCount(count);
+  // Nothing marks the answer while the room is asked.
+  await expect(page.locator('[data-testid="lesson-choice"][data-right]')).toHaveCount(0);
   await shot(page, 'lesson-question-before.png', false);
   const choice = (i: number) => page.locator(`[data-testid="lesson-choice"][data-choice="${i}"]`);
-  // The room: two hands for "Lost" (key 2), one for "Safe" (a click): bars and counts.
-  await page.keyboard.press('2');
-  await page.keyboard.press('2');
-  await choice(0).click();
-  await expect(choice(1)).toHaveAttribute('data-hands', '2');
-  await expect(choice(0)).toHaveAttribute('data-hands', '1');
-  await expect(choice(1)).toHaveAttribute('aria-pressed', 'true');
-  await expect(choice(1)).toHaveAttribute('style', '--hands:100%');
-  await expect(choice(0)).toHaveAttribute('style', '--hands:50%');
+  // The room: two hands for the right choice (its key: the shown order), one for a wrong one
+  // (a click): bars and counts.
+  await page.keyboard.press(String(right + 1));
+  await page.keyboard.press(String(right + 1));
+  await choice(wrong).click();
+  await expect(choice(right)).toHaveAttribute('data-hands', '2');
+  await expect(choice(wrong)).toHaveAttribute('data-hands', '1');
+  await expect(choice(right)).toHaveAttribute('aria-pressed', 'true');
+  await expect(choice(right)).toHaveAttribute('style', '--hands:100%');
+  await expect(choice(wrong)).toHaveAttribute('style', '--hands:50%');
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(`Room: ${right + 1} (2/3 hands), right.`);
+  await expect(page.locator('[data-testid="lesson-choice"][data-right="true"]')).toHaveAttribute('data-choice', String(right));
   // The reveal played to the stale write: the ledger shows it.
   await expect.poll(() => cursorMs(page)).toBe(15505);
   await shot(page, 'lesson-question-after.png', false);
@@ -83,19 +95,20 @@ test("a question: the room's hands, the reveal, PageUp keeps the answer, a wrong
   await atStep(page, 2);
   await page.keyboard.press('PageDown');
   await atStep(page, 3);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 2 (2/3 hands), right.');
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(`Room: ${right + 1} (2/3 hands), right.`);
   await expect(page.getByTestId('lesson-reveal')).toHaveCount(0);
   await expect.poll(() => cursorMs(page)).toBe(15505);
   // A new class, whose majority is wrong.
   await page.goto('/?lesson=why-fencing&step=3');
   await atStep(page, 3);
-  await choice(0).click();
-  await page.keyboard.press('1');
-  await page.keyboard.press('2');
+  await choice(wrong).click();
+  await page.keyboard.press(String(wrong + 1));
+  await page.keyboard.press(String(right + 1));
   await revealAfter(page);
-  await expect(page.getByTestId('lesson-revealed')).toHaveText('Room: 1 (2/3 hands); it was 2.');
-  await expect(page.locator('.lesson-choice.wrong')).toHaveAttribute('data-choice', '0');
-  await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
+  await expect(page.getByTestId('lesson-revealed')).toHaveText(`Room: ${wrong + 1} (2/3 hands); it was ${right + 1}.`);
+  await expect(page.locator('.lesson-choice.wrong')).toHaveAttribute('data-choice', String(wrong));
+  await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', String(right));
+  await expect(page.locator('[data-testid="lesson-choice"][data-right="true"]')).toHaveAttribute('data-choice', String(right));
 });
 
 test("? in a lesson lists the presenter's keys, and the help fits 1280×720", async ({ page }) => {
@@ -205,7 +218,7 @@ test("the clicker's one button: PageDown lands a playing reveal on its answer, t
   await expect(page.getByTestId('lesson-revealed')).toBeVisible();
   await atStep(page, 3);
   await expect.poll(() => cursorMs(page)).toBe(15505);
-  await expect(page.locator('.lesson-choice.right')).toHaveAttribute('data-choice', '1');
+  await expect(page.locator('[data-testid="lesson-choice"][data-right="true"]')).toHaveAttribute('data-choice', String(stepThree().right));
   await page.keyboard.press('PageDown');
   await atStep(page, 4);
   // The last step of a built-in lesson: PageDown opens the course's next lesson at its first step.
