@@ -43,6 +43,8 @@ test('on a phone, Outcome brings the verdict into view', async ({ page }) => {
   await expect(page.getByTestId('verdict')).toBeAttached();
   const below = await page.getByTestId('verdict').evaluate((v) => v.getBoundingClientRect().top);
   expect(below, 'the verdict starts below the screen').toBeGreaterThan(844);
+  // On a phone the modes fold behind More (src/ui/app.rs, more_toggle).
+  await page.getByTestId('more-controls').click();
   await page.getByTestId('show-outcome').click();
   await expect(page.getByTestId('show-outcome')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => page.getByTestId('verdict').evaluate((v) => v.getBoundingClientRect().top)).toBeLessThan(844 / 2);

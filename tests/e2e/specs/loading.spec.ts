@@ -106,7 +106,8 @@ test('the server sends hashed files immutable, and the pages no-cache with an ET
       expect(again.body.length).toBe(0);
     }
   }
-  expect(files.filter((f) => f.endsWith('.html')).sort()).toEqual(['embed-example.html', 'index.html']);
+  // The pages, and the offline file (scripts/offline.mjs), which the app links by its name.
+  expect(files.filter((f) => f.endsWith('.html')).sort()).toEqual(['embed-example.html', 'index.html', 'lock-lab-offline.html']);
 });
 
 // The diagram is in the app's first frame, drawn once at its real width: Yew yields to the
