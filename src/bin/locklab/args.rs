@@ -121,6 +121,12 @@ pub struct SvgArgs {
     /// The figure's width in px
     #[arg(long, value_name = "PX", value_parser = width, default_value_t = export::FIGURE_WIDTH)]
     pub width: f64,
+    /// The run's key moments instead, a panel each with its caption, for a slide or a handout
+    #[arg(long)]
+    pub strip: bool,
+    /// The whole run instead, animated with CSS (it plays in an <img>, no script)
+    #[arg(long)]
+    pub animated: bool,
     /// Where to write the figure (`-` for stdout)
     #[arg(short = 'o', value_name = "OUT.svg")]
     pub out: Option<String>,
