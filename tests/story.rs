@@ -198,3 +198,18 @@ fn the_animation_keeps_time_with_the_apps_playback() {
         }
     }
 }
+
+#[test]
+fn the_files_are_named_for_the_run_and_the_img_says_what_it_shows() {
+    let run = lab::run(&lab::with_fencing(&catalog::get("redis-gc-pause").unwrap(), true));
+    assert_eq!(story::file_name(&run.scenario, false, "png"), "redis-gc-pause-fencing-on-strip.png");
+    assert_eq!(story::file_name(&run.scenario, true, "svg"), "redis-gc-pause-fencing-on-animated.svg");
+    let img = story::img(&run);
+    let doc = Document::parse(&img).expect("one well-formed element");
+    let el = doc.root_element();
+    assert_eq!(el.attribute("src"), Some("redis-gc-pause-fencing-on-animated.svg"));
+    assert_eq!(el.attribute("width"), Some("880"));
+    let alt = el.attribute("alt").unwrap();
+    assert!(alt.starts_with("Lock Lab · Redis: GC pause after acquire · fencing on · seed 42, animated. "), "{alt}");
+    assert!(alt.ends_with(&text::verdict::sentence(&run.verdict)), "{alt}");
+}

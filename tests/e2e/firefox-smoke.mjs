@@ -4,12 +4,13 @@
 // be installed here). Against the release build in dist/, served by the project's own server:
 // load the app, choose a scenario with the picker and walk its key moments with Shift+→ (the
 // caption changes at each), F turns fencing on (the verdict flips to safe), L lecture mode at
-// 1280×720, an embed URL, and no console error or CSP violation anywhere.
+// 1280×720, an embed URL, and no console error or CSP violation anywhere; last, the animated
+// SVG (`locklab svg --animated`) plays inside an <img>.
 //
 //   node tests/e2e/firefox-smoke.mjs     # LOCKLAB_DIST=/abs/dist for another build folder
 //
 // Prints one line per step and exits non-zero when a step fails.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +148,21 @@ try {
   check(moved > t0, 'Space plays the embed', `${t0} → ${moved} ms`);
 
   check(problems.length === 0, 'no console errors, page errors or CSP violations', problems.join(' | '));
+
+  // Issue 36, item 5: the animated SVG plays inside an <img> with no script, as on a README. The
+  // CLI's file (the same bytes the Embed dialog saves; test.sh has built it for the native tests),
+  // shown alone in a page: its pixels change on their own.
+  const svg = execFileSync('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'locklab', '--', 'svg', '--builtin', 'redis-gc-pause', '--animated', '-o', '-'], { cwd: root });
+  await page.setViewport({ width: 900, height: 700 });
+  await page.setContent(`<body style="margin:0"><img id="story" src="data:image/svg+xml;base64,${svg.toString('base64')}" width="880"></body>`);
+  await page.waitForFunction(() => { const i = document.getElementById('story'); return i.complete && i.naturalWidth > 0; });
+  const img = await page.$('#story');
+  const first = await img.screenshot();
+  let moved = false;
+  for (const t0 = Date.now(); !moved && Date.now() - t0 < 20000; await new Promise((r) => setTimeout(r, 250))) {
+    moved = Buffer.compare(await img.screenshot(), first) !== 0;
+  }
+  check(moved, 'the animated SVG plays inside an <img>');
 } catch (e) {
   check(false, 'the walk ran to its end', String(e?.stack ?? e));
 } finally {

@@ -13,6 +13,7 @@ use super::svg::{Esc, N};
 use super::{axis, lanes, reached, scene, Instant, DEFS};
 use crate::decimal::seconds;
 use crate::lab::Run;
+use crate::scenario::Scenario;
 use crate::sim::Time;
 use crate::text::{self, Story};
 use crate::timeline::{pacing, KeyKind, KeyMoment, Timeline, WriteResult};
@@ -423,4 +424,20 @@ pub fn animated(run: &Run, t: &Timeline, css: &str) -> String {
     out.push_str(&captions);
     out.push_str("</g>\n</svg>\n");
     out
+}
+
+/// A file name for the strip or the animated SVG of a run: "redis-gc-pause-strip.png",
+/// "redis-gc-pause-fencing-on-animated.svg" (`export::file_name`'s, without a time).
+pub fn file_name(s: &Scenario, animated: bool, ext: &str) -> String {
+    let name = super::export::file_name(s, None, ext);
+    let stem = name.strip_suffix(&format!(".{ext}")).unwrap_or(&name);
+    format!("{stem}-{}.{ext}", if animated { "animated" } else { "strip" })
+}
+
+/// The `<img>` element that shows the animated SVG saved under its `file_name` beside the
+/// page (a README, a wiki): its width, and words for a reader who cannot see it, computed from
+/// the run as the captions are.
+pub fn img(run: &Run) -> String {
+    let alt = format!("{}, animated. {}", run_title(&run.scenario), text::verdict::sentence(&run.verdict));
+    format!(r#"<img src="{}" width="{}" alt="{}" />"#, Esc(&file_name(&run.scenario, true, "svg")), ANIMATED_WIDTH, Esc(&alt))
 }

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { test, expect, type Download, type Page } from '@playwright/test';
+import { shotPath } from './helpers';
+
+// Issue 36, item 5: the Embed dialog offers the whole run beside the iframe: its strip of key
+// moments (SVG, PNG) and its animated SVG, with a Copy button for the <img> that shows it. The
+// animated SVG plays with no script: loaded as an image, its rendered pixels change on their
+// own. (Firefox ESR: tests/e2e/firefox-smoke.mjs loads the CLI's animated SVG the same way.)
+
+async function save(page: Page, testid: string): Promise<{ download: Download; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return { download, bytes: readFileSync((await download.path())!) };
+}
+
+async function openDialog(page: Page) {
+  await page.goto('/?scenario=redis-gc-pause');
+  await expect(page.getByTestId('diagram')).toBeVisible();
+  await page.getByTestId('embed-open').click();
+  await expect(page.getByTestId('embed-dialog')).toBeVisible();
+}
+
+test('the Embed dialog saves the strip as SVG and PNG, the animated SVG, and copies its <img>', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openDialog(page);
+  await page.getByTestId('embed-dialog').screenshot({ path: shotPath('embed-dialog-story.png') });
+
+  const strip = await save(page, 'embed-strip-svg');
+  expect(strip.download.suggestedFilename()).toBe('redis-gc-pause-strip.svg');
+  const svg = strip.bytes.toString('utf8');
+  expect(svg.match(/class="story-panel"/g)?.length).toBe(8);
+  expect(svg).toContain('Outcome: Lost update');
+  await expect(page.getByTestId('embed-story-status')).toHaveText('Downloading redis-gc-pause-strip.svg.');
+
+  const png = await save(page, 'embed-strip-png');
+  expect(png.download.suggestedFilename()).toBe('redis-gc-pause-strip.png');
+  expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  // The PNG is the strip at its own size (IHDR: width, height).
+  const [w, h] = /width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+  expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([Math.round(w), Math.round(h)]);
+
+  const animated = await save(page, 'embed-animated-svg');
+  expect(animated.download.suggestedFilename()).toBe('redis-gc-pause-animated.svg');
+  const anim = animated.bytes.toString('utf8');
+  expect(anim).toContain('@keyframes sweep');
+  expect(anim).not.toContain('<script');
+  expect(animated.bytes.length).toBeLessThan(300 * 1024);
+
+  const snippet = await page.getByTestId('embed-img-snippet').inputValue();
+  expect(snippet).toMatch(/^<img src="redis-gc-pause-animated\.svg" width="880" alt="Lock Lab · Redis: GC pause after acquire · fencing off · seed 42, animated\. Lost update: /);
+  await page.getByTestId('embed-img-copy').click();
+  await expect(page.getByTestId('embed-img-copied')).toHaveText('Copied.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+});
+
+test('the animated SVG plays inside an <img>, with no script', async ({ page, browser }) => {
+  await openDialog(page);
+  const { bytes } = await save(page, 'embed-animated-svg');
+  // A page of its own that shows the file as a README does: an <img>, nothing else.
+  const viewer = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  const src = `data:image/svg+xml;base64,${bytes.toString('base64')}`;
+  await viewer.setContent(`<body style="margin:0"><img id="story" src="${src}" width="880"></body>`);
+  const img = viewer.locator('#story');
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(880);
+  const first = await img.screenshot({ path: shotPath('story-animated-first.png') });
+  // The cursor leaves 0 after a 1.5 s hold: wait for the pixels to change, not for a time.
+  await expect
+    .poll(async () => Buffer.compare(await img.screenshot(), first) !== 0, { timeout: 20_000, intervals: [250] })
+    .toBe(true);
+  await img.screenshot({ path: shotPath('story-animated-later.png') });
+  await viewer.close();
+});
