@@ -213,3 +213,22 @@ fn the_files_are_named_for_the_run_and_the_img_says_what_it_shows() {
     assert!(alt.starts_with("Lock Lab · Redis: GC pause after acquire · fencing on · seed 42, animated. "), "{alt}");
     assert!(alt.ends_with(&text::verdict::sentence(&run.verdict)), "{alt}");
 }
+
+/// A long story keeps what tells it: Kubernetes' fast clock has 23 key moments, 15 of them
+/// A's routine writes; its strip shows the first of those, B's write that is lost, the
+/// takeover and the stale write, not A's second routine write.
+#[test]
+fn a_long_story_keeps_the_moments_that_tell_it() {
+    let run = lab::run(&catalog::get("k8s-lease-fast-clock").unwrap());
+    let t = Timeline::of_run(&run);
+    assert!(t.key_moments.len() > MAX_PANELS);
+    let panels = story::panels(&run, &t);
+    let text = |p: &story::Moment| t.key_moments.iter().find(|k| Some(k.event) == p.event).unwrap().text.clone();
+    let texts: Vec<String> = panels.iter().map(text).collect();
+    assert_eq!(texts.iter().filter(|w| w.as_str() == "A's write accepted (leaseTransitions 0)").count(), 1, "{texts:#?}");
+    for must in
+        ["B's write accepted (leaseTransitions 1)", "B takes over (leaseTransitions 1)", "A's STALE write accepted (leaseTransitions 0)"]
+    {
+        assert!(texts.iter().any(|w| w == must), "{must} in {texts:#?}");
+    }
+}

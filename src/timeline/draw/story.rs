@@ -84,9 +84,9 @@ fn weight(k: &KeyMoment) -> u8 {
 }
 
 /// The strip's panels: the run's key moments, at most `MAX_PANELS`. A longer story keeps its
-/// first moment (the lock's first grant sets the scene) and then the weightiest (`weight`; a
-/// kind repeated on the same node weighs less than its first time), earliest first among
-/// equals, shown in time order. A run with fewer than two key moments ends on its outcome.
+/// first moment (it sets the scene) and then the weightiest (`weight`; a key moment that repeats
+/// an earlier one's words, the tenth "A's write accepted (token 1)", weighs less than the
+/// first), earliest first among equals, shown in time order. A run with fewer than two key moments ends on its outcome.
 pub fn panels(run: &Run, t: &Timeline) -> Vec<Moment> {
     let story = Story::new(&run.trace, &run.verdict, t);
     let ks = &t.key_moments;
@@ -94,7 +94,7 @@ pub fn panels(run: &Run, t: &Timeline) -> Vec<Moment> {
         .iter()
         .enumerate()
         .map(|(i, k)| {
-            let repeat = ks[..i].iter().any(|p| p.kind == k.kind && p.node == k.node);
+            let repeat = ks[..i].iter().any(|p| p.kind == k.kind && p.text == k.text);
             (if i == 0 { 0 } else { weight(k) + if repeat { 4 } else { 0 } }, i)
         })
         .collect();
