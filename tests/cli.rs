@@ -541,3 +541,18 @@ fn svg_writes_the_strip_and_the_animation_of_a_whole_run() {
     let (_, again, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--animated", "-o", "-"]);
     assert_eq!(animated, again, "the same bytes every time");
 }
+
+#[test]
+fn lesson_handout_writes_the_page_and_names_what_is_missing() {
+    let (code, out, err) = locklab(&["lesson", "handout", "--builtin", "why-fencing", "-o", "-"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("<!DOCTYPE html>") && out.contains("<figure class=\"strip\">"));
+    for (args, needle) in [
+        (vec!["lesson", "handout", "--builtin", "why-fencing"], "lesson handout: give an output file with -o"),
+        (vec!["lesson", "handout", "-o", "-"], "lesson handout: give a lesson FILE or --builtin ID"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty() && err.contains(needle), "{args:?}: {err}");
+    }
+}

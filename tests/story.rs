@@ -106,7 +106,7 @@ fn a_strip_is_well_formed_and_shows_each_panels_moment_and_caption() {
         // more on a 1920×1080 slide.
         let root = doc.root_element();
         let (w, h): (f64, f64) = (root.attribute("width").unwrap().parse().unwrap(), root.attribute("height").unwrap().parse().unwrap());
-        let smallest = 14.0 * story::slide_scale(w, h);
+        let smallest = 14.0 * story::scale_in(story::SLIDE, w, h);
         assert!(smallest >= 10.0, "{search}: {w}×{h} puts its 14 px text at {smallest:.1} px on a slide");
     }
 }
@@ -230,5 +230,46 @@ fn a_long_story_keeps_the_moments_that_tell_it() {
         ["B's write accepted (leaseTransitions 1)", "B takes over (leaseTransitions 1)", "A's STALE write accepted (leaseTransitions 0)"]
     {
         assert!(texts.iter().any(|w| w == must), "{must} in {texts:#?}");
+    }
+}
+
+/// A lesson's handout (`lesson::handout`): every step's words, every question with its choices
+/// and a blank (and nothing that marks the right one), and one strip per story the lesson shows,
+/// laid out for an A4 page, each a well-formed SVG. Every built-in lesson.
+#[test]
+fn a_handout_has_every_step_every_question_with_a_blank_and_a_strip_per_story() {
+    use locklab::lesson::{builtin, handout::handout};
+    use locklab::timeline::draw::svg::Esc;
+    for lesson in builtin::all() {
+        let page = handout(&lesson, STYLESHEET);
+        assert!(page.starts_with("<!DOCTYPE html>") && page.contains("@page { size: A4"), "{}", lesson.id);
+        let mut stories = Vec::new();
+        for (i, step) in lesson.steps.iter().enumerate() {
+            assert!(page.contains(&format!("<h2>Step {}</h2>\n<p>{}</p>", i + 1, Esc(&step.text))), "{} step {i}", lesson.id);
+            if let Some(q) = &step.question {
+                assert!(page.contains(&Esc(&q.prompt).to_string()), "{} step {i}", lesson.id);
+                for c in &q.choices {
+                    assert!(page.contains(&format!("<li>{}</li>", Esc(c))), "{} step {i}: {c}", lesson.id);
+                }
+            }
+            if let Some(run) = step.run().filter(|_| !step.is_slide()) {
+                let key = (run.scenario.id.clone(), run.scenario.storage.fencing);
+                if !stories.contains(&key) {
+                    stories.push(key);
+                }
+            }
+        }
+        let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
+        assert_eq!(page.matches(r#"<span class="blank"></span>"#).count(), questions, "{}", lesson.id);
+        assert!(!page.contains("data-right") && !page.contains("answer\":"), "{}: no answer is marked", lesson.id);
+        let strips: Vec<&str> = page.split(r#"<figure class="strip">"#).skip(1).map(|f| f.split("<figcaption>").next().unwrap()).collect();
+        assert_eq!(strips.len(), stories.len(), "{}", lesson.id);
+        for svg in strips {
+            let doc = Document::parse(svg).unwrap_or_else(|e| panic!("{}: {e}", lesson.id));
+            let root = doc.root_element();
+            let w: f64 = root.attribute("width").unwrap().parse().unwrap();
+            // Two columns at most on a page: four would print its words at a quarter size.
+            assert!(w <= 2.0 * story::PANEL_WIDTH + 3.0 * 24.0, "{}: a strip {w} px wide", lesson.id);
+        }
     }
 }

@@ -6,6 +6,7 @@
 pub mod builtin;
 pub mod course;
 mod format;
+pub mod handout;
 pub mod player;
 pub mod presenter;
 mod read;

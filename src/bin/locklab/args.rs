@@ -196,6 +196,18 @@ pub enum LessonCommand {
         #[arg(long, value_name = "ID", value_parser = builtin_lesson)]
         builtin: Option<Lesson>,
     },
+    /// Write a lesson's printable handout: an HTML page of its steps, its questions with a blank for the answer, and a strip of each story's key moments
+    Handout {
+        /// A lesson file (JSON, see docs/LESSON_FORMAT.md)
+        #[arg(value_name = "FILE")]
+        file: Option<String>,
+        /// A built-in lesson by its id (a wrong id lists them)
+        #[arg(long, value_name = "ID", value_parser = builtin_lesson)]
+        builtin: Option<Lesson>,
+        /// Where to write the page (`-` for stdout)
+        #[arg(short = 'o', value_name = "OUT.html")]
+        out: Option<String>,
+    },
 }
 
 impl ScenarioArgs {

@@ -16,6 +16,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
         Command::Explore(a) => super::explore::explore(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin } } => super::lesson::check(file, builtin),
+        Command::Lesson { command: LessonCommand::Handout { file, builtin, out } } => super::lesson::handout(file, builtin, out),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }

@@ -1,21 +1,38 @@
 //! `locklab lesson check (FILE | --builtin ID)`: reads a lesson with the app's checks
 //! (docs/LESSON_FORMAT.md) and prints one line per step: its run, where its cursor lands and
 //! what its question reveals, so an author sees each step's claim next to its run's verdict.
+//! `locklab lesson handout … -o OUT.html` writes its printable handout.
 
 use locklab::lesson::{locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
 
 /// `lesson check`: the one lesson given, a FILE read and checked now.
 pub fn check(file: Option<String>, builtin: Option<Lesson>) -> Result<String, String> {
-    let lesson = match (file, builtin) {
+    Ok(summary(&load("check", file, builtin)?))
+}
+
+/// `lesson handout`: the lesson's printable page (`lesson::handout`), written to `-o`.
+pub fn handout(file: Option<String>, builtin: Option<Lesson>, out: Option<String>) -> Result<String, String> {
+    let lesson = load("handout", file, builtin)?;
+    let out = out.ok_or("lesson handout: give an output file with -o OUT.html (or -o - for stdout)")?;
+    let page = locklab::lesson::handout::handout(&lesson, locklab::timeline::draw::export::STYLESHEET);
+    if out == "-" {
+        return Ok(page);
+    }
+    std::fs::write(&out, page).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
+    Ok(String::new())
+}
+
+/// The one lesson given to `lesson CMD`: a FILE read and checked now, or a built-in.
+fn load(cmd: &str, file: Option<String>, builtin: Option<Lesson>) -> Result<Lesson, String> {
+    match (file, builtin) {
         (Some(file), None) => {
             let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: cannot read: {e}"))?;
-            parse(&text).map_err(|e| format!("{file}: {e}"))?
+            parse(&text).map_err(|e| format!("{file}: {e}"))
         }
-        (None, Some(lesson)) => lesson,
-        _ => return Err("lesson check: give a lesson FILE or --builtin ID (one, not two)".into()),
-    };
-    Ok(summary(&lesson))
+        (None, Some(lesson)) => Ok(lesson),
+        _ => Err(format!("lesson {cmd}: give a lesson FILE or --builtin ID (one, not two)")),
+    }
 }
 
 fn summary(l: &Lesson) -> String {

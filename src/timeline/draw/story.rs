@@ -166,23 +166,26 @@ impl Block {
 
 /// The slide a strip is laid out for, px: its page is scaled to fit it.
 pub const SLIDE: (f64, f64) = (1920.0, 1080.0);
+/// A printed page's text box a handout's strip is laid out for, px at 96 per inch: A4 less
+/// 14 mm margins (`lesson::handout`).
+pub const A4_TEXT: (f64, f64) = (688.0, 1017.0);
 
-/// The scale at which a page `w`×`h` fits `SLIDE`: its text's size on the slide is this times
-/// its own (the docs state it per panel count; the tests hold the strip's smallest text to it).
-pub fn slide_scale(w: f64, h: f64) -> f64 {
-    (SLIDE.0 / w).min(SLIDE.1 / h)
+/// The scale at which a page `w`×`h` fits `fit`: its text's size there is this times its own
+/// (the docs state it; the tests hold the strip's smallest text to it).
+pub fn scale_in(fit: (f64, f64), w: f64, h: f64) -> f64 {
+    (fit.0 / w).min(fit.1 / h)
 }
 
-/// The strip's columns: the count (1 to 4) whose page fits a 16:9 slide at the largest scale,
-/// fewer columns among equals, each row as tall as its tallest panel; `fixed` is the height of
-/// the title and the outcome.
-fn columns(blocks: &[Block], g: &Geometry, fixed: f64) -> (usize, f64, f64) {
+/// The strip's columns: the count (1 to 4) whose page fits `fit` at the largest scale, fewer
+/// columns among equals, each row as tall as its tallest panel; `fixed` is the height of the
+/// title and the outcome.
+fn columns(blocks: &[Block], g: &Geometry, fixed: f64, fit: (f64, f64)) -> (usize, f64, f64) {
     let mut best: Option<(f64, usize, f64, f64)> = None;
     for cols in 1..=blocks.len().clamp(1, 4) {
         let w = cols as f64 * PANEL_WIDTH + (cols + 1) as f64 * GAP;
         let rows: f64 = blocks.chunks(cols).map(|row| row.iter().map(|b| b.height(g)).fold(0.0, f64::max) + GAP).sum();
         let h = fixed + rows;
-        let scale = slide_scale(w, h);
+        let scale = scale_in(fit, w, h);
         if best.is_none_or(|(s, ..)| scale > s + 1e-9) {
             best = Some((scale, cols, w, h));
         }
@@ -190,9 +193,15 @@ fn columns(blocks: &[Block], g: &Geometry, fixed: f64) -> (usize, f64, f64) {
     best.map_or((1, PANEL_WIDTH, fixed), |(_, c, w, h)| (c, w, h))
 }
 
-/// The strip: a title, 2 to `MAX_PANELS` panels (the diagram at each of `panels`' moments,
-/// numbered, with its time and caption), and the run's outcome. `css` is styles/diagram.css.
+/// The strip for a slide: a title, 2 to `MAX_PANELS` panels (the diagram at each of `panels`'
+/// moments, numbered, with its time and caption), and the run's outcome. `css` is
+/// styles/diagram.css.
 pub fn strip(run: &Run, t: &Timeline, css: &str) -> String {
+    strip_for(run, t, css, SLIDE)
+}
+
+/// The strip laid out in columns to fit a `fit` box (`SLIDE`, `A4_TEXT`) at the largest scale.
+pub fn strip_for(run: &Run, t: &Timeline, css: &str, fit: (f64, f64)) -> String {
     let g = Geometry::new(t, PANEL_WIDTH, true);
     let drawing = scene(t, &g);
     let blocks: Vec<Block> =
@@ -202,7 +211,7 @@ pub fn strip(run: &Run, t: &Timeline, css: &str) -> String {
     let top = GAP + line_h(TITLE_PX) + GAP / 2.0;
     // The outcome's lines are as wide as the page, known once the columns are: a first guess
     // of two lines, then the true count.
-    let (cols, w, _) = columns(&blocks, &g, top + 2.0 * line_h(CAPTION_PX) + GAP);
+    let (cols, w, _) = columns(&blocks, &g, top + 2.0 * line_h(CAPTION_PX) + GAP, fit);
     let end = wrap(&g, &format!("Outcome: {outcome}"), CAPTION_PX, w - 2.0 * GAP);
     let rows: f64 = blocks.chunks(cols).map(|row| row.iter().map(|b| b.height(&g)).fold(0.0, f64::max) + GAP).sum();
     let h = top + rows + end.len() as f64 * line_h(CAPTION_PX) + GAP;

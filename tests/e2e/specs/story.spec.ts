@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test, expect, type Download, type Page } from '@playwright/test';
 import { shotPath } from './helpers';
 
@@ -6,6 +9,7 @@ import { shotPath } from './helpers';
 // moments (SVG, PNG) and its animated SVG, with a Copy button for the <img> that shows it. The
 // animated SVG plays with no script: loaded as an image, its rendered pixels change on their
 // own. (Firefox ESR: tests/e2e/firefox-smoke.mjs loads the CLI's animated SVG the same way.)
+// A lesson's handout prints to PDF in headless Chromium.
 
 async function save(page: Page, testid: string): Promise<{ download: Download; bytes: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
@@ -68,4 +72,29 @@ test('the animated SVG plays inside an <img>, with no script', async ({ page, br
     .toBe(true);
   await img.screenshot({ path: shotPath('story-animated-later.png') });
   await viewer.close();
+});
+
+test("a lesson's handout prints to PDF, its strips within the page", async ({ page }) => {
+  // The CLI's page (`locklab lesson handout`), built as the native tests build it.
+  const file = shotPath('handout-why-fencing.html');
+  const root = path.resolve(__dirname, '../../..');
+  execFileSync('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'locklab', '--', 'lesson', 'handout', '--builtin', 'why-fencing', '-o', file], { cwd: root });
+  await page.goto(pathToFileURL(file).href);
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.locator('.question')).toHaveCount(4);
+  await expect(page.locator('.blank')).toHaveCount(4);
+  // Every strip is as wide as the text at most, and drawn (its SVG has a size).
+  const widths = await page.evaluate(() => {
+    const body = document.body.getBoundingClientRect().width;
+    return [...document.querySelectorAll('figure.strip svg')].map((s) => s.getBoundingClientRect().width / body);
+  });
+  expect(widths.length).toBeGreaterThan(3);
+  for (const w of widths) {
+    expect(w).toBeGreaterThan(0.5);
+    expect(w).toBeLessThanOrEqual(1.001);
+  }
+  const pdf = await page.pdf({ preferCSSPageSize: true, path: shotPath('handout-why-fencing.pdf') });
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
+  expect(pages).toBeGreaterThanOrEqual(12); // 12 steps and 11 strips of 6 to 8 panels, on A4
 });
