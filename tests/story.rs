@@ -235,7 +235,8 @@ fn a_long_story_keeps_the_moments_that_tell_it() {
 
 /// A lesson's handout (`lesson::handout`): every step's words, every question with its choices
 /// and a blank (and nothing that marks the right one), and one strip per story the lesson shows,
-/// laid out for an A4 page, each a well-formed SVG. Every built-in lesson.
+/// laid out for an A4 page, each a well-formed SVG; no strip stands in a question's step (it
+/// would tell the answer). Every built-in lesson.
 #[test]
 fn a_handout_has_every_step_every_question_with_a_blank_and_a_strip_per_story() {
     use locklab::lesson::{builtin, handout::handout};
@@ -262,6 +263,9 @@ fn a_handout_has_every_step_every_question_with_a_blank_and_a_strip_per_story() 
         let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
         assert_eq!(page.matches(r#"<span class="blank"></span>"#).count(), questions, "{}", lesson.id);
         assert!(!page.contains("data-right") && !page.contains("answer\":"), "{}: no answer is marked", lesson.id);
+        for step in page.split("<section class=\"step\">").filter(|s| s.contains("class=\"question\"")) {
+            assert!(!step.split("</section>").next().unwrap().contains("<figure"), "{}: a strip under a question", lesson.id);
+        }
         let strips: Vec<&str> = page.split(r#"<figure class="strip">"#).skip(1).map(|f| f.split("<figcaption>").next().unwrap()).collect();
         assert_eq!(strips.len(), stories.len(), "{}", lesson.id);
         for svg in strips {

@@ -1,7 +1,8 @@
 //! A lesson's printable handout (issue 36, item 5): one HTML page with a print stylesheet, its
 //! steps' words in order, each question with its choices and a blank for the answer (never the
-//! answer), and, the first time a step shows a story (a scenario with its fencing), the strip of
-//! that run's key moments (`timeline::draw::story`), in the columns that fit an A4 page best. `locklab lesson handout` writes it; a
+//! answer), and, the first time a step without a question shows a story (a scenario with its
+//! fencing), the strip of that run's key moments (`timeline::draw::story`), in the columns that
+//! fit an A4 page best; the stories met only with a question come after the steps. `locklab lesson handout` writes it; a
 //! browser prints it to paper or PDF.
 
 use std::fmt::Write;
@@ -22,12 +23,13 @@ h1 { font-size: 20pt; margin: 0 0 2mm; }
 h2 { font-size: 12pt; margin: 0 0 1mm; }
 .meta { color: #333; margin: 0 0 6mm; }
 .step, .question, figure { break-inside: avoid; }
+.after { break-before: page; }
 .step { margin: 0 0 6mm; }
 .question { border: 1px solid #000; border-radius: 2mm; padding: 2mm 4mm; margin: 2mm 0; }
 .choices { list-style: upper-alpha; margin: 1mm 0; }
 .blank { display: inline-block; width: 40mm; border-bottom: 1px solid #000; }
 figure { margin: 3mm 0 0; }
-figure svg { display: block; width: 100%; height: auto; }
+figure > svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: 9pt; color: #333; }
 @media screen { body { padding: 16px; } }
 ";
@@ -44,7 +46,10 @@ pub fn handout(lesson: &Lesson, css: &str) -> String {
         Esc(&lesson.id),
         lesson.steps.len()
     );
+    // A strip shows its story to the end: under a question it would give the answer away, so a
+    // story first met with a question is shown at its next step without one, or after the steps.
     let mut shown: Vec<(String, bool)> = Vec::new();
+    let mut held: Vec<Run> = Vec::new();
     for (i, step) in lesson.steps.iter().enumerate() {
         let _ = write!(out, "<section class=\"step\"><h2>Step {}</h2>\n<p>{}</p>\n", i + 1, Esc(&step.text));
         if let Some(q) = &step.question {
@@ -55,16 +60,33 @@ pub fn handout(lesson: &Lesson, css: &str) -> String {
             out.push_str("</ol><p>Your answer: <span class=\"blank\"></span></p></div>\n");
         }
         if let Some(run) = step.run().filter(|_| !step.is_slide()) {
-            let key = (run.scenario.id.clone(), run.scenario.storage.fencing);
-            if !shown.contains(&key) {
+            let key = story_of(&run);
+            if step.question.is_some() {
+                if !shown.contains(&key) && !held.iter().any(|h| story_of(h) == key) {
+                    held.push(run);
+                }
+            } else if !shown.contains(&key) {
                 out.push_str(&strip(&run, css));
+                held.retain(|h| story_of(h) != key);
                 shown.push(key);
             }
         }
         out.push_str("</section>\n");
     }
+    if !held.is_empty() {
+        out.push_str("<section class=\"after\"><h2>The questions' stories, to the end</h2>\n");
+        for run in &held {
+            out.push_str(&strip(run, css));
+        }
+        out.push_str("</section>\n");
+    }
     out.push_str("</body></html>\n");
     out
+}
+
+/// Which story a run tells: its scenario, with its fencing.
+fn story_of(run: &Run) -> (String, bool) {
+    (run.scenario.id.clone(), run.scenario.storage.fencing)
 }
 
 /// A run's strip as a figure in the page: the SVG inline, without its XML declaration.

@@ -75,7 +75,9 @@ test('the animated SVG plays inside an <img>, with no script', async ({ page, br
 });
 
 test("a lesson's handout prints to PDF, its strips within the page", async ({ page }) => {
-  // The CLI's page (`locklab lesson handout`), built as the native tests build it.
+  // The CLI's page (`locklab lesson handout`), from the binary the native tests built (a cold
+  // cargo may build it first: room for that).
+  test.setTimeout(180_000);
   const file = shotPath('handout-why-fencing.html');
   const root = path.resolve(__dirname, '../../..');
   execFileSync('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'locklab', '--', 'lesson', 'handout', '--builtin', 'why-fencing', '-o', file], { cwd: root });
@@ -86,7 +88,7 @@ test("a lesson's handout prints to PDF, its strips within the page", async ({ pa
   // Every strip is as wide as the text at most, and drawn (its SVG has a size).
   const widths = await page.evaluate(() => {
     const body = document.body.getBoundingClientRect().width;
-    return [...document.querySelectorAll('figure.strip svg')].map((s) => s.getBoundingClientRect().width / body);
+    return [...document.querySelectorAll('figure.strip > svg')].map((s) => s.getBoundingClientRect().width / body);
   });
   expect(widths.length).toBeGreaterThan(3);
   for (const w of widths) {
