@@ -152,7 +152,7 @@ fn story_fields(p: &EmbedProps, status: &Status, copied: &ImgCopied) -> Html {
     };
     html! {
         <div class="embed-story" role="group" aria-label="The whole run, for a slide, a handout or a page without iframes">
-            <p class="embed-note">{"The whole run, for a slide, a handout, or a page that shows no iframe (a README, a wiki): its key moments in one picture, or the run animated with no script (it plays as an image). Save it beside the page and show it with:"}</p>
+            <p class="embed-note">{"The whole run, for a slide, a handout, or a page that shows no iframe (a README, a wiki): its key moments in one picture, or the run animated with no script (it plays as an image)."}</p>
             <div class="embed-story-row">
                 <button type="button" class="small" data-testid="embed-strip-svg" onclick={save(false, false)}
                     title="The key moments, a panel each with its caption, as an SVG file">{"Strip SVG"}</button>
@@ -160,6 +160,9 @@ fn story_fields(p: &EmbedProps, status: &Status, copied: &ImgCopied) -> Html {
                     title="The key moments, a panel each with its caption, as a PNG image">{"Strip PNG"}</button>
                 <button type="button" class="small" data-testid="embed-animated-svg" onclick={save(true, false)}
                     title="The whole run animated (CSS, no script), as an SVG file">{"Animated SVG"}</button>
+            </div>
+            <div class="embed-story-row">
+                <span>{"Saved beside the page, the animated SVG shows with:"}</span>
                 <button type="button" class="small" data-testid="embed-img-copy" onclick={copy}>{"Copy"}</button>
                 if let Some(ok) = **copied {
                     <span class="export-status" role="status" data-testid="embed-img-copied">
