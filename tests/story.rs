@@ -160,6 +160,15 @@ fn the_animation_lasts_as_the_run_plays_and_captions_each_key_moment_at_its_time
             assert!(words.contains(&k.caption.split_whitespace().next().unwrap_or_default().to_string()), "{search}: {f}");
         }
         assert_eq!(svg.matches("@keyframes f").count(), n + 2, "{search}: the start, each key moment, the outcome");
+        // The start says what the app says at 0 ms.
+        let story = Story::new(&run.trace, &run.verdict, &t);
+        if let Some(e) = locklab::timeline::current_event(&run.trace, 0) {
+            let start = text::caption(&run.trace, run.scenario.approach, &story, e);
+            let in_f0 = |n: &roxmltree::Node| n.ancestors().any(|a| a.attribute("class").is_some_and(|c| c.split(' ').any(|w| w == "f0")));
+            let lines: Vec<&str> =
+                doc.descendants().filter(|n| n.attribute("class") == Some("story-caption") && in_f0(n)).filter_map(|n| n.text()).collect();
+            assert_eq!(lines.join(" "), start, "{search}");
+        }
     }
 }
 

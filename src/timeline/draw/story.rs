@@ -337,7 +337,10 @@ pub fn animated(run: &Run, t: &Timeline, css: &str) -> String {
     let s = Schedule::of(t);
     let title = run_title(&run.scenario);
     // The frames: the start, each key moment, the end; each shows until the next.
-    let mut frames: Vec<(f64, Moment)> = vec![(0.0, Moment { at: 0, event: None, caption: String::new() })];
+    // The start shows what the app shows at 0 ms: the caption of the last event there.
+    let story = Story::new(&run.trace, &run.verdict, t);
+    let first = crate::timeline::current_event(&run.trace, 0).map(|e| text::caption(&run.trace, run.scenario.approach, &story, e));
+    let mut frames: Vec<(f64, Moment)> = vec![(0.0, Moment { at: 0, event: None, caption: first.unwrap_or_default() })];
     frames.extend(s.arrivals.iter().copied().zip(key_moments(run, t)));
     frames.push((s.end, outcome(run, t)));
     let text_w = ANIMATED_WIDTH - 2.0 * GAP;
@@ -393,9 +396,13 @@ pub fn animated(run: &Run, t: &Timeline, css: &str) -> String {
         let off = if last { "" } else { " off" };
         let _ = write!(column, r#"<g class="anim f{i}{off}">{}</g>"#, lanes::labels(t, &g, m.at, m.event));
         let _ = write!(captions, r#"<g class="anim f{i}{off}">"#);
-        if i > 0 {
-            let what = if last { "outcome" } else { "key moment" };
-            lines(&mut captions, "story-num", GAP, cap_y + CAPTION_PX, CAPTION_PX, &[format!("{} · {what}", seconds(m.at))]);
+        if !text.is_empty() {
+            let what = match i {
+                0 => "",
+                _ if last => " · outcome",
+                _ => " · key moment",
+            };
+            lines(&mut captions, "story-num", GAP, cap_y + CAPTION_PX, CAPTION_PX, &[format!("{}{what}", seconds(m.at))]);
             lines(&mut captions, "story-caption", GAP, cap_y + CAPTION_PX + line_h(CAPTION_PX), CAPTION_PX, text);
         }
         captions.push_str("</g>");
