@@ -135,6 +135,9 @@ fn svg_errors_name_the_argument() {
         (vec!["svg", "--builtin", "redis-gc-pause", "--json", "-o", "-"], "unknown flag \"--json\""),
         (vec!["svg", "--builtin", "nope", "-o", "-"], "--builtin: no built-in scenario \"nope\""),
         (vec!["svg", "--builtin", "redis-gc-pause", "-o", unwritable.to_str().unwrap()], "-o: cannot write"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--strip", "--animated", "-o", "-"], "--strip, --animated: give one of them"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--strip", "--at-ms", "5", "-o", "-"], "--strip: shows the whole run at its own size"),
+        (vec!["svg", "--builtin", "redis-gc-pause", "--animated", "--width", "900", "-o", "-"], "--animated: shows the whole run"),
     ] {
         let (code, out, err) = locklab(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -543,5 +546,38 @@ fn explore_searches_for_any_named_property_and_shrinks_what_shows_it() {
         let (code, _, err) = locklab(&args);
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn svg_writes_the_strip_and_the_animation_of_a_whole_run() {
+    let dir = temp_dir("svg-story");
+    let path = dir.join("strip.svg");
+    let (code, out, err) = locklab(&["svg", "--builtin", "redis-gc-pause", "--strip", "-o", path.to_str().unwrap()]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let strip = std::fs::read_to_string(&path).unwrap();
+    roxmltree::Document::parse(&strip).expect("well-formed");
+    assert_eq!(strip.matches(r#"class="story-panel""#).count(), 8, "redis-gc-pause tells its story in 8 key moments");
+    assert!(strip.contains("Outcome: Lost update"));
+    let (code, animated, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--animated", "-o", "-"]);
+    assert_eq!(code, 0);
+    roxmltree::Document::parse(&animated).expect("well-formed");
+    assert!(animated.contains("@keyframes sweep") && animated.contains("fencing on"));
+    let (_, again, _) = locklab(&["svg", "--builtin", "redis-gc-pause", "--fencing", "on", "--animated", "-o", "-"]);
+    assert_eq!(animated, again, "the same bytes every time");
+}
+
+#[test]
+fn lesson_handout_writes_the_page_and_names_what_is_missing() {
+    let (code, out, err) = locklab(&["lesson", "handout", "--builtin", "why-fencing", "-o", "-"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("<!DOCTYPE html>") && out.contains("<figure class=\"strip\">"));
+    for (args, needle) in [
+        (vec!["lesson", "handout", "--builtin", "why-fencing"], "lesson handout: give an output file with -o"),
+        (vec!["lesson", "handout", "-o", "-"], "lesson handout: give a lesson FILE or --builtin ID"),
+    ] {
+        let (code, out, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty() && err.contains(needle), "{args:?}: {err}");
     }
 }

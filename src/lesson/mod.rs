@@ -7,6 +7,7 @@ pub mod builtin;
 pub mod course;
 pub mod fair;
 mod format;
+pub mod handout;
 pub mod player;
 pub mod presenter;
 mod read;

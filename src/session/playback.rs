@@ -9,8 +9,9 @@ use super::{stepping, Session};
 use crate::sim::Time;
 use crate::timeline::{pacing, Timeline};
 
-/// Real ms a key moment's caption holds at 1× (at 2×, half).
-pub const DWELL_MS: f64 = 2500.0;
+/// Real ms a key moment's caption holds at 1× (defined with the pacing, which the animated SVG
+/// plays by too).
+pub use crate::timeline::pacing::DWELL_MS;
 /// Real ms between steps when reduced motion turns playback into a slideshow (at 1×).
 const SLIDE_MS: f64 = 1600.0;
 /// Longest frame gap honoured: after a hidden tab or a stall the cursor must not leap.

@@ -18,6 +18,9 @@ pub const QUIET_S: f64 = 1.0;
 pub const FAST_FORWARD_MS_PER_S: f64 = 1000.0;
 /// Half-width of the slow zone around a key moment, in simulated ms.
 const NEAR_MS: f64 = 6.0;
+/// Real ms playback holds the cursor at a key moment at 1× (at 2×, half) so that its caption
+/// can be read: the session's playback and the animated SVG's (`draw::story`).
+pub const DWELL_MS: f64 = 2500.0;
 /// Length of the ease between slow and fast, in simulated ms.
 const RAMP_MS: f64 = 40.0;
 /// Real ms per integration step (rates change within a frame near key moments).

@@ -1,14 +1,18 @@
 //! The Embed button and its dialog (issue 25): the iframe snippet for exactly the view on
 //! screen (scenario or `#s=`, switches, cursor, lecture) at a chosen size, with a live preview
 //! that is the snippet itself; the lite embed (a figure first, the app on click); and a static
-//! figure at a chosen width for pages without JavaScript. The HTML is plain Rust
+//! figure at a chosen width for pages without JavaScript; and the whole run for a slide, a
+//! handout or a page that shows no iframe: its strip of key moments and its animated SVG with
+//! the `<img>` that shows it (`timeline::draw::story`, issue 36). The HTML is plain Rust
 //! (`scenario::embed`); Copy link and the snippet come from the same link (`share::link`).
 
 use yew::prelude::*;
 
-use super::export::{figure_svg, save_figure, Figure, Status};
+use super::export::{figure_svg, save_figure, save_story, Figure, Status};
+use super::share::write_text;
 use crate::lab::Run;
 use crate::scenario::embed::{iframe, lite, Size};
+use crate::timeline::draw::story;
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
 
@@ -123,8 +127,64 @@ fn figure_fields(p: &EmbedProps, choice: &UseStateHandle<Choice>, status: &Statu
     }
 }
 
+/// What the last Copy of the `<img>` did: None (not yet), copied, or refused (the field is
+/// selected to copy by hand).
+type ImgCopied = UseStateHandle<Option<bool>>;
+
+/// The whole run: the strip (SVG, PNG) and the animated SVG, with the `<img>` for it and Copy.
+fn story_fields(p: &EmbedProps, status: &Status, copied: &ImgCopied) -> Html {
+    let save = |animated: bool, png: bool| {
+        let (run, timeline, status) = (p.run.clone(), p.timeline.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| save_story(&run, &timeline, animated, png, &status))
+    };
+    let img = story::img(&p.run);
+    let copy = {
+        let (copied, img) = (copied.clone(), img.clone());
+        Callback::from(move |_: MouseEvent| match write_text(&img) {
+            Ok(promise) => {
+                let copied = copied.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    copied.set(Some(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()));
+                });
+            }
+            Err(_) => copied.set(Some(false)),
+        })
+    };
+    html! {
+        <div class="embed-story" role="group" aria-label="The whole run, for a slide, a handout or a page without iframes">
+            <p class="embed-note">{"The whole run, for a slide, a handout, or a page that shows no iframe (a README, a wiki): its key moments in one picture, or the run animated with no script (it plays as an image)."}</p>
+            <div class="embed-story-row">
+                <button type="button" class="small" data-testid="embed-strip-svg" onclick={save(false, false)}
+                    title="The key moments, a panel each with its caption, as an SVG file">{"Strip SVG"}</button>
+                <button type="button" class="small" data-testid="embed-strip-png" onclick={save(false, true)}
+                    title="The key moments, a panel each with its caption, as a PNG image">{"Strip PNG"}</button>
+                <button type="button" class="small" data-testid="embed-animated-svg" onclick={save(true, false)}
+                    title="The whole run animated (CSS, no script), as an SVG file">{"Animated SVG"}</button>
+            </div>
+            <div class="embed-story-row">
+                <span>{"Saved beside the page, the animated SVG shows with:"}</span>
+                <button type="button" class="small" data-testid="embed-img-copy" onclick={copy}>{"Copy"}</button>
+                if let Some(ok) = **copied {
+                    <span class="export-status" role="status" data-testid="embed-img-copied">
+                        {if ok { "Copied." } else { "The browser did not let Lock Lab copy it: copy it from the field." }}</span>
+                }
+            </div>
+            <textarea readonly=true rows="2" data-testid="embed-img-snippet" aria-label="Image code for the animated SVG" value={img} />
+            if let Some((ok, text)) = &**status {
+                <span class={classes!("export-status", (!ok).then_some("failed"))} role="status" data-testid="embed-story-status">{text.clone()}</span>
+            }
+        </div>
+    }
+}
+
 /// The dialog, while it is open.
-fn dialog(p: &EmbedProps, choice: &UseStateHandle<Choice>, status: &Status, close: Callback<MouseEvent>) -> Html {
+fn dialog(
+    p: &EmbedProps,
+    choice: &UseStateHandle<Choice>,
+    status: &Status,
+    story: (&Status, &ImgCopied),
+    close: Callback<MouseEvent>,
+) -> Html {
     let c = **choice;
     let code = snippet(p, c);
     let on_lite = {
@@ -147,6 +207,7 @@ fn dialog(p: &EmbedProps, choice: &UseStateHandle<Choice>, status: &Status, clos
                 <p class="embed-note">{"Preview, the code above as a page shows it:"}</p>
                 <div class="embed-preview" data-testid="embed-preview">{preview}</div>
                 {figure_fields(p, choice, status)}
+                {story_fields(p, story.0, story.1)}
                 <button type="button" class="close" onclick={close} autofocus=true>{"Close"}</button>
             </div>
         </div>
@@ -158,6 +219,8 @@ pub fn embed_button(p: &EmbedProps) -> Html {
     let open = use_state_eq(|| false);
     let choice = use_state_eq(|| Choice { size: Size::PRESETS[1], lite: false, figure_width: 640 });
     let status: Status = use_state(|| None);
+    let story_status: Status = use_state(|| None);
+    let img_copied: ImgCopied = use_state_eq(|| None);
     let toggle = |to: bool| {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(to))
@@ -176,7 +239,7 @@ pub fn embed_button(p: &EmbedProps) -> Html {
             <button type="button" class="small" data-testid="embed-open" onclick={toggle(true)}
                 title="Code to embed this view in a documentation page, and a figure for pages without JavaScript">{"Embed"}</button>
             if *open {
-                {dialog(p, &choice, &status, toggle(false))}
+                {dialog(p, &choice, &status, (&story_status, &img_copied), toggle(false))}
             }
         </span>
     }

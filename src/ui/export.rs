@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::lab::Run;
 use crate::timeline::draw::export::{figure, file_name, FIGURE_WIDTH};
+use crate::timeline::draw::story;
 use crate::timeline::Timeline;
 use crate::ui::state::Shared;
 
@@ -134,30 +135,46 @@ pub struct Figure<'a> {
     pub lecture: bool,
 }
 
+/// The diagram's stylesheet, or why the page cannot read it.
+fn css() -> Result<String, &'static str> {
+    diagram_css().ok_or(
+        "This page cannot read its own stylesheet (a sandboxed embed?), so it cannot draw the figure: open Lock Lab in a tab of its own, or use `locklab svg`.",
+    )
+}
+
 /// The figure as a standalone SVG, or why the page cannot draw it.
 pub fn figure_svg(f: &Figure) -> Result<String, &'static str> {
-    let css = diagram_css().ok_or(
-        "This page cannot read its own stylesheet (a sandboxed embed?), so it cannot draw the figure: open Lock Lab in a tab of its own, or use `locklab svg`.",
-    )?;
-    Ok(figure(f.run, f.timeline, f.at, f.width, f.lecture, &css))
+    Ok(figure(f.run, f.timeline, f.at, f.width, f.lecture, &css()?))
 }
 
 /// Downloads the figure as SVG, or as PNG at `png` times its size; `suffix` goes before the
 /// extension (a width other than the default). Says what happened in `status`.
 pub fn save_figure(f: &Figure, png: Option<f64>, suffix: Option<&str>, status: &Status) {
-    let svg = match figure_svg(f) {
-        Ok(svg) => svg,
-        Err(text) => return status.set(Some((false, text.into()))),
-    };
     let name = |ext: &str| {
         let name = file_name(&f.run.scenario, Some(f.at), ext);
         suffix.map_or_else(|| name.clone(), |s| name.replace(&format!(".{ext}"), &format!("{s}.{ext}")))
     };
-    let Some(scale) = png else {
-        let name = name("svg");
+    save_svg(figure_svg(f), png.map(|scale| (scale, name("png"))), name("svg"), status);
+}
+
+/// Downloads the run's strip (`animated` false: as SVG, or as PNG with `png`) or its animated
+/// SVG (`draw::story`). Says what happened in `status`.
+pub fn save_story(run: &Run, timeline: &Timeline, animated: bool, png: bool, status: &Status) {
+    let svg = css().map(|css| if animated { story::animated(run, timeline, &css) } else { story::strip(run, timeline, &css) });
+    // The strip is drawn for a slide (1,300 px wide and up): its PNG is its own size.
+    let png = png.then(|| (1.0, story::file_name(&run.scenario, animated, "png")));
+    save_svg(svg, png, story::file_name(&run.scenario, animated, "svg"), status);
+}
+
+/// Downloads `svg` as `name`, or, with `png` (scale, name), drawn as a PNG at that scale.
+fn save_svg(svg: Result<String, &'static str>, png: Option<(f64, String)>, name: String, status: &Status) {
+    let svg = match svg {
+        Ok(svg) => svg,
+        Err(text) => return status.set(Some((false, text.into()))),
+    };
+    let Some((scale, name)) = png else {
         return report(status, &name, download(&name, "image/svg+xml", &svg));
     };
-    let name = name("png");
     let (status, promise) = (status.clone(), download_png(&name, &svg, scale));
     wasm_bindgen_futures::spawn_local(async move {
         let error = match wasm_bindgen_futures::JsFuture::from(promise).await {

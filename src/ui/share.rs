@@ -13,7 +13,7 @@ extern "C" {
     // iframes, permissions): `catch` turns every such failure into an Err, never a throw
     // through the app.
     #[wasm_bindgen(catch, js_namespace = ["navigator", "clipboard"], js_name = writeText)]
-    fn write_text(text: &str) -> Result<js_sys::Promise, JsValue>;
+    pub fn write_text(text: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 #[derive(Clone, Copy, PartialEq)]

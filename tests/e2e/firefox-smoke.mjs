@@ -5,12 +5,12 @@
 // load the app, choose a scenario with the picker and walk its key moments with Shift+→ (the
 // caption changes at each), F turns fencing on (the verdict flips to safe), L lecture mode at
 // 1280×720, an embed URL, the offline file from disk, and no console error or CSP violation
-// anywhere.
+// anywhere; last, the animated SVG (`locklab svg --animated`) plays inside an <img>.
 //
 //   node tests/e2e/firefox-smoke.mjs     # LOCKLAB_DIST=/abs/dist for another build folder
 //
 // Prints one line per step and exits non-zero when a step fails.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -165,6 +165,26 @@ try {
   check(asked.length === 0, 'the offline file asks for nothing but itself', asked.join(' '));
 
   check(problems.length === 0, 'no console errors, page errors or CSP violations', problems.join(' | '));
+
+  // Issue 36, item 5: the animated SVG plays inside an <img> with no script, as on a README. The
+  // CLI's file (the same bytes the Embed dialog saves; test.sh has built it for the native tests),
+  // shown alone in a page: its pixels change on their own.
+  const svg = execFileSync('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'locklab', '--', 'svg', '--builtin', 'redis-gc-pause', '--animated', '-o', '-'], { cwd: root });
+  await page.setViewport({ width: 900, height: 700 });
+  await page.setContent(`<body style="margin:0"><img id="story" src="data:image/svg+xml;base64,${svg.toString('base64')}" width="880"></body>`);
+  await page.waitForFunction(() => { const i = document.getElementById('story'); return i.complete && i.naturalWidth > 0; });
+  const img = await page.$('#story');
+  // Twice: a first change could be the image's unanimated look giving way to the animation's
+  // first frame; a second one is time moving in it.
+  const next = async (was) => {
+    for (const t0 = Date.now(); Date.now() - t0 < 20000; await new Promise((r) => setTimeout(r, 250))) {
+      const now = await img.screenshot();
+      if (Buffer.compare(now, was) !== 0) return now;
+    }
+    return null;
+  };
+  const second = await next(await img.screenshot());
+  check(second !== null && (await next(second)) !== null, 'the animated SVG plays inside an <img>');
 } catch (e) {
   check(false, 'the walk ran to its end', String(e?.stack ?? e));
 } finally {

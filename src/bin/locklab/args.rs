@@ -121,6 +121,12 @@ pub struct SvgArgs {
     /// The figure's width in px
     #[arg(long, value_name = "PX", value_parser = width, default_value_t = export::FIGURE_WIDTH)]
     pub width: f64,
+    /// The run's key moments instead, a panel each with its caption, for a slide or a handout
+    #[arg(long)]
+    pub strip: bool,
+    /// The whole run instead, animated with CSS (it plays in an <img>, no script)
+    #[arg(long)]
+    pub animated: bool,
     /// Where to write the figure (`-` for stdout)
     #[arg(short = 'o', value_name = "OUT.svg")]
     pub out: Option<String>,
@@ -192,6 +198,18 @@ pub enum LessonCommand {
         /// Every built-in lesson: a table of their questions' choices, right-answer positions and spoilers
         #[arg(long)]
         all: bool,
+    },
+    /// Write a lesson's printable handout: an HTML page of its steps, its questions with a blank for the answer, and a strip of each story's key moments
+    Handout {
+        /// A lesson file (JSON, see docs/LESSON_FORMAT.md)
+        #[arg(value_name = "FILE")]
+        file: Option<String>,
+        /// A built-in lesson by its id (a wrong id lists them)
+        #[arg(long, value_name = "ID", value_parser = builtin_lesson)]
+        builtin: Option<Lesson>,
+        /// Where to write the page (`-` for stdout)
+        #[arg(short = 'o', value_name = "OUT.html")]
+        out: Option<String>,
     },
 }
 

@@ -3,7 +3,7 @@
 
 use locklab::lab;
 use locklab::scenario::{catalog, Approach};
-use locklab::timeline::draw::export;
+use locklab::timeline::draw::{export, story};
 use locklab::timeline::Timeline;
 
 use super::args::{usage, Command, LessonCommand, ScenarioArgs, SeedArg, SvgArgs};
@@ -16,6 +16,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
         Command::Explore(a) => super::explore::explore(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
+        Command::Lesson { command: LessonCommand::Handout { file, builtin, out } } => super::lesson::handout(file, builtin, out),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }
@@ -55,6 +56,16 @@ fn run(scenario: ScenarioArgs, seed: &SeedArg, json: bool, narrate: bool) -> Res
 fn svg(a: SvgArgs) -> Result<String, String> {
     let scenario = a.seed.apply(a.scenario.scenario("svg")?);
     let out = a.out.ok_or_else(|| format!("svg: give an output file with -o OUT.svg (or -o - for stdout)\n{}", usage("svg")))?;
+    let whole = match (a.strip, a.animated) {
+        (true, true) => return Err("--strip, --animated: give one of them".into()),
+        (true, false) => Some("--strip"),
+        (false, true) => Some("--animated"),
+        (false, false) => None,
+    };
+    // A strip and an animation have their own size and look, and show the whole run.
+    if let (Some(flag), true) = (whole, a.at_ms.is_some() || a.lecture || a.width != export::FIGURE_WIDTH) {
+        return Err(format!("{flag}: shows the whole run at its own size; leave out --at-ms, --lecture and --width"));
+    }
     let run = lab::run(&scenario);
     let timeline = Timeline::of_run(&run);
     let end = timeline.duration_ms;
@@ -62,7 +73,11 @@ fn svg(a: SvgArgs) -> Result<String, String> {
     if !(0..=end).contains(&at) {
         return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
     }
-    let figure = export::figure(&run, &timeline, at, a.width, a.lecture, export::STYLESHEET);
+    let figure = match (a.strip, a.animated) {
+        (true, _) => story::strip(&run, &timeline, export::STYLESHEET),
+        (_, true) => story::animated(&run, &timeline, export::STYLESHEET),
+        _ => export::figure(&run, &timeline, at, a.width, a.lecture, export::STYLESHEET),
+    };
     if out == "-" {
         return Ok(figure);
     }

@@ -3,11 +3,13 @@
 //! what its question reveals, so an author sees each step's claim next to its run's verdict;
 //! then its questions' fairness (`lesson::fair`): right-answer positions, and a refusal when a
 //! question's answer shows on the screen that asks it. `--all` prints the course's table.
+//! `locklab lesson handout … -o OUT.html` writes its printable handout.
 
 use locklab::lesson::{builtin, fair, locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
 
-/// `lesson check`: the one lesson given, a FILE read and checked now.
+/// `lesson check`: the one lesson given (a FILE read and checked now, or a built-in), or with
+/// `--all` every built-in lesson's fairness.
 pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<String, String> {
     if all {
         return match (file, one) {
@@ -15,14 +17,7 @@ pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<Str
             _ => Err("lesson check: --all checks every built-in lesson; give no FILE or --builtin with it".into()),
         };
     }
-    let lesson = match (file, one) {
-        (Some(file), None) => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: cannot read: {e}"))?;
-            parse(&text).map_err(|e| format!("{file}: {e}"))?
-        }
-        (None, Some(lesson)) => lesson,
-        _ => return Err("lesson check: give a lesson FILE or --builtin ID (one, not two)".into()),
-    };
+    let lesson = load("check", file, one)?;
     let audit = fair::audit(&lesson);
     if let Some(why) = audit.refusal() {
         return Err(format!("{}: {why}", lesson.id));
@@ -48,6 +43,30 @@ fn course() -> Result<String, String> {
         ));
     }
     Ok(table)
+}
+
+/// `lesson handout`: the lesson's printable page (`lesson::handout`), written to `-o`.
+pub fn handout(file: Option<String>, one: Option<Lesson>, out: Option<String>) -> Result<String, String> {
+    let lesson = load("handout", file, one)?;
+    let out = out.ok_or("lesson handout: give an output file with -o OUT.html (or -o - for stdout)")?;
+    let page = locklab::lesson::handout::handout(&lesson, locklab::timeline::draw::export::STYLESHEET);
+    if out == "-" {
+        return Ok(page);
+    }
+    std::fs::write(&out, page).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
+    Ok(String::new())
+}
+
+/// The one lesson given to `lesson CMD`: a FILE read and checked now, or a built-in.
+fn load(cmd: &str, file: Option<String>, one: Option<Lesson>) -> Result<Lesson, String> {
+    match (file, one) {
+        (Some(file), None) => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+            parse(&text).map_err(|e| format!("{file}: {e}"))
+        }
+        (None, Some(lesson)) => Ok(lesson),
+        _ => Err(format!("lesson {cmd}: give a lesson FILE or --builtin ID (one, not two)")),
+    }
 }
 
 fn summary(l: &Lesson) -> String {

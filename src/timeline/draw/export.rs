@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::svg::{Esc, N};
-use super::{backdrop, lanes, live, scene, Geometry, DEFS};
+use super::{backdrop, lanes, live, scene, Drawing, Geometry, DEFS};
 use crate::decimal::seconds;
 use crate::lab::Run;
 use crate::scenario::Scenario;
@@ -34,8 +34,6 @@ pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> 
     let (g, lecture) = (g.clone(), g.lecture);
     let drawing = scene(t, &g);
     let at = at.clamp(0, t.duration_ms);
-    let cursor = at as f64;
-    let x = g.x(cursor);
     let (w, h) = (N(g.width), N(g.height));
     let mut out = String::new();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
@@ -50,7 +48,19 @@ pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> 
     let _ = writeln!(out, "<style><![CDATA[\n{}]]></style>", standalone_css(css, lecture).replace("]]>", "]]]]><![CDATA[>"));
     let _ = write!(out, r#"<g class="diagram"><rect class="paper" width="{w}" height="{h}"/>"#);
     out.push_str(DEFS);
-    out.push_str(&backdrop(t, &g));
+    out.push_str(&at_moment(t, &g, &drawing, at, None));
+    out.push_str("</g>\n</svg>\n");
+    out
+}
+
+/// What the app draws at true time `at` up to event `upto` there (None: all of `at`'s events),
+/// over the paper: the backdrop, the run's shapes with the future veiled, the labels of what has
+/// happened, messages in flight, the lane column and the cursor. A figure's, and each panel's
+/// of a strip (`story`); the hatch patterns (`DEFS`) are the document's, written once.
+pub fn at_moment(t: &Timeline, g: &Geometry, drawing: &Drawing, at: Time, upto: Option<usize>) -> String {
+    let cursor = at as f64;
+    let x = g.x(cursor);
+    let mut out = backdrop(t, g);
     out.push_str(&drawing.shapes);
     // The future stays visible but faint, as in the app; what has not happened yet has no labels.
     let _ = write!(
@@ -61,20 +71,24 @@ pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> 
         N(g.width - x),
         N(g.height - g.axis_h + 6.0)
     );
-    let (flying, banner) = live::layer(t, &g, &drawing, cursor);
+    let (flying, banner) = live::layer(t, g, drawing, cursor);
     out.push_str(&flying.dots);
-    out.push_str(&drawing.label_markup(drawing.labels_until(at)));
+    out.push_str(&drawing.label_markup(drawing.labels_upto(at, upto)));
     out.push_str(&flying.labels);
     out.push_str(&banner);
-    out.push_str(&lanes::labels(t, &g, at, None));
-    out.push_str(&live::cursor(&g, cursor));
-    out.push_str("</g>\n</svg>\n");
+    out.push_str(&lanes::labels(t, g, at, upto));
+    out.push_str(&live::cursor(g, cursor));
     out
 }
 
 /// "Lock Lab · Redis: GC pause after acquire · fencing off · seed 42 · at 15.502 s".
 pub fn title(s: &Scenario, at: Time) -> String {
-    format!("Lock Lab · {} · fencing {} · seed {} · at {}", s.title, if s.storage.fencing { "on" } else { "off" }, s.seed, seconds(at))
+    format!("{} · at {}", run_title(s), seconds(at))
+}
+
+/// "Lock Lab · Redis: GC pause after acquire · fencing off · seed 42": a whole run's.
+pub fn run_title(s: &Scenario) -> String {
+    format!("Lock Lab · {} · fencing {} · seed {}", s.title, if s.storage.fencing { "on" } else { "off" }, s.seed)
 }
 
 /// A file name for an export: "redis-gc-pause-t15502.svg", "-fencing-on" when it is on, no

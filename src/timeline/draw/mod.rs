@@ -18,6 +18,7 @@ pub mod geometry;
 pub mod lanes;
 pub mod live;
 mod marks;
+pub mod story;
 pub mod svg;
 pub mod words;
 mod writes;

@@ -1,0 +1,97 @@
+//! A lesson's printable handout (issue 36, item 5): one HTML page with a print stylesheet, its
+//! steps' words in order, each question with its choices and a blank for the answer (never the
+//! answer), and, the first time a step without a question shows a story (a scenario with its
+//! fencing), the strip of that run's key moments (`timeline::draw::story`), in the columns that
+//! fit an A4 page best; the stories met only with a question come after the steps. `locklab lesson handout` writes it; a
+//! browser prints it to paper or PDF.
+
+use std::fmt::Write;
+
+use super::Lesson;
+use crate::lab::Run;
+use crate::timeline::draw::export::run_title;
+use crate::timeline::draw::story;
+use crate::timeline::draw::svg::Esc;
+use crate::timeline::Timeline;
+
+/// The page's own styles: A4, the strips as wide as the text, nothing split across two pages
+/// that fits on one.
+const PRINT_CSS: &str = "\
+@page { size: A4; margin: 14mm; }
+body { font: 11pt/1.45 system-ui, -apple-system, \"Segoe UI\", Roboto, \"DejaVu Sans\", Arial, sans-serif; color: #000; max-width: 182mm; margin: 0 auto; }
+h1 { font-size: 20pt; margin: 0 0 2mm; }
+h2 { font-size: 12pt; margin: 0 0 1mm; }
+.meta { color: #333; margin: 0 0 6mm; }
+.step, .question, figure { break-inside: avoid; }
+.after { break-before: page; }
+.step { margin: 0 0 6mm; }
+.question { border: 1px solid #000; border-radius: 2mm; padding: 2mm 4mm; margin: 2mm 0; }
+.choices { list-style: upper-alpha; margin: 1mm 0; }
+.blank { display: inline-block; width: 40mm; border-bottom: 1px solid #000; }
+figure { margin: 3mm 0 0; }
+figure > svg { display: block; width: 100%; height: auto; }
+figcaption { font-size: 9pt; color: #333; }
+@media screen { body { padding: 16px; } }
+";
+
+/// The handout of `lesson`; `css` is styles/diagram.css (the strips' drawing).
+pub fn handout(lesson: &Lesson, css: &str) -> String {
+    let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} · Lock Lab handout</title>\n<style>\n{PRINT_CSS}</style></head>\n<body>\n<h1>{}</h1>\n<p class=\"meta\">Lock Lab lesson <code>{}</code>: {} steps, {questions} questions.</p>\n",
+        Esc(&lesson.title),
+        Esc(&lesson.title),
+        Esc(&lesson.id),
+        lesson.steps.len()
+    );
+    // A strip shows its story to the end: under a question it would give the answer away, so a
+    // story first met with a question is shown at its next step without one, or after the steps.
+    let mut shown: Vec<(String, bool)> = Vec::new();
+    let mut held: Vec<Run> = Vec::new();
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let _ = write!(out, "<section class=\"step\"><h2>Step {}</h2>\n<p>{}</p>\n", i + 1, Esc(&step.text));
+        if let Some(q) = &step.question {
+            let _ = write!(out, "<div class=\"question\"><p><strong>Question.</strong> {}</p><ol class=\"choices\">", Esc(&q.prompt));
+            for c in &q.choices {
+                let _ = write!(out, "<li>{}</li>", Esc(c));
+            }
+            out.push_str("</ol><p>Your answer: <span class=\"blank\"></span></p></div>\n");
+        }
+        if let Some(run) = step.run().filter(|_| !step.is_slide()) {
+            let key = story_of(&run);
+            if step.question.is_some() {
+                if !shown.contains(&key) && !held.iter().any(|h| story_of(h) == key) {
+                    held.push(run);
+                }
+            } else if !shown.contains(&key) {
+                out.push_str(&strip(&run, css));
+                held.retain(|h| story_of(h) != key);
+                shown.push(key);
+            }
+        }
+        out.push_str("</section>\n");
+    }
+    if !held.is_empty() {
+        out.push_str("<section class=\"after\"><h2>The questions' stories, to the end</h2>\n");
+        for run in &held {
+            out.push_str(&strip(run, css));
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// Which story a run tells: its scenario, with its fencing.
+fn story_of(run: &Run) -> (String, bool) {
+    (run.scenario.id.clone(), run.scenario.storage.fencing)
+}
+
+/// A run's strip as a figure in the page: the SVG inline, without its XML declaration.
+fn strip(run: &Run, css: &str) -> String {
+    let svg = story::strip_for(run, &Timeline::of_run(run), css, story::A4_TEXT);
+    let svg = svg.split_once("?>\n").map_or(svg.as_str(), |(_, rest)| rest);
+    format!("<figure class=\"strip\">{svg}<figcaption>{}: its key moments</figcaption></figure>\n", Esc(&run_title(&run.scenario)))
+}
