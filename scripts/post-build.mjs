@@ -104,7 +104,7 @@ const PLAYER = 'locklab-player';
 let joined = null;
 function requestSooner(html) {
   const links = [...html.matchAll(/<link\b[^>]*>/gi)].map((m) => ({ tag: m[0], a: attrsOf(m[0].replace(/\/?>$/, ' >')) }));
-  const sheets = links.filter((l) => l.a.rel === 'stylesheet' && /^\.?\/?[\w-]+-[0-9a-f]{16}\.css$/.test(l.a.href) && !/^\.?\/?diagram-/.test(l.a.href));
+  const sheets = links.filter((l) => l.a.rel === 'stylesheet' && /^\.?\/?[\w-]+-[0-9a-f]{8,16}\.css$/.test(l.a.href) && !/^\.?\/?diagram-/.test(l.a.href));
   if (sheets.length > 1) {
     const join = (some, stem = 'styles') => {
       const bytes = Buffer.from(some.map((l) => readFileSync(path.join(dir, l.a.href), 'utf8').replace(/\s*$/, '\n')).join(''), 'utf8');
@@ -117,7 +117,7 @@ function requestSooner(html) {
     // The embeds' player (0c below) shows none of the app's fault menu, explorer or lessons:
     // its own join leaves their stylesheets out (11 KB an embed does not fetch).
     if (existsSync(path.join(dir, `${PLAYER}.js`))) {
-      const its = join(sheets.filter((l) => !/^\.?\/?(pointing|explore|lesson|lesson-index)-[0-9a-f]{16}\.css$/.test(l.a.href)), `${PLAYER}-styles`);
+      const its = join(sheets.filter((l) => !/^\.?\/?(pointing|explore|lesson|lesson-index)-[0-9a-f]{8,16}\.css$/.test(l.a.href)), `${PLAYER}-styles`);
       joined = { cross, app: { name, integrity }, player: its };
       console.log(`post-build: the player's stylesheets joined into ${its.name} (${its.bytes.length} bytes)`);
     }
@@ -230,7 +230,7 @@ let offlineFiles = null;
   // (its policy comes below, with the other pages').
   if (release && offlineFiles) {
     const data = /<meta name="locklab-data" content="([^"]+)\/"/.exec(html)?.[1];
-    const diagramCss = /<link\b[^>]*href=\.\/(diagram-[0-9a-f]{16}\.css)/.exec(html)?.[1];
+    const diagramCss = /<link\b[^>]*href=\.\/(diagram-[0-9a-f]{8,16}\.css)/.exec(html)?.[1];
     if (!data || !diagramCss || !offlineFiles.appCss) throw new Error('post-build: the offline file needs the data folder, diagram.css and the joined stylesheet');
     const page = offlinePage(html, dir, { ...offlineFiles, data, diagramCss });
     writeFileSync(path.join(dir, OFFLINE), page);

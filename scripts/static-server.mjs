@@ -89,8 +89,9 @@ async function body(file, acceptEncoding) {
   return { data: await readFile(file), encoding: null };
 }
 
-/** Trunk's content hash in a file name or folder: `-` and 16 hex digits (see Trunk.toml). */
-const HASHED = /-[0-9a-f]{16}(?:_bg)?(?:\.[a-z]+$|\/)/;
+/** A content hash in a file name or folder: `-` and 8 to 16 hex digits (Trunk writes its u64 hash in hex
+ *  without leading zeros, so 15 digits now and then; the build's own hashes are 16). */
+const HASHED = /-[0-9a-f]{8,16}(?:_bg)?(?:\.[a-z]+$|\/)/;
 
 /** The Cache-Control for a path under the root: immutable when its name carries a content hash. */
 function cacheControl(rel) {

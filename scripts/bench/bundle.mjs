@@ -41,7 +41,7 @@ const files = readdirSync(dist, { recursive: true, withFileTypes: true })
   .sort();
 const rows = files.map((f) => {
   const data = readFileSync(path.join(dist, f));
-  return { file: f, kind: path.extname(f).slice(1), bin: f.replace(/-[0-9a-f]{16}(_bg)?\.(wasm|js)$/, ''), raw: data.length, gzip: gzip(path.join(dist, f)), brotli: brotli(data) };
+  return { file: f, kind: path.extname(f).slice(1), bin: f.replace(/-[0-9a-f]{8,16}(_bg)?\.(wasm|js)$/, ''), raw: data.length, gzip: gzip(path.join(dist, f)), brotli: brotli(data) };
 });
 
 console.log(`Lock Lab release bundle (${dist}, gzip -9 and brotli -q 11, 1 KB = 1024 B)`);

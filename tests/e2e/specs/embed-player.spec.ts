@@ -8,7 +8,8 @@ import { frames } from './helpers';
 // and the fencing switch (key F) work as in the app, on the same trace.
 
 const PLAYER = /\/locklab-player-[0-9a-f]{16}(_bg\.wasm|\.js)$/;
-const APP = /\/locklab-web-[0-9a-f]{16}(_bg\.wasm|\.js)$/;
+// Trunk's hash is a u64 in hex without leading zeros: 8 to 16 digits.
+const APP = /\/locklab-web-[0-9a-f]{8,16}(_bg\.wasm|\.js)$/;
 
 /** Every URL the page (and its frames) asks for, from now on. */
 function requests(page: Page): string[] {
