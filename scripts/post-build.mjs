@@ -153,10 +153,11 @@ function requestSooner(html) {
 //     <html data-wasm="player|app">; Trunk's start-up module then imports the picked JS. So an
 //     embed never fetches the app's wasm: "Open in Lock Lab" opens the app in a tab of its own.
 const sriOf = (file) => `sha384-${createHash('sha384').update(readFileSync(file)).digest('base64')}`;
+/** The page with the player wired in, and the app's own JS and wasm (none: a build without it). */
 function withPlayer(html) {
   const js0 = path.join(dir, `${PLAYER}.js`);
   const wasm0 = path.join(dir, `${PLAYER}_bg.wasm`);
-  if (!existsSync(js0) || !existsSync(wasm0)) return html; // a build without the player (the bench floor)
+  if (!existsSync(js0) || !existsSync(wasm0)) return { html, app: null }; // a build without the player (the bench floor)
   const hash = createHash('sha256').update(readFileSync(wasm0)).update(readFileSync(js0)).digest('hex').slice(0, 16);
   const base = `${PLAYER}-${hash}`;
   // The JS's own default address of its wasm follows the new name (the page passes it anyway).
@@ -217,22 +218,21 @@ function withPlayer(html) {
   const first = /<link\b[^>]*\brel=("?)stylesheet\1[^>]*>/i.exec(html);
   if (!first) throw new Error('post-build: no stylesheet to put the pick before');
   html = html.slice(0, first.index) + `<script data-online>${pick}</script>` + html.slice(first.index);
-  offlineFiles = { js: app.js, wasm: app.wasm, appCss: joined?.app.name };
   console.log(`post-build: the player ${base} (${statSync(path.join(dir, `${base}_bg.wasm`)).size} bytes of wasm) for embeds, the app otherwise`);
-  return html;
+  return { html, app };
 }
-let offlineFiles = null;
 {
   const file = path.join(dir, 'index.html');
-  const html = withPlayer(requestSooner(readFileSync(file, 'utf8')));
+  const { html, app } = withPlayer(requestSooner(readFileSync(file, 'utf8')));
   writeFileSync(file, html);
   // The offline file (issue 35, scripts/offline.mjs): release builds, from the page as it is now
   // (its policy comes below, with the other pages').
-  if (release && offlineFiles) {
+  if (release && app) {
     const data = /<meta name="locklab-data" content="([^"]+)\/"/.exec(html)?.[1];
     const diagramCss = /<link\b[^>]*href=\.\/(diagram-[0-9a-f]{8,16}\.css)/.exec(html)?.[1];
-    if (!data || !diagramCss || !offlineFiles.appCss) throw new Error('post-build: the offline file needs the data folder, diagram.css and the joined stylesheet');
-    const page = offlinePage(html, dir, { ...offlineFiles, data, diagramCss });
+    const appCss = joined?.app.name;
+    if (!data || !diagramCss || !appCss) throw new Error('post-build: the offline file needs the data folder, diagram.css and the joined stylesheet');
+    const page = offlinePage(html, dir, { js: app.js, wasm: app.wasm, appCss, data, diagramCss });
     writeFileSync(path.join(dir, OFFLINE), page);
     console.log(`post-build: ${OFFLINE}, the app in one file (${page.length} bytes)`);
   }
