@@ -68,6 +68,7 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
         ("f" | "F", _) => Action::ToggleFencing,
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,
+        ("t" | "T", _) => Action::NextTheme,
         ("g" | "G", _) => Action::ToggleFuture,
         ("k" | "K", _) => Action::ToggleLegend,
         ("?", _) => Action::ToggleHelp,

@@ -27,6 +27,7 @@ mod share;
 pub mod start;
 pub mod state;
 mod switches;
+mod theme;
 mod transport;
 mod verdict;
 

@@ -11,6 +11,7 @@ use locklab::explore::table;
 use locklab::lesson::{builtin as lessons, Lesson};
 use locklab::scenario::limits::MAX_FAULTS;
 use locklab::scenario::{catalog, parse, Approach, Scenario};
+use locklab::theme::Theme;
 use locklab::timeline::draw::export;
 
 /// Run a lock scenario (a file or a built-in) and print its verdict, draw it as an SVG figure,
@@ -121,6 +122,10 @@ pub struct SvgArgs {
     /// The figure's width in px
     #[arg(long, value_name = "PX", value_parser = width, default_value_t = export::FIGURE_WIDTH)]
     pub width: f64,
+    /// The colours: light, dark or projector (default: projector for --lecture, --strip and
+    /// --animated, which are for a room; light otherwise)
+    #[arg(long, value_name = "THEME", value_parser = theme)]
+    pub theme: Option<Theme>,
     /// The run's key moments instead, a panel each with its caption, for a slide or a handout
     #[arg(long)]
     pub strip: bool,
@@ -295,6 +300,10 @@ fn on_off(v: &str) -> Result<bool, String> {
         "off" => Ok(false),
         v => Err(format!("expected on or off, got \"{v}\"")),
     }
+}
+
+fn theme(v: &str) -> Result<Theme, String> {
+    Theme::by_id(v).ok_or_else(|| format!("expected light, dark or projector, got \"{v}\""))
 }
 
 fn builtin_scenario(id: &str) -> Result<Scenario, String> {

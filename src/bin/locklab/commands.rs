@@ -3,6 +3,7 @@
 
 use locklab::lab;
 use locklab::scenario::{catalog, Approach};
+use locklab::theme::Theme;
 use locklab::timeline::draw::{export, story};
 use locklab::timeline::Timeline;
 
@@ -73,10 +74,12 @@ fn svg(a: SvgArgs) -> Result<String, String> {
     if !(0..=end).contains(&at) {
         return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
     }
+    // A room's pictures (the lecture's, a strip, an animation) default to the projector's colours.
+    let theme = Theme::shown(a.theme, a.lecture || whole.is_some(), false);
     let figure = match (a.strip, a.animated) {
-        (true, _) => story::strip(&run, &timeline, export::STYLESHEET),
-        (_, true) => story::animated(&run, &timeline, export::STYLESHEET),
-        _ => export::figure(&run, &timeline, at, a.width, a.lecture, export::STYLESHEET),
+        (true, _) => story::strip(&run, &timeline, export::STYLESHEET, theme),
+        (_, true) => story::animated(&run, &timeline, export::STYLESHEET, theme),
+        _ => export::figure(&run, &timeline, at, a.width, a.lecture, theme, export::STYLESHEET),
     };
     if out == "-" {
         return Ok(figure);
