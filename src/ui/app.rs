@@ -194,6 +194,17 @@ fn panels(lab: &Session, runs: &[OnScreen], act: &Act) -> Html {
     html! { <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div> }
 }
 
+/// The run in words, lane by lane: the diagram's parallel document (this run's; compared, the
+/// other run's words are its own diagram's caption).
+fn outline(lab: &Session, act: &Act) -> Html {
+    let cursor = lab.cursor_ms();
+    let passed = lab.timeline.steps.partition_point(|s| s.at <= cursor);
+    html! {
+        <super::outline::RunOutline run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()}
+            {passed} focus={lab.focus} whole={lab.outcome_shown()} act={act.clone()} />
+    }
+}
+
 /// Each run's exports; compared, each under its approach's name.
 fn exports(lab: &Session, runs: &[OnScreen]) -> Html {
     let (cursor, compared) = (lab.cursor_ms(), runs.len() > 1);
@@ -377,6 +388,9 @@ pub fn app() -> Html {
                 }
                 if painted {
                     {panels(&lab, &runs, &act)}
+                    if !lab.embed {
+                        {outline(&lab, &act)}
+                    }
                     if !lab.embed {
                         <super::explore::Explore act={act.clone()} />
                     }

@@ -18,6 +18,7 @@ mod legend;
 mod lesson;
 mod lesson_index;
 pub mod library;
+mod outline;
 mod painted;
 mod picker;
 mod playback;
