@@ -216,6 +216,12 @@ pub enum LessonCommand {
         #[arg(short = 'o', value_name = "OUT.html")]
         out: Option<String>,
     },
+    /// Write the teacher's guide to the built-in course (docs/TEACHING.md): each lesson's aims, minutes, steps with links, questions and answers
+    Guide {
+        /// Where to write it (default: stdout)
+        #[arg(short = 'o', value_name = "OUT.md")]
+        out: Option<String>,
+    },
 }
 
 impl ScenarioArgs {
