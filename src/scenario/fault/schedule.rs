@@ -100,7 +100,7 @@ impl Schedule {
         self.on.clone().unwrap_or_else(|| s.clients.iter().map(|c| c.name.clone()).collect())
     }
 
-    /// "pause a random one of A, B every 5 s (periodic) for log_normal(median 50, p99 2000) ms".
+    /// "pause a random one of A, B every 5 s, duration_ms log_normal(median 50, p99 2000) ms".
     pub fn words(&self, s: &Scenario) -> String {
         let targets = self.targets(s);
         let on = if targets.len() == 1 { targets[0].clone() } else { format!("a random one of {}", targets.join(", ")) };
@@ -109,14 +109,13 @@ impl Schedule {
             let params: Vec<String> = d.params().iter().map(|(k, v)| format!("{k} {v}")).collect();
             format!(", {} {}({}) {}", p.name, d.id(), params.join(", "), n.unit)
         });
+        let from = if self.from_ms == 0 { String::new() } else { format!(" from {}", seconds(self.from_ms)) };
         let until = self.until_ms.map_or_else(String::new, |u| format!(" until {}", seconds(u)));
-        format!(
-            "{} {on} every {} ({}) from {}{until}{amount}",
-            self.kind().noun(),
-            seconds(self.every_ms),
-            self.arrivals.id(),
-            seconds(self.from_ms)
-        )
+        let arrivals = match self.arrivals {
+            Arrivals::Periodic => "",
+            Arrivals::Poisson => " on average (Poisson)",
+        };
+        format!("{} {on} every {}{arrivals}{from}{until}{amount}", self.kind().noun(), seconds(self.every_ms))
     }
 
     /// The faults of schedule `index` in `s` (validated), in time order, at most `room` of them.
