@@ -75,3 +75,21 @@ fn locklab_rate_prints_the_table_the_same_on_any_thread_count() {
     assert_eq!(code, 2);
     assert!(err.contains("--runs"), "{err}");
 }
+
+#[test]
+fn each_setting_sets_what_it_names() {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/scenarios/redis-gc-pauses.json").unwrap()).unwrap();
+    v["faults"] = serde_json::json!([{ "at_ms": 0, "kind": "clock_drift", "node": "redis", "ppm": 0 }]);
+    v["schedules"][1] =
+        serde_json::json!({ "kind": "clock_drift", "every_ms": 10000, "on": "A", "ppm": { "dist": "uniform", "min": -10, "max": 10 } });
+    let s = parse(&v.to_string()).unwrap();
+    let drift = Setting::DriftPpm.apply(&s, 200_000).unwrap();
+    assert!(matches!(&drift.faults[0], locklab::scenario::FaultSpec::ClockDrift(d) if d.ppm == 200_000));
+    assert_eq!(drift.schedules[1].amount, Some(locklab::scenario::fault::dist::Dist::Fixed { value: 200_000 }));
+    let p99 = Setting::PauseP99Ms.apply(&s, 9_000).unwrap();
+    assert_eq!(p99.schedules[0].amount, Some(locklab::scenario::fault::dist::Dist::LogNormal { median: 50, p99: 9_000 }));
+    // A p99 at or below the median is the format's own error, with its path.
+    let e = Setting::PauseP99Ms.apply(&s, 50).unwrap_err();
+    assert!(e.starts_with("at 50: schedules[0].duration_ms.p99: 50 must be above the median (50)"), "{e}");
+    assert_eq!(Setting::TtlMs.apply(&s, 4_000).unwrap().lock.ttl_ms, 4_000);
+}

@@ -7,6 +7,7 @@ use locklab::protocols::EventKind;
 use locklab::scenario::fault::{expand, FaultSpec, Pause};
 use locklab::scenario::limits::MAX_SCHEDULED_FAULTS;
 use locklab::scenario::{parse, Scenario};
+use locklab::timeline::{BandKind, Timeline};
 
 const JEPSEN: &str = "tests/scenarios/jepsen-etcd-pauses.json";
 
@@ -56,6 +57,9 @@ fn scheduled_faults_are_ordinary_faults_in_the_trace() {
     let paused = run.trace.events.iter().filter(|e| matches!(e.kind, EventKind::Paused { .. })).count();
     // A pause that strikes a node still paused is not applied (as for any fault).
     assert!((8..=11).contains(&paused), "{paused} pauses in the trace");
+    // And the diagram draws each as any pause: a band on its node's lane.
+    let t = Timeline::of_run(&run);
+    assert_eq!(t.bands.iter().filter(|b| b.kind == BandKind::Paused).count(), paused);
     // The JSON round trip keeps the schedule (a link or an export carries it whole).
     let text = serde_json::to_string(&s).unwrap();
     assert!(text.contains("\"schedules\""));
