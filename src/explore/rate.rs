@@ -104,9 +104,60 @@ fn outcome(s: &Scenario, i: u64) -> (bool, bool) {
 /// The rate of `runs` runs of `s` (valid), on every core rayon is given when `parallel`
 /// (native only); the same numbers either way.
 pub fn measure(s: &Scenario, runs: u64, parallel: bool) -> Rate {
-    let outcomes = super::in_order(0..runs, parallel, |i| outcome(s, i));
-    let count = |pick: fn(&(bool, bool)) -> bool| Proportion { hits: outcomes.iter().filter(|o| pick(o)).count() as u64, runs };
-    Rate { runs, lost_updates: count(|o| o.0), two_believers: count(|o| o.1) }
+    let mut search = RateSearch::new(s, runs);
+    search.batch(runs, parallel);
+    search.rate()
+}
+
+/// One rate measured in batches: a page runs a few runs in each frame (it has one thread),
+/// the CLI all of them at once on every core; the numbers are the same however it is cut,
+/// as runs are counted in seed order.
+#[derive(Clone, Debug)]
+pub struct RateSearch {
+    scenario: Scenario,
+    total: u64,
+    next: u64,
+    lost_updates: u64,
+    two_believers: u64,
+}
+
+impl RateSearch {
+    /// `runs` runs of `s` (a valid scenario), none run yet.
+    pub fn new(s: &Scenario, runs: u64) -> RateSearch {
+        RateSearch { scenario: s.clone(), total: runs, next: 0, lost_updates: 0, two_believers: 0 }
+    }
+
+    /// Runs up to `n` more, one after another.
+    pub fn run_batch(&mut self, n: u64) -> Rate {
+        self.batch(n, false)
+    }
+
+    /// `run_batch` on every core rayon is given (native only); the same result.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn run_batch_parallel(&mut self, n: u64) -> Rate {
+        self.batch(n, true)
+    }
+
+    fn batch(&mut self, n: u64, parallel: bool) -> Rate {
+        let range = self.next..self.total.min(self.next.saturating_add(n));
+        let outcomes = super::in_order(range.clone(), parallel, |i| outcome(&self.scenario, i));
+        for (lost, two) in outcomes {
+            self.lost_updates += lost as u64;
+            self.two_believers += two as u64;
+        }
+        self.next = range.end;
+        self.rate()
+    }
+
+    pub fn done(&self) -> bool {
+        self.next >= self.total
+    }
+
+    /// The rate of the runs so far.
+    pub fn rate(&self) -> Rate {
+        let of = |hits| Proportion { hits, runs: self.next };
+        Rate { runs: self.next, lost_updates: of(self.lost_updates), two_believers: of(self.two_believers) }
+    }
 }
 
 /// A setting a rate can be swept against.
@@ -270,6 +321,21 @@ mod tests {
         let (lo, hi) = Proportion { hits: 20, runs: 20 }.interval();
         assert!((lo - (1.0 - 0.1611)).abs() < 5e-5 && hi == 1.0);
         assert_eq!(Proportion::default().interval(), (0.0, 1.0), "no runs: nothing known");
+    }
+
+    #[test]
+    fn a_rate_run_in_batches_is_the_rate_run_at_once() {
+        let s = crate::explore::table::base(crate::scenario::Approach::Redis);
+        let mut gc = s.clone();
+        gc.faults.push(FaultSpec::Pause(Pause { at_ms: 2_500, node: "A".into(), duration_ms: 9_000 }));
+        let whole = measure(&gc, 25, false);
+        let mut cut = RateSearch::new(&gc, 25);
+        while !cut.done() {
+            cut.run_batch(7);
+        }
+        assert_eq!(cut.rate(), whole);
+        assert_eq!(whole.runs, 25);
+        assert_eq!(cut.run_batch(5), whole, "nothing runs past the total");
     }
 
     #[test]
