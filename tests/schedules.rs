@@ -2,6 +2,8 @@
 //! scenario and seed give the same faults; they run as ordinary faults; bad values are refused
 //! with their field path.
 
+mod common;
+
 use locklab::lab;
 use locklab::protocols::EventKind;
 use locklab::scenario::fault::{expand, FaultSpec, Pause};
@@ -151,4 +153,21 @@ fn a_crash_schedule_without_a_restart_stays_down_and_a_clock_schedule_draws_sign
     let jumps: Vec<_> = faults.iter().filter_map(|f| f.get::<locklab::scenario::fault::ClockJump>()).collect();
     assert!(!jumps.is_empty() && jumps.iter().all(|j| (-3_000..=3_000).contains(&j.by_ms)));
     assert_eq!(parse(&serde_json::to_string(&s).unwrap()).unwrap(), s);
+}
+
+#[test]
+fn runs_with_schedules_keep_the_trace_invariants() {
+    // The network obeys the faults, clocks follow them, …: replayed from the trace, so scheduled
+    // faults are held to them as written ones are.
+    for file in [JEPSEN, "tests/scenarios/redis-gc-pauses.json"] {
+        let s = parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+        for seed in 1..=12 {
+            for fencing in [false, true] {
+                let run = lab::run(&lab::with_fencing(&Scenario { seed, ..s.clone() }, fencing));
+                if let Err(e) = common::invariants::check(&run) {
+                    panic!("{file}, seed {seed}, fencing {fencing}: {e}");
+                }
+            }
+        }
+    }
 }
