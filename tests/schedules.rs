@@ -107,6 +107,7 @@ fn bad_schedules_are_refused_with_their_field_path() {
         ),
         (Box::new(set("on", serde_json::json!(["A", "etcd-9"]))), "schedules[0].on[1]: no node named \"etcd-9\""),
         (Box::new(set("on", serde_json::json!([]))), "schedules[0].on: names no node"),
+        (Box::new(set("on", serde_json::json!(["A", "B", "A"]))), "schedules[0].on[2]: \"A\" is listed twice"),
         (
             Box::new(set("kind", "delay".into())),
             "schedules[0].kind: unknown variant `delay`, expected one of `pause`, `clock_jump`, `clock_drift`, `crash`",

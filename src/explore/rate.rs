@@ -190,21 +190,24 @@ impl Setting {
     /// `s` with the setting at `value`, validated; the error says what is missing or wrong.
     pub fn apply(self, s: &Scenario, value: i64) -> Result<Scenario, String> {
         let mut out = s.clone();
-        let mut found = false;
-        match self {
+        // What a scenario must have for the setting to set, when it has none of it.
+        let missing = match self {
             Setting::TtlMs => {
                 out.lock.ttl_ms = value;
-                found = true;
+                None
             }
             Setting::PauseP99Ms => {
+                let mut found = false;
                 for sch in out.schedules.iter_mut().filter(|x| Pause::of(&x.template).is_some()) {
                     if let Some(Dist::LogNormal { p99, .. }) = &mut sch.amount {
                         *p99 = value;
                         found = true;
                     }
                 }
+                (!found).then_some("pause schedule with a log_normal duration to set the p99 of")
             }
             Setting::DriftPpm => {
+                let mut found = false;
                 for f in &mut out.faults {
                     if let FaultSpec::ClockDrift(d) = f {
                         d.ppm = value;
@@ -215,14 +218,11 @@ impl Setting {
                     sch.amount = Some(Dist::Fixed { value });
                     found = true;
                 }
+                (!found).then_some("clock_drift fault or schedule to set")
             }
-        }
-        if !found {
-            return Err(match self {
-                Setting::TtlMs => unreachable!("every scenario has a TTL"),
-                Setting::PauseP99Ms => "the scenario has no pause schedule with a log_normal duration to set the p99 of".into(),
-                Setting::DriftPpm => "the scenario has no clock_drift fault or schedule to set".into(),
-            });
+        };
+        if let Some(what) = missing {
+            return Err(format!("the scenario has no {what}"));
         }
         validate::validate(&out).map_err(|e| format!("at {value}: {e}"))?;
         Ok(out)

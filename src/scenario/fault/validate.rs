@@ -86,6 +86,9 @@ pub fn schedule(sch: &Schedule, index: usize, s: &Scenario, names: &[String]) ->
         if !names.contains(name) {
             return Err(unknown_node(s, at(), name));
         }
+        if sch.on.as_ref().is_some_and(|on| on[..i].contains(name)) {
+            return Err(err(at(), format!("\"{name}\" is listed twice (each fault strikes one of the names, drawn uniformly)")));
+        }
         let mut f = sch.template.clone();
         super::set(&mut f, NODE.name, Value::Name(name.clone()));
         if let Some(message) = f.rule(NODE.name) {
