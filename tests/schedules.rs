@@ -172,3 +172,17 @@ fn runs_with_schedules_keep_the_trace_invariants() {
         }
     }
 }
+
+#[test]
+fn a_link_carries_the_schedules_and_reopens_to_the_same_faults() {
+    use locklab::scenario::{catalog, share};
+    let s = jepsen();
+    let all = catalog::all();
+    let link = share::link(&share::name(&s, &all), 0, &share::Modes::default());
+    let (search, hash) = link.split_once('#').unwrap();
+    let opened = share::open(search, hash, &all);
+    assert_eq!(opened.problems, Vec::<String>::new());
+    assert_eq!(opened.scenario, s);
+    assert_eq!(expand(&opened.scenario), expand(&s));
+    assert!(link.len() < 2_000, "a Jepsen-style scenario is a short link: {} characters", link.len());
+}
