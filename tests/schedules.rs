@@ -186,3 +186,14 @@ fn a_link_carries_the_schedules_and_reopens_to_the_same_faults() {
     assert_eq!(expand(&opened.scenario), expand(&s));
     assert!(link.len() < 2_000, "a Jepsen-style scenario is a short link: {} characters", link.len());
 }
+
+#[test]
+fn a_schedule_built_in_code_of_a_kind_that_strikes_no_one_node_is_refused() {
+    let mut s = jepsen();
+    s.schedules[0].template = FaultSpec::Delay(locklab::scenario::fault::Delay::default());
+    let e = locklab::scenario::validate::validate(&s).unwrap_err().to_string();
+    assert!(
+        e.starts_with("schedules[0].kind: a schedule cannot make delay faults (it makes pause, clock_jump, clock_drift, crash)"),
+        "{e}"
+    );
+}

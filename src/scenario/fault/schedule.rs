@@ -127,8 +127,8 @@ impl Schedule {
         let mut out = Vec::new();
         let mut at = self.from_ms;
         while out.len() < room {
-            // Each strike draws in a fixed order (gap, node, amount), so it uses the same
-            // numbers of the stream whatever the others drew.
+            // Each strike draws in one fixed order (its gap, its node, its amount), so the
+            // same scenario and seed read the same numbers of the stream for the same things.
             at += match self.arrivals {
                 Arrivals::Periodic => self.every_ms,
                 Arrivals::Poisson => Dist::Exponential { mean: self.every_ms }.draw(&mut rng).max(1),
@@ -155,10 +155,11 @@ impl Schedule {
     }
 }
 
-/// The faults `s` (validated) runs with: its own as written, then each schedule's in time order
-/// (not merged by time: the world orders faults by when they strike, and a scenario without
-/// schedules keeps its faults, and so its trace, exactly as before). At most `MAX_SCHEDULED_FAULTS` come from schedules (a Poisson
-/// schedule may draw more than its average; the rest are not made).
+/// The faults `s` (validated) runs with: its own as written, then each schedule's in time
+/// order (not merged by time: the world orders faults by when they strike, and a scenario
+/// without schedules keeps its faults, and so its trace, exactly as before). At most
+/// `MAX_SCHEDULED_FAULTS` come from schedules (a Poisson schedule may draw more than its
+/// average; the rest are not made).
 pub fn expand(s: &Scenario) -> Vec<FaultSpec> {
     let mut out = s.faults.clone();
     let mut room = MAX_SCHEDULED_FAULTS;

@@ -2,7 +2,7 @@
 //! bounds, every node named existing, a partition's groups disjoint, then the kind's own rule.
 
 use super::kind::{Ty, Value, NODE};
-use super::schedule::{amount_of, drawn, Schedule};
+use super::schedule::{amount_of, drawn, schedulable, Schedule};
 use super::FaultSpec;
 use crate::scenario::error::{err, range, ScenarioError};
 use crate::scenario::format::Scenario;
@@ -73,6 +73,12 @@ fn disjoint_groups(groups: &[Vec<String>], path: &str, node: &NodeCheck<'_>) -> 
 /// parameters within the amount's own range, and the kind's other fields within theirs.
 pub fn schedule(sch: &Schedule, index: usize, s: &Scenario, names: &[String]) -> Result<(), ScenarioError> {
     let path = |field: &str| format!("schedules[{index}].{field}");
+    // The reader makes only these; a schedule built in code is held to the same.
+    let kinds = schedulable();
+    if !kinds.contains(&sch.kind()) {
+        let ids: Vec<&str> = kinds.iter().map(|k| k.id()).collect();
+        return Err(err(path("kind"), format!("a schedule cannot make {} faults (it makes {})", sch.kind().id(), ids.join(", "))));
+    }
     range(&path("every_ms"), sch.every_ms, 1, MAX_DURATION_MS, " ms")?;
     range(&path("from_ms"), sch.from_ms, 0, s.duration_ms, " ms")?;
     if let Some(u) = sch.until_ms {
