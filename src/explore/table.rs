@@ -49,6 +49,7 @@ pub fn base(approach: Approach) -> Scenario {
             ClientSpec { name: "B".into(), acquire_at_ms: 2000, work_ms: 1000, writes: 3 },
         ],
         faults: Vec::new(),
+        schedules: Vec::new(),
         expect: None,
     }
 }

@@ -16,6 +16,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Svg(a) => svg(a),
         Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
         Command::Explore(a) => super::explore::explore(*a),
+        Command::Rate(a) => super::rate::rate(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
         Command::Lesson { command: LessonCommand::Handout { file, builtin, out } } => super::lesson::handout(file, builtin, out),
         Command::Lesson { command: LessonCommand::Guide { out } } => super::lesson::guide(out),
