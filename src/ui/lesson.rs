@@ -266,8 +266,41 @@ fn measured_notes(m: &Measured) -> Html {
     }
 }
 
+/// "Copy link to this step": the step's own link (`?lesson=…&step=…`, or `#l=` for a lesson of
+/// one's own) on the clipboard; where the browser refuses the clipboard, the link shows in a
+/// field, selected, to copy by hand. `copied`: None, or whether the clipboard took it.
+fn step_link(open: &Open, copied: &UseStateHandle<Option<bool>>) -> Html {
+    let url = format!("{}{}", super::start::page_base(), open.link());
+    let onclick = {
+        let (copied, url) = (copied.clone(), url.clone());
+        move |_: MouseEvent| match super::share::write_text(&url) {
+            Ok(promise) => {
+                let copied = copied.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    copied.set(Some(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()));
+                });
+            }
+            Err(_) => copied.set(Some(false)),
+        }
+    };
+    let onfocus = |e: FocusEvent| {
+        if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+            input.select();
+        }
+    };
+    html! {
+        <>
+            <button type="button" class="small" data-testid="lesson-copy-link" data-link={url.clone()} {onclick}
+                title="Copy link to this step" aria-label="Copy link to this step">{if **copied == Some(true) { "✓ Copied" } else { "Copy link" }}</button>
+            if **copied == Some(false) {
+                <input class="lesson-link-field" data-testid="lesson-link-field" readonly=true value={url} aria-label="Link to this step: copy it" {onfocus} />
+            }
+        </>
+    }
+}
+
 /// The step's count, its Reveal (while its question waits) and the clicker's buttons.
-fn head(open: &Open, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
+fn head(open: &Open, embed: bool, on: &Buttons, measure: Option<Html>, link: Html) -> Html {
     let pr = &open.presenter;
     let (back, forward) = open.can_go();
     html! {
@@ -279,6 +312,7 @@ fn head(open: &Open, embed: bool, on: &Buttons, measure: Option<Html>) -> Html {
                 <button type="button" class="small lesson-reveal-btn" data-testid="lesson-reveal" onclick={on.on(Action::Reveal)} title="Play to the moment that answers it (→)">{"Reveal"}</button>
             }
             if !embed {
+                {link}
                 <button type="button" class="small" data-testid="lesson-prev" disabled={!back} onclick={on.on(Action::Prev)} title="Previous step (← or PageUp)" aria-label="Previous step">{"←"}</button>
                 <button type="button" class="small" data-testid="lesson-next" disabled={!forward} onclick={on.on(Action::Next)} title={open.forward_title()} aria-label={open.forward_title()}>{"→"}</button>
                 <button type="button" class="small" data-testid="lesson-close" onclick={on.on(Action::Close)} title="Close the lesson" aria-label="Close the lesson">{"×"}</button>
@@ -334,7 +368,14 @@ pub fn lesson_panel(p: &Props) -> Html {
     *latest.borrow_mut() = ctx.clone();
     use_clicker_keys(&p.state, &p.act, &latest);
     use_step_on_screen(p, &ctx);
-    let (measured, measure) = use_measured(ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step)));
+    let step_key = ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step));
+    let (measured, measure) = use_measured(step_key.clone());
+    // What the last "Copy link" did, forgotten when the step changes.
+    let copied = use_state_eq(|| None::<bool>);
+    {
+        let copied = copied.clone();
+        use_effect_with(step_key, move |_| copied.set(None));
+    }
 
     let Some(ctx) = ctx else {
         return match &p.state.error {
@@ -359,7 +400,7 @@ pub fn lesson_panel(p: &Props) -> Html {
     html! {
         <>
             <section class={classes!("lesson", open.asking().then_some("asking"), step.is_slide().then_some("slide"))} data-testid="lesson" data-lesson={pr.lesson.id.clone()} data-step={(pr.step + 1).to_string()} aria-label="Lesson">
-                {head(open, p.embed, &buttons, measure_button)}
+                {head(open, p.embed, &buttons, measure_button, step_link(open, &copied))}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
                 {for question}

@@ -252,3 +252,31 @@ test('PageDown on the last step of the course shows the lesson index', async ({ 
   await expect(page.getByTestId('lesson-index')).toBeVisible();
   await expect(lesson(page)).toHaveCount(0);
 });
+
+test('Copy link to this step puts the step on the clipboard, and the link opens it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // Step 1 asks nothing, so → goes straight on to step 2.
+  await page.goto('/?lesson=why-fencing&step=1');
+  await atStep(page, 1);
+  const copy = page.getByTestId('lesson-copy-link');
+  await copy.click();
+  await expect(copy).toHaveText('✓ Copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(new URL(link).search).toBe('?lesson=why-fencing&step=1');
+  // The step changes: the button offers to copy again.
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 2);
+  await expect(copy).toHaveText('Copy link');
+  await page.goto(link);
+  await atStep(page, 1);
+});
+
+test('Copy link to this step without a clipboard shows the link to copy by hand', async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
+  await page.goto('/?lesson=why-fencing&step=3');
+  await atStep(page, 3);
+  await page.getByTestId('lesson-copy-link').click();
+  const field = page.getByTestId('lesson-link-field');
+  await expect(field).toBeVisible();
+  expect(new URL(await field.inputValue()).search).toBe('?lesson=why-fencing&step=3');
+});
