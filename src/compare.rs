@@ -103,6 +103,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     }
     settings_that_do_not_carry(s, with, &mut notes);
     own_settings(s, with, &mut c.lock, &mut notes);
+    client_settings(with, &mut c, &mut notes);
     let not_applicable = carry_faults(s, &mut c, &mut notes);
     validate::validate(&c)
         .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
@@ -228,6 +229,18 @@ fn own_settings(s: &Scenario, with: Approach, lock: &mut LockConfig, notes: &mut
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+    }
+}
+
+/// A client's own `lock` fields that `with` does not let a client set are left out, a note each.
+fn client_settings(with: Approach, c: &mut Scenario, notes: &mut Vec<String>) {
+    let dst = short_name(with);
+    for client in &mut c.clients {
+        let names: Vec<&'static str> = client.lock.iter().map(|(n, _)| n).collect();
+        for name in names.into_iter().filter(|n| !with.spec().config.per_client.contains(n)) {
+            client.lock.set(name, None);
+            notes.push(format!("clients: {}'s own lock.{name} is left out: {dst} does not let a client set it.", client.name));
+        }
     }
 }
 

@@ -3,11 +3,14 @@
 //! `validity = ttl − elapsed − (drift_factor·ttl + 2 ms)` is still positive, measured on the
 //! client's monotonic clock from before the first request. Otherwise it unlocks every instance
 //! and the client retries after a random delay. The value is random: there is no fencing token.
+//! `lock.check_elapsed: false` is the client Kleppmann's article reads: it counts the majority
+//! and believes for `ttl − drift` from then, never subtracting the time the round took.
 
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
-use super::spec::{Deadline, 
-    common_captions, numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
+use super::spec::{
+    common_captions, numbered, BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words,
+    Workload,
 };
 use super::{AcquireFailure, Ctx, Msg};
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -21,12 +24,25 @@ enum Round {
     Releasing,
 }
 
+/// The client's own settings: its lease TTL (each SET carries it), the drift allowance, how
+/// long it waits for an instance, how it unlocks, and whether it checks the elapsed time.
+#[derive(Clone, Copy)]
+pub struct Options {
+    pub ttl_ms: i64,
+    pub drift_factor: f64,
+    pub timeout_ms: i64,
+    pub safe_unlock: bool,
+    /// `lock.check_elapsed`: antirez's step 3 (true) or the client that skips it (false).
+    pub check_elapsed: bool,
+}
+
 pub struct RedlockAgent {
     instances: Vec<NodeId>,
     ttl_ms: i64,
     drift_factor: f64,
     timeout_ms: i64,
     safe_unlock: bool,
+    check_elapsed: bool,
     round: Round,
     req: u32,
     value: u64,
@@ -38,14 +54,15 @@ pub struct RedlockAgent {
 
 impl RedlockAgent {
     /// The agent of process `incarnation` of a client (see `client::req_base`).
-    pub fn new(incarnation: u32, instances: Vec<NodeId>, ttl_ms: i64, drift_factor: f64, timeout_ms: i64, safe_unlock: bool) -> Self {
+    pub fn new(incarnation: u32, instances: Vec<NodeId>, o: Options) -> Self {
         let n = instances.len();
         RedlockAgent {
             instances,
-            ttl_ms,
-            drift_factor,
-            timeout_ms,
-            safe_unlock,
+            ttl_ms: o.ttl_ms,
+            drift_factor: o.drift_factor,
+            timeout_ms: o.timeout_ms,
+            safe_unlock: o.safe_unlock,
+            check_elapsed: o.check_elapsed,
             round: Round::Idle,
             req: req_base(incarnation),
             value: 0,
@@ -86,7 +103,9 @@ impl RedlockAgent {
             }
             Round::Acquiring => {
                 let granted = self.answers.iter().filter(|a| **a == Some(true)).count() as u32;
-                let elapsed = ctx.mono_ms() - self.started_mono;
+                // Step 3 subtracts the time the round took; the client without it does not, so a
+                // pause between the replies and the count goes unnoticed.
+                let elapsed = if self.check_elapsed { ctx.mono_ms() - self.started_mono } else { 0 };
                 let drift = (self.drift_factor * self.ttl_ms as f64).round() as i64 + 2;
                 let validity_ms = self.ttl_ms - elapsed - drift;
                 if granted >= self.quorum() && validity_ms > 0 {
@@ -148,6 +167,18 @@ impl LockAgent for RedlockAgent {
     }
 }
 
+/// Whether the client counts the lock as acquired only if the time the round took leaves some
+/// validity (antirez's step 3, the Redis distributed-locks page: "if and only if the client was
+/// able to acquire the lock in the majority of the instances … and the total time elapsed to
+/// acquire the lock is less than lock validity time"). `false` is the client of Kleppmann's
+/// "How to do distributed locking", which takes a majority of OKs as the lock whatever the time.
+pub const CHECK_ELAPSED: Setting = Setting::flag(
+    "check_elapsed",
+    true,
+    "check elapsed time",
+    "Redlock's step 3 (redis.io/docs/latest/develop/use/patterns/distributed-locks): the lock counts only if the time the acquire round took leaves validity; false = the client that skips it (martin.kleppmann.com/2016/02/08/how-to-do-distributed-locking.html)",
+);
+
 /// Redlock in the registry (see `registry`).
 pub const SPEC: Spec = Spec {
     id: "redlock",
@@ -166,7 +197,7 @@ pub const SPEC: Spec = Spec {
     drift_factor: true,
     expiry_clock: ClockKind::Wall,
     deadline: Deadline::Reached,
-    config: ConfigRules::PLAIN,
+    config: ConfigRules { settings: &[CHECK_ELAPSED], per_client: &["check_elapsed", "ttl_ms"], ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {
         lease: "key",
@@ -183,10 +214,15 @@ pub const SPEC: Spec = Spec {
     replica_table: None,
     build: Build {
         agent: |p| {
-            let (servers, l) = (p.servers.clone(), p.lock.clone());
-            Box::new(move |inc| {
-                Box::new(RedlockAgent::new(inc, servers.clone(), l.ttl_ms, l.drift_factor, l.request_timeout_ms, l.safe_unlock))
-            })
+            let (servers, l) = (p.servers.clone(), p.lock);
+            let o = Options {
+                ttl_ms: l.ttl_ms,
+                drift_factor: l.drift_factor,
+                timeout_ms: l.request_timeout_ms,
+                safe_unlock: l.safe_unlock,
+                check_elapsed: l.flag(&CHECK_ELAPSED),
+            };
+            Box::new(move |inc| Box::new(RedlockAgent::new(inc, servers.clone(), o)))
         },
         // Redlock's instances are plain Redis servers with no token counter.
         server: |p, _| Box::new(RedisServer::node(p.lock.persistence, false, None)),
