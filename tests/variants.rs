@@ -9,6 +9,12 @@ use locklab::scenario::{parse, Scenario};
 const FILES: &[(&str, &str)] = &[
     ("redlock-checks-elapsed", include_str!("scenarios/variants/redlock-checks-elapsed.json")),
     ("redlock-skips-elapsed-check", include_str!("scenarios/variants/redlock-skips-elapsed-check.json")),
+    ("k8s-record-duration", include_str!("scenarios/variants/k8s-record-duration.json")),
+    ("k8s-own-duration", include_str!("scenarios/variants/k8s-own-duration.json")),
+    ("etcd-holder-20s-waiter-5s", include_str!("scenarios/variants/etcd-holder-20s-waiter-5s.json")),
+    ("etcd-holder-5s-waiter-20s", include_str!("scenarios/variants/etcd-holder-5s-waiter-20s.json")),
+    ("redisson-watchdog", include_str!("scenarios/variants/redisson-watchdog.json")),
+    ("redisson-lease-time", include_str!("scenarios/variants/redisson-lease-time.json")),
 ];
 
 fn scenario(name: &str) -> Scenario {
@@ -89,4 +95,108 @@ fn a_variant_survives_the_round_trip_through_json_as_the_file_writes_it() {
     }
     let text = serde_json::to_string(&scenario("redlock-skips-elapsed-check")).unwrap();
     assert!(text.contains("\"check_elapsed\":false"), "{text}");
+}
+
+#[test]
+fn a_10_s_candidate_that_judges_by_its_own_duration_takes_a_30_s_leader_s_lease() {
+    let (record, own) = (scenario("k8s-record-duration"), scenario("k8s-own-duration"));
+    differ_only_in(&record, &own, "reads_record_duration");
+    // The default is today's client-go (and what the model did before the setting).
+    let mut default = own.clone();
+    default.lock.own.set("reads_record_duration", None);
+    default.id = record.id.clone();
+    assert_eq!(lab::judge(&default), lab::judge(&record));
+
+    // No fault at all: B (10 s) takes the Lease while A (30 s, renewing every 15 s) leads.
+    assert!(own.faults.is_empty());
+    let v = lab::judge(&own);
+    let b = v.grants.iter().find(|g| g.client == "B").unwrap();
+    assert!((10_000..15_000).contains(&b.at_ms), "B takes over after its own 10 s, before A's renewal at 15 s: {v:#?}");
+    assert!(!v.safe && v.max_concurrent_holders == 2);
+    assert!(v.writes.iter().any(|w| w.client == "A" && w.stale && w.accepted));
+
+    // Judged by the record's 30 s, B waits for A's release.
+    let v = lab::judge(&record);
+    let b = v.grants.iter().find(|g| g.client == "B").unwrap();
+    assert!(v.safe && v.max_concurrent_holders == 1 && b.at_ms > 28_000, "{v:#?}");
+}
+
+#[test]
+fn an_etcd_lease_is_judged_by_its_holder_s_own_ttl_whatever_the_waiter_s() {
+    let (long, short) = (scenario("etcd-holder-20s-waiter-5s"), scenario("etcd-holder-5s-waiter-20s"));
+    let ttl = |s: &Scenario, i: usize| s.clients[i].lock.get("ttl_ms");
+    assert_eq!((ttl(&long, 0), ttl(&long, 1), ttl(&short, 0), ttl(&short, 1)), (Some(20_000), Some(5_000), Some(5_000), Some(20_000)));
+    let run = lab::run(&long);
+    // Each client's lease has its own TTL.
+    let opened: Vec<i64> = run
+        .trace
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            locklab::protocols::EventKind::Note(locklab::protocols::Note::SessionOpened { ttl_ms, .. }) => Some(ttl_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(opened, [20_000, 5_000]);
+    // With TTLs of its own per client, no one lifetime speaks for the run.
+    assert_eq!(run.verdict.granted_ttl_ms, None);
+    assert!(run.verdict.safe);
+    let v = lab::judge(&short);
+    assert!(!v.safe && v.writes.iter().any(|w| w.client == "A" && w.stale && w.accepted), "{v:#?}");
+}
+
+#[test]
+fn redisson_runs_no_watchdog_for_a_lock_taken_with_an_explicit_lease_time() {
+    let (watchdog, lease) = (scenario("redisson-watchdog"), scenario("redisson-lease-time"));
+    assert!(watchdog.faults.is_empty() && lease.faults.is_empty());
+    let extends = |s: &Scenario| {
+        let run = lab::run(s);
+        run.trace
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::LockExtended { .. })))
+            .count()
+    };
+    assert!(extends(&watchdog) > 0);
+    assert_eq!(extends(&lease), 0);
+    assert!(lab::judge(&watchdog).safe);
+    let v = lab::judge(&lease);
+    let b = v.grants.iter().find(|g| g.client == "B").unwrap();
+    assert!(!v.safe && (30_000..31_000).contains(&b.at_ms), "B takes the key when A's 30 s lease ends: {v:#?}");
+    // The caption says why no watchdog runs, from the trace.
+    let run = lab::run(&lease);
+    let i = run
+        .trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::BeliefStarted { .. })))
+        .unwrap();
+    let caption = (lease.approach.spec().words.caption)(&run.trace, i, "A").unwrap_or_default();
+    assert!(caption.contains("explicit leaseTime, so no watchdog renews it: the key expires 30 s after it was set"), "{caption}");
+}
+
+#[test]
+fn a_client_s_own_field_is_refused_where_its_approach_does_not_let_a_client_set_it() {
+    let e =
+        parse(r#"{"version": 1, "approach": "consul", "clients": [{"name": "A"}, {"name": "B", "lock": {"ttl_ms": 20000}}]}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "clients[1].lock.ttl_ms: only redlock, etcd, k8s-lease, redisson let a client set it (this scenario is consul)"
+    );
+    let e = parse(r#"{"version": 1, "approach": "k8s-lease", "clients": [{"name": "A", "lock": {"ttl_ms": 10000}}]}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "lock.renew_deadline_ms: 10000 ms must be below the LeaseDuration (10000 ms): client-go requires LeaseDuration > RenewDeadline > 1.2 × RetryPeriod (client A's settings)"
+    );
+    let e = parse(
+        r#"{"version": 1, "approach": "k8s-lease", "clients": [{"name": "A", "lock": {"ttl_ms": 10000, "renew_deadline_ms": 12000}}]}"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("clients[0].lock.renew_deadline_ms: 12000 ms must be below"), "{e}");
+    let e = parse(r#"{"version": 1, "approach": "redisson", "clients": [{"name": "A", "lock": {"lease_time_ms": -1}}]}"#).unwrap_err();
+    assert_eq!(e.to_string(), "clients[0].lock.lease_time_ms: -1 ms is out of range: must be 0..=600000 ms");
+    let e = parse(r#"{"version": 1, "approach": "redlock", "clients": [{"name": "A", "lock": {"check_elapsed": "yes"}}]}"#).unwrap_err();
+    assert_eq!(e.to_string(), "clients[0].lock.check_elapsed: invalid type: string, expected a boolean");
+    let e = parse(r#"{"version": 1, "approach": "redlock", "clients": [{"name": "A", "lock": {"servers": 3}}]}"#).unwrap_err();
+    assert!(e.to_string().starts_with("clients[0].lock.servers: unknown field `servers`, expected one of"), "{e}");
 }

@@ -28,7 +28,9 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
     deadline: Deadline::Reached,
-    config: ConfigRules::PLAIN,
+    // Each process grants its own lease (`concurrency.WithTTL`): etcd#9921 is a 20 s holder
+    // and a 5 s waiter.
+    config: ConfigRules { per_client: &["ttl_ms"], ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {
         lease: "lease",

@@ -461,6 +461,9 @@ pub enum Note {
     Promoted { epoch: u64 },
     /// Redis: a primary heard from a newer primary and became its replica.
     Demoted { epoch: u64, primary: NodeId },
+    /// Client (Redisson): it asks for the lock with an explicit `leaseTime` of `lease_ms`, so
+    /// no watchdog will renew it (`lock.lease_time_ms`).
+    FixedLease { lease_ms: i64 },
     /// Redis: the watchdog's renewal set `holder`'s key to expire at `expires_wall_ms`.
     LockExtended { holder: NodeId, expires_wall_ms: i64 },
     /// Lock service: refused `client` because `holder` holds it.

@@ -106,7 +106,7 @@ fn client_lock_fields(s: &Scenario, i: usize) -> Result<(), ScenarioError> {
             let who = if with.is_empty() {
                 "no approach lets a client set it".to_string()
             } else {
-                format!("only {} lets a client set it", with.join(", "))
+                format!("only {} {} a client set it", with.join(", "), if with.len() == 1 { "lets" } else { "let" })
             };
             return Err(err(at(name), format!("{who} (this scenario is {})", s.approach.id())));
         }

@@ -334,6 +334,11 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             "{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
+        Note::FixedLease { lease_ms } => format!(
+            "{me} asks for the lock with an explicit leaseTime of {}: Redisson starts no watchdog for it, so the {lease} expires {} after it is set, whatever {me} is doing.",
+            seconds(*lease_ms),
+            seconds(*lease_ms)
+        ),
         Note::LockExtended { holder, expires_wall_ms } => {
             format!("{me} extends {}'s {lease}: it now expires when {me}'s clock reads {}.", name(*holder), seconds(*expires_wall_ms))
         }
