@@ -15,6 +15,8 @@ const FILES: &[(&str, &str)] = &[
     ("etcd-holder-5s-waiter-20s", include_str!("scenarios/variants/etcd-holder-5s-waiter-20s.json")),
     ("redisson-watchdog", include_str!("scenarios/variants/redisson-watchdog.json")),
     ("redisson-lease-time", include_str!("scenarios/variants/redisson-lease-time.json")),
+    ("redlock-restart-at-once", include_str!("scenarios/variants/redlock-restart-at-once.json")),
+    ("redlock-delayed-restart", include_str!("scenarios/variants/redlock-delayed-restart.json")),
 ];
 
 fn scenario(name: &str) -> Scenario {
@@ -173,6 +175,14 @@ fn redisson_runs_no_watchdog_for_a_lock_taken_with_an_explicit_lease_time() {
         .unwrap();
     let caption = (lease.approach.spec().words.caption)(&run.trace, i, "A").unwrap_or_default();
     assert!(caption.contains("explicit leaseTime, so no watchdog renews it: the key expires 30 s after it was set"), "{caption}");
+    let i = run
+        .trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::FixedLease { .. })))
+        .unwrap();
+    let caption = locklab::text::caption(&run.trace, lease.approach, &locklab::text::Story::of_run(&run), i);
+    assert_eq!(caption, "A asks for the lock with an explicit leaseTime of 30 s: Redisson starts no watchdog for it, so the key expires 30 s after it is set, whatever A is doing.");
 }
 
 #[test]
@@ -199,4 +209,33 @@ fn a_client_s_own_field_is_refused_where_its_approach_does_not_let_a_client_set_
     assert_eq!(e.to_string(), "clients[0].lock.check_elapsed: invalid type: string, expected a boolean");
     let e = parse(r#"{"version": 1, "approach": "redlock", "clients": [{"name": "A", "lock": {"servers": 3}}]}"#).unwrap_err();
     assert!(e.to_string().starts_with("clients[0].lock.servers: unknown field `servers`, expected one of"), "{e}");
+}
+
+#[test]
+fn a_redis_instance_that_serves_nothing_for_a_ttl_after_restarting_forgets_no_lock_in_use() {
+    let (at_once, delayed) = (scenario("redlock-restart-at-once"), scenario("redlock-delayed-restart"));
+    differ_only_in(&at_once, &delayed, "restart_delay_ms");
+    // Serving at once is the default (what every restart did before the setting).
+    let mut default = delayed.clone();
+    default.lock.own.set("restart_delay_ms", None);
+    default.id = at_once.id.clone();
+    assert_eq!(lab::judge(&default), lab::judge(&at_once));
+
+    let v = lab::judge(&at_once);
+    assert!(!v.safe && v.max_concurrent_holders == 2, "B gets a second majority through the emptied redis-3: {v:#?}");
+    let run = lab::run(&delayed);
+    assert!(run.verdict.safe && run.verdict.max_concurrent_holders == 1);
+    let b = run.verdict.grants.iter().find(|g| g.client == "B").unwrap();
+    assert!(b.at_ms > 11_500, "B gets redis-3 only once it serves again, 10 s after its restart at 1.5 s: {:#?}", run.verdict);
+    // The trace says so, and the caption reads it off the note.
+    let i = run
+        .trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::RestartDelayed { for_ms: 10_000 })))
+        .expect("a RestartDelayed note");
+    assert_eq!(run.trace.name(run.trace.events[i].node), "redis-3");
+    let story = locklab::text::Story::of_run(&run);
+    let caption = locklab::text::caption(&run.trace, delayed.approach, &story, i);
+    assert_eq!(caption, "redis-3 is back but serves nothing for 10 s (a delayed restart): it answers no request until then, and only then hands out what it forgot.");
 }

@@ -472,7 +472,7 @@ mod tests {
         // Empty: back to the default, and out of the JSON.
         let text = set(&text, Field::Setting(0), "").unwrap();
         assert!(!text.contains("renew_deadline_ms"), "{text}");
-        assert!(settings(&read(r#"{"version": 1, "approach": "redis"}"#).unwrap()).is_empty());
+        assert!(settings(&read(r#"{"version": 1, "approach": "db-lease"}"#).unwrap()).is_empty());
     }
 
     #[test]

@@ -478,6 +478,8 @@ pub enum Note {
     /// `owner` (live or already expired); with it goes the token column, so the next grant
     /// inserts a fresh row with token 1 (`token_was` was the row's).
     RowDeleted { owner: NodeId, by: NodeId, token_was: u64 },
+    /// Redis: restarted, it serves nothing for `for_ms` (`lock.restart_delay_ms`, a delayed restart).
+    RestartDelayed { for_ms: i64 },
     /// Lock service: a restart kept nothing (no persistence); the counter restarts.
     StateLost { token_counter_was: u64 },
     /// Storage (conditional writes): answered `client`'s read with the object's `version`: the

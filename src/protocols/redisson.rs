@@ -151,7 +151,7 @@ pub const SPEC: Spec = Spec {
     deadline: Deadline::Reached,
     config: ConfigRules {
         default_ttl_ms: 30_000,
-        settings: &[LEASE_TIME],
+        settings: &[LEASE_TIME, redis::RESTART_DELAY],
         // Config.lockWatchdogTimeout is each Redisson client's; leaseTime is each call's.
         per_client: &["lease_time_ms", "ttl_ms"],
         ..ConfigRules::PLAIN

@@ -197,7 +197,7 @@ pub const SPEC: Spec = Spec {
     drift_factor: true,
     expiry_clock: ClockKind::Wall,
     deadline: Deadline::Reached,
-    config: ConfigRules { settings: &[CHECK_ELAPSED], per_client: &["check_elapsed", "ttl_ms"], ..ConfigRules::PLAIN },
+    config: ConfigRules { settings: &[CHECK_ELAPSED, redis::RESTART_DELAY], per_client: &["check_elapsed", "ttl_ms"], ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {
         lease: "key",
@@ -225,6 +225,6 @@ pub const SPEC: Spec = Spec {
             Box::new(move |inc| Box::new(RedlockAgent::new(inc, servers.clone(), o)))
         },
         // Redlock's instances are plain Redis servers with no token counter.
-        server: |p, _| Box::new(RedisServer::node(p.lock.persistence, false, None)),
+        server: |p, _| Box::new(RedisServer::node(p.lock.persistence, false, None, p.lock.get(&redis::RESTART_DELAY))),
     },
 };

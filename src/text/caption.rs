@@ -334,6 +334,10 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             "{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
+        Note::RestartDelayed { for_ms } => format!(
+            "{me} is back but serves nothing for {} (a delayed restart): it answers no request until then, and only then hands out what it forgot.",
+            seconds(*for_ms)
+        ),
         Note::FixedLease { lease_ms } => format!(
             "{me} asks for the lock with an explicit leaseTime of {}: Redisson starts no watchdog for it, so the {lease} expires {} after it is set, whatever {me} is doing.",
             seconds(*lease_ms),
