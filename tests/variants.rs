@@ -17,6 +17,8 @@ const FILES: &[(&str, &str)] = &[
     ("redisson-lease-time", include_str!("scenarios/variants/redisson-lease-time.json")),
     ("redlock-restart-at-once", include_str!("scenarios/variants/redlock-restart-at-once.json")),
     ("redlock-delayed-restart", include_str!("scenarios/variants/redlock-delayed-restart.json")),
+    ("etcd-fixed-waiter", include_str!("scenarios/variants/etcd-fixed-waiter.json")),
+    ("etcd-3.4.3-waiter", include_str!("scenarios/variants/etcd-3.4.3-waiter.json")),
 ];
 
 fn scenario(name: &str) -> Scenario {
@@ -238,4 +240,37 @@ fn a_redis_instance_that_serves_nothing_for_a_ttl_after_restarting_forgets_no_lo
     let story = locklab::text::Story::of_run(&run);
     let caption = locklab::text::caption(&run.trace, delayed.approach, &story, i);
     assert_eq!(caption, "redis-3 is back but serves nothing for 10 s (a delayed restart): it answers no request until then, and only then hands out what it forgot.");
+}
+
+#[test]
+fn etcd_3_4_3_tells_a_waiter_whose_lease_expired_that_it_holds_the_lock() {
+    let (fixed, old) = (scenario("etcd-fixed-waiter"), scenario("etcd-3.4.3-waiter"));
+    differ_only_in(&fixed, &old, "etcd_version");
+    // The fixed server is the default, and what the model did before the setting.
+    let mut named = fixed.clone();
+    named.lock.own.set("etcd_version", Some(0));
+    assert_eq!(lab::judge(&named), lab::judge(&fixed));
+
+    let v = lab::judge(&old);
+    // B believes while C holds the lock the service granted it: B's own key was deleted with
+    // its lease during its pause, so no grant of B's is in the ledger.
+    assert!(!v.safe && v.max_concurrent_holders == 2, "{v:#?}");
+    assert!(v.grants.iter().all(|g| g.client != "B"), "{v:#?}");
+    let stale = v.writes.iter().find(|w| w.stale).unwrap();
+    assert_eq!((stale.client.as_str(), stale.token, stale.accepted), ("B", Some(3), true));
+    assert_eq!(
+        v.findings[0].text,
+        "B wrote (revision 3) under a lock the service never granted it, after C had written (revision 4): C's update is lost."
+    );
+    // Fencing on: C's revision is higher, and storage refuses B's write.
+    let v = lab::judge(&lab::with_fencing(&old, true));
+    assert!(v.safe && v.stale_writes_rejected == 1);
+
+    // Fixed: B finds its key gone, starts over and gets the lock after C.
+    let v = lab::judge(&fixed);
+    assert!(v.safe && v.max_concurrent_holders == 1);
+    let (b, c) = (v.grants.iter().find(|g| g.client == "B").unwrap(), v.grants.iter().find(|g| g.client == "C").unwrap());
+    assert!(b.at_ms > c.at_ms && b.token > c.token, "{v:#?}");
+    let e = parse(&include_str!("scenarios/variants/etcd-3.4.3-waiter.json").replace("\"3.4.3\" }", "\"3.4.2\" }")).unwrap_err();
+    assert_eq!(e.to_string(), "lock.etcd_version: unknown variant `3.4.2`, expected one of `fixed`, `3.4.3`");
 }

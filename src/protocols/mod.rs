@@ -160,6 +160,10 @@ pub enum Msg {
     ListLockNodes {
         req: u32,
         session: u64,
+        /// etcd 3.4.3's `waitDeletes` (`lock.etcd_version`): the last key created before this
+        /// revision, the client's own, whether or not its key still exists.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<u64>,
     },
     /// `mine`: this session's node, if it still exists; `predecessor`: the next-lower node.
     ListReply {
