@@ -262,6 +262,20 @@ fn etcd_3_4_3_tells_a_waiter_whose_lease_expired_that_it_holds_the_lock() {
         v.findings[0].text,
         "B wrote (revision 3) under a lock the service never granted it, after C had written (revision 4): C's update is lost."
     );
+    // The captions say what happened, from the trace: B's belief has no key behind it.
+    let run = lab::run(&old);
+    let story = locklab::text::Story::of_run(&run);
+    let b = run.trace.node_id("B").unwrap();
+    let at = |pick: &dyn Fn(&locklab::protocols::EventKind) -> bool| run.trace.events.iter().position(|e| pick(&e.kind)).unwrap();
+    let belief = at(&|k| matches!(k, locklab::protocols::EventKind::Note(locklab::protocols::Note::BeliefStarted { token: Some(3), .. })));
+    assert_eq!(run.trace.events[belief].node, b);
+    assert_eq!(
+        locklab::text::caption(&run.trace, old.approach, &story, belief),
+        "B now believes it holds the lock (revision 3): no key is left before its revision, and etcd 3.4.3's Lock returns without looking whether B's own key still exists. It does not: etcd deleted it with B's lease."
+    );
+    let stale = run.verdict.writes.iter().find(|w| w.stale).unwrap().event;
+    let caption = locklab::text::caption(&run.trace, old.approach, &story, stale);
+    assert!(caption.contains("the service never granted B the lock it believed it held; C got the lock at 9.047 s"), "{caption}");
     // Fencing on: C's revision is higher, and storage refuses B's write.
     let v = lab::judge(&lab::with_fencing(&old, true));
     assert!(v.safe && v.stale_writes_rejected == 1);

@@ -124,9 +124,24 @@ fn words(msg: &Msg) -> Option<String> {
     })
 }
 
-/// The caption where etcd's client has its own words: it gave up on its lease itself.
+/// The captions where etcd's client has its own words: it gave up on its lease itself; on
+/// etcd 3.4.3, it holds the lock though its own key is gone.
 fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     let e = trace.events.get(event)?;
+    if let EventKind::Note(Note::BeliefStarted { token, .. }) = e.kind {
+        // The listing that let it in, the last it handled: "your node is gone" on 3.4.3.
+        let listing = trace.events[..event].iter().rev().filter(|x| x.node == e.node).find_map(|x| match x.kind {
+            EventKind::Received { msg: Msg::ListReply { mine, .. }, .. } => Some(mine),
+            _ => None,
+        });
+        if listing == Some(None) {
+            return Some(format!(
+                "{me} now believes it holds the lock ({}): no key is left before its revision, and etcd 3.4.3's Lock returns without looking whether {me}'s own key still exists. It does not: etcd deleted it with {me}'s lease.",
+                SPEC.token.label(token)
+            ));
+        }
+        return None;
+    }
     let EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::ValidityExpired }) = e.kind else { return None };
     // The TTL of the lease this client was last granted.
     let ttl = trace.events[..event].iter().rev().find_map(|x| match x.kind {

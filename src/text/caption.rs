@@ -180,6 +180,7 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
     let from = c.name(why.newer_granted_by);
     let paused = if why.writer_paused { format!(" while {writer} was paused") } else { String::new() };
     match why.lost {
+        _ if why.ungranted => format!("the service never granted {writer} the lock it believed it held; {got}"),
         // The server expires nothing (a Lease, a DynamoDB lock item): the newer holder judged
         // the lease over by its own clock.
         Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
