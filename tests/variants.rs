@@ -73,6 +73,20 @@ fn a_redlock_client_that_skips_the_elapsed_check_believes_with_expired_keys_and_
     let b = v.grants.iter().find(|g| g.client == "B").unwrap();
     assert!(a.at_ms < 10 && b.at_ms > 10_000 && stale.at_ms > 15_000, "{v:#?}");
 
+    // The caption says what the client skipped, from the trace.
+    let run = lab::run(&skips);
+    let a = run.trace.node_id("A").unwrap();
+    let i = run
+        .trace
+        .events
+        .iter()
+        .position(|e| e.node == a && matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::BeliefStarted { .. })))
+        .unwrap();
+    assert_eq!(
+        locklab::text::caption(&run.trace, skips.approach, &locklab::text::Story::of_run(&run), i),
+        "A counts a majority of OKs and believes it holds the lock for the next 9.898 s by its own clock. It does not subtract the 15.001 s the round took (lock.check_elapsed: false), longer than the 10 s TTL its keys were set with: they have expired."
+    );
+
     let v = lab::judge(&checks);
     assert!(v.safe && v.stale_writes_accepted == 0);
     // It counted, saw no validity left, and took the lock again only after B.
@@ -118,6 +132,16 @@ fn a_10_s_candidate_that_judges_by_its_own_duration_takes_a_30_s_leader_s_lease(
     assert!((10_000..15_000).contains(&b.at_ms), "B takes over after its own 10 s, before A's renewal at 15 s: {v:#?}");
     assert!(!v.safe && v.max_concurrent_holders == 2);
     assert!(v.writes.iter().any(|w| w.client == "A" && w.stale && w.accepted));
+
+    let run = lab::run(&own);
+    let i = run
+        .trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, locklab::protocols::EventKind::Note(locklab::protocols::Note::LockExpired { .. })))
+        .unwrap();
+    let caption = locklab::text::caption(&run.trace, own.approach, &locklab::text::Story::of_run(&run), i);
+    assert!(caption.starts_with("B takes over A's Lease: by B's own clock the record had not changed for B's own LeaseDuration (10 s), though the record says 30 s"), "{caption}");
 
     // Judged by the record's 30 s, B waits for A's release.
     let v = lab::judge(&record);

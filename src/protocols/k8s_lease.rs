@@ -475,6 +475,26 @@ fn words(msg: &Msg) -> Option<String> {
     })
 }
 
+/// When the takeover at `event` (the apiserver's expiry note of `holder`'s Lease) came before
+/// the record's `leaseDurationSeconds` had passed since it last changed, by a taker whose own
+/// LeaseDuration (in the update it sent) is shorter: the two durations.
+fn own_duration(trace: &Trace, event: usize, holder: NodeId) -> Option<(i64, i64)> {
+    let before = &trace.events[..event];
+    let own = before.iter().rev().find_map(|e| match e.kind {
+        EventKind::Received { msg: Msg::UpdateLease { lease, .. }, .. } => Some(lease.duration_ms),
+        _ => None,
+    })?;
+    // The holder's last stored update: when its record last changed, and its duration.
+    let (changed_at, record) = before.iter().rev().find_map(|e| match e.kind {
+        EventKind::Sent { msg: Msg::UpdateReply { stored: Some(l), .. }, .. } if l.holder == Some(holder) => Some((e.at_ms, l.duration_ms)),
+        _ => None,
+    })?;
+    // Taken before the record's own duration had passed (by true time, which no candidate's
+    // clock runs ahead of here unless drifted): judged by the taker's shorter one.
+    let at = trace.events[event].at_ms;
+    (own < record && at - changed_at < record).then_some((own, record))
+}
+
 /// The captions where leader election has its own words.
 fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     let e = trace.events.get(event)?;
@@ -490,6 +510,16 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
             "{me}'s renew round gave up: no successful renewal within RenewDeadline. {me} stops leading (OnStoppedLeading) and will not try again."
         ),
         Note::LockCommitted { client, token, .. } => format!("{me} stores {}'s update: {} now holds the Lease ({}).", name(client), name(client), SPEC.token.label(token)),
+        Note::LockExpired { holder } if own_duration(trace, event, holder).is_some() => {
+            let by = taken_over_by(trace, event).unwrap_or_else(|| "a candidate".into());
+            let (own, record) = own_duration(trace, event, holder).unwrap_or_default();
+            format!(
+                "{by} takes over {}'s Lease: by {by}'s own clock the record had not changed for {by}'s own LeaseDuration ({}), though the record says {} (lock.reads_record_duration: false, kubernetes#47671). The apiserver expires nothing.",
+                name(holder),
+                crate::decimal::seconds(own),
+                crate::decimal::seconds(record)
+            )
+        }
         Note::LockExpired { holder } => {
             let by = taken_over_by(trace, event).unwrap_or_else(|| "a candidate".into());
             format!(

@@ -9,10 +9,11 @@
 use super::client::{req_base, AgentEvent, LockAgent, AGENT_TAGS};
 use super::redis::{self, RedisServer};
 use super::spec::{
-    common_captions, numbered, BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words,
+    numbered, BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TablePlan, TokenKind, Words,
     Workload,
 };
-use super::{AcquireFailure, Ctx, Msg};
+use super::{AcquireFailure, Ctx, EventKind, Msg, Note, Trace};
+use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
 
 const ROUND_TIMEOUT: u32 = AGENT_TAGS;
@@ -207,7 +208,7 @@ pub const SPEC: Spec = Spec {
         roles: ["primary", "replica"],
         message: redis::words,
         got: "gets the lock",
-        caption: common_captions,
+        caption,
         belief: BeliefWords::LOCK,
     },
     table: TablePlan::claims("no token: with fencing on, storage has nothing to compare, and the same updates are lost"),
@@ -228,3 +229,25 @@ pub const SPEC: Spec = Spec {
         server: |p, _| Box::new(RedisServer::node(p.lock.persistence, false, None, p.lock.get(&redis::RESTART_DELAY))),
     },
 };
+
+/// The caption where Redlock has its own words: a client without the elapsed-time check that
+/// believes after a round longer than its keys' TTL (`lock.check_elapsed: false`).
+fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
+    let e = trace.events.get(event)?;
+    let EventKind::Note(Note::BeliefStarted { validity_ms: Some(validity), .. }) = e.kind else { return None };
+    let mine = trace.events[..event].iter().rev().filter(|x| x.node == e.node);
+    let asked_at = mine.clone().find(|x| matches!(x.kind, EventKind::Note(Note::AcquireStarted { .. })))?.at_ms;
+    let ttl = mine.clone().find_map(|x| match x.kind {
+        EventKind::Sent { msg: Msg::Acquire { ttl_ms, .. }, .. } => Some(ttl_ms),
+        _ => None,
+    })?;
+    let took = e.at_ms - asked_at;
+    (took >= ttl).then(|| {
+        format!(
+            "{me} counts a majority of OKs and believes it holds the lock for the next {} by its own clock. It does not subtract the {} the round took (lock.check_elapsed: false), longer than the {} TTL its keys were set with: they have expired.",
+            seconds(validity),
+            seconds(took),
+            seconds(ttl)
+        )
+    })
+}
