@@ -312,3 +312,14 @@ fn etcd_3_4_3_tells_a_waiter_whose_lease_expired_that_it_holds_the_lock() {
     let e = parse(&include_str!("scenarios/variants/etcd-3.4.3-waiter.json").replace("\"3.4.3\" }", "\"3.4.2\" }")).unwrap_err();
     assert_eq!(e.to_string(), "lock.etcd_version: unknown variant `3.4.2`, expected one of `fixed`, `3.4.3`");
 }
+
+#[test]
+fn the_two_redlock_clients_side_by_side_read_as_the_format_page_says() {
+    let c = locklab::compare::variant(&scenario("redlock-checks-elapsed"), "lock.check_elapsed", "false").unwrap();
+    let mut skips = lab::run(&scenario("redlock-skips-elapsed-check")).verdict;
+    skips.id = c.right.verdict.id.clone();
+    assert_eq!(c.right.verdict, skips, "the variant is the other file's run");
+    let line = "Redlock (check_elapsed true): one holder at a time; Redlock\n(check_elapsed false): stale write accepted at 16.003 s";
+    assert_eq!(c.summary, line.replace('\n', " "));
+    assert!(include_str!("../docs/SCENARIO_FORMAT.md").contains(line), "docs/SCENARIO_FORMAT.md should quote: {line}");
+}
