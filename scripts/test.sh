@@ -17,6 +17,8 @@ passed=0
 failed=0
 skipped=0
 summary=()
+# The keys of suites that failed, for why_failed.
+failures=()
 # Each suite's key and seconds, for target/test-times.json (see finish).
 times=()
 started=$SECONDS
@@ -25,20 +27,48 @@ section() { printf '\n==================== %s ====================\n' "$*"; }
 
 # suite KEY NAME COMMAND...: runs one suite under a header and records its outcome and time
 # (KEY names it in target/test-times.json).
+# Each suite's output is also kept in target/suite-logs/KEY.log, so that a failure's own lines
+# (which test, which assertion) can be repeated at the very end (see why_failed): CI's record
+# keeps only the last lines of a run, and a bare "FAIL end-to-end tests" there named nothing.
 suite() {
-  local key=$1 name=$2 t0=$SECONDS
+  local key=$1 name=$2 t0=$SECONDS log="target/suite-logs/$1.log"
   shift 2
   section "$name"
-  if "$@"; then
+  mkdir -p target/suite-logs
+  if "$@" > >(tee "$log") 2>&1; then
+    wait $!
     passed=$((passed + 1))
     summary+=("PASS  $name ($((SECONDS - t0)) s)")
     times+=("\"$key\": $((SECONDS - t0))")
     return 0
   else
+    wait $!
     failed=$((failed + 1))
     summary+=("FAIL  $name ($((SECONDS - t0)) s)")
+    failures+=("$key")
     return 1
   fi
+}
+# Playwright's tests that failed once and passed on their retry (playwright.config.ts): named
+# at the end so they get fixed, not forgotten.
+flaky_tests() {
+  local log=target/suite-logs/playwright_s.log
+  [ -f "$log" ] && grep -q -E '^ +[0-9]+ flaky' "$log" || return 0
+  echo "flaky in Playwright (failed once, passed on retry; fix them, see docs/TESTING.md):"
+  sed -e 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ +[0-9]+ flaky/{f=1; next} /^ +[0-9]+ (passed|failed|skipped)/{f=0} f' \
+    | head -n 6 | sed 's/^/  /'
+}
+# The lines of a failed suite's log that say what failed: Playwright's ✘ lines and its closing
+# list, cargo's failing test names and panics, compiler errors. At most 8 per suite, without
+# terminal colours.
+why_failed() {
+  local key
+  for key in "${failures[@]}"; do
+    echo "why $key failed (target/suite-logs/$key.log):"
+    sed -e 's/\x1b\[[0-9;]*m//g' "target/suite-logs/$key.log" \
+      | grep -E '›|^---- |panicked at|^error(\[|:)|FAILED|FAIL |Error:|not ok' \
+      | grep -v -E '✓|^test result: ok' | awk '!seen[$0]++' | tail -n 8 | sed 's/^/  /'
+  done
 }
 skip() {
   section "$1"
@@ -71,6 +101,8 @@ finish() {
   [ "$skipped" -gt 0 ] && line+=", $skipped skipped"
   echo
   echo "$line"
+  why_failed
+  flaky_tests
   [ "$failed" -eq 0 ]
   exit
 }

@@ -291,6 +291,43 @@ fn carry_faults(s: &Scenario, c: &mut Scenario, notes: &mut Vec<String>) -> Vec<
         }
     }
     c.faults = faults;
+    not_applicable.extend(carry_schedules(s, c, notes));
+    not_applicable
+}
+
+/// Carries the fault schedules of `s` into `c`, each node it strikes by role (`by_role`): a
+/// node with no counterpart leaves the set (a note says so), and a schedule left with no node
+/// is listed as not applicable. A schedule on every client (no `on`) carries as it is.
+fn carry_schedules(s: &Scenario, c: &mut Scenario, notes: &mut Vec<String>) -> Vec<String> {
+    let names = validate::node_names(c);
+    let mut not_applicable = Vec::new();
+    let mut schedules = Vec::new();
+    for sch in &s.schedules {
+        let Some(on) = &sch.on else {
+            schedules.push(sch.clone());
+            continue;
+        };
+        let mut kept: Vec<String> = Vec::new();
+        let mut missing: Vec<&str> = Vec::new();
+        for n in on {
+            match by_role(n, s, c, &names) {
+                Some(m) if !kept.contains(&m) => kept.push(m),
+                Some(_) => {}
+                None => missing.push(n),
+            }
+        }
+        let words = sch.words(s);
+        if kept.is_empty() {
+            not_applicable.push(format!("not applicable: {words} (no node of it in {})", c.approach.id()));
+            continue;
+        }
+        if kept != *on {
+            let dropped = if missing.is_empty() { String::new() } else { format!("; no {} in {}", missing.join(", "), c.approach.id()) };
+            notes.push(format!("{words}: carried on {}{dropped}", kept.join(", ")));
+        }
+        schedules.push(crate::scenario::Schedule { on: Some(kept), ..sch.clone() });
+    }
+    c.schedules = schedules;
     not_applicable
 }
 
@@ -455,6 +492,22 @@ mod tests {
         e.faults.push(FaultSpec::ClockJump(crate::scenario::fault::ClockJump { at_ms: 1000, node: "etcd-3".into(), by_ms: 5000 }));
         let r = counterpart(&e, Approach::Redis).unwrap();
         assert_eq!(r.not_applicable, ["not applicable: clock jump etcd-3 by +5 s at 1 s (no node etcd-3 in redis)"]);
+    }
+
+    #[test]
+    fn a_schedule_carries_its_nodes_by_role_and_drops_those_with_none() {
+        let s = crate::scenario::parse(&std::fs::read_to_string("tests/scenarios/jepsen-etcd-pauses.json").unwrap()).unwrap();
+        let r = counterpart(&s, Approach::Redis).unwrap();
+        assert_eq!(r.scenario.schedules[0].on.as_deref(), Some(&["A", "B", "C", "redis"].map(String::from)[..]));
+        assert!(r.notes.iter().any(|n| n.ends_with("carried on A, B, C, redis; no etcd-2, etcd-3 in redis")), "{:?}", r.notes);
+        assert!(r.not_applicable.is_empty());
+        crate::scenario::validate::validate(&r.scenario).unwrap();
+        let mut only_servers = s.clone();
+        only_servers.schedules[0].on = Some(vec!["etcd-2".into()]);
+        let r = counterpart(&only_servers, Approach::Redis).unwrap();
+        assert!(r.scenario.schedules.is_empty());
+        assert_eq!(r.not_applicable.len(), 1);
+        assert!(r.not_applicable[0].starts_with("not applicable: pause etcd-2 every 5 s"), "{:?}", r.not_applicable);
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod shelf;
 pub mod sim;
 pub mod sort;
 pub mod text;
+pub mod theme;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -13,6 +13,7 @@ use locklab::protocols::{BeliefEnd, EventKind, Note};
 use locklab::scenario::catalog::get as builtin;
 use locklab::scenario::{Approach, Scenario};
 use locklab::sim::rng::Stream;
+use locklab::theme::Theme;
 
 /// The built-in `id` with fencing off and on: each run agrees with its `expect` and keeps the
 /// trace invariants.
@@ -553,12 +554,12 @@ fn conditional_write_never_speaks_of_a_lock_a_client_holds() {
                 assert!(!w.contains("lock") && !w.contains("holder"), "{id} {fencing}: {w}");
             }
             // The storage's column counts the object's versions: one more per accepted write.
-            let last = export::figure(&run, &t, run.scenario.duration_ms, 1280.0, false, "");
+            let last = export::figure(&run, &t, run.scenario.duration_ms, 1280.0, false, Theme::Light, "");
             let accepted = run.verdict.writes.iter().filter(|w| w.accepted).count();
             assert!(last.contains(&format!("object at version {}", 1 + accepted)), "{id} {fencing}");
             for k in &t.key_moments {
                 for width in [342.0, 1280.0] {
-                    let svg = export::figure(&run, &t, k.at, width, false, "");
+                    let svg = export::figure(&run, &t, k.at, width, false, Theme::Light, "");
                     for bad in ["holds the lock", "believe", "no lock", "hold it"] {
                         assert!(!svg.contains(bad), "{id} fencing {fencing} at {} ms, {width} px: \"{bad}\"", k.at);
                     }
@@ -569,5 +570,5 @@ fn conditional_write_never_speaks_of_a_lock_a_client_holds() {
     // The same words in a lock's diagram, to show the test can see them.
     let redis = lab::run(&builtin("redis-gc-pause").unwrap());
     let rt = Timeline::of_run(&redis);
-    assert!(export::figure(&redis, &rt, 12_000, 1280.0, false, "").contains("believes it holds the lock"));
+    assert!(export::figure(&redis, &rt, 12_000, 1280.0, false, Theme::Light, "").contains("believes it holds the lock"));
 }

@@ -337,7 +337,8 @@ fn explore_table_and_sweep() {
     assert!(lines[1].contains("redis, fencing off") && lines[1].contains("redis, fencing on"), "{out}");
     // The heading, the column heads, a row per point, the rate.
     assert_eq!(lines.len(), 2 + points + 1, "{out}");
-    assert!(lines[2].trim_start().starts_with("0.500") && lines[2].ends_with("0.0%"), "{out}");
+    // The share with its 95% (Wilson) interval: none of 200 is at most 1.9%.
+    assert!(lines[2].trim_start().starts_with("0.500") && lines[2].ends_with("0.0% [0.0%, 1.9%]"), "{out}");
     let points = 5;
     let v = json(&["explore", "--sweep", "jump_ms=-20000..20000", "--steps", &points.to_string(), "--runs", "50", "--json"]);
     assert_eq!(v["points"].as_array().unwrap().len(), points);

@@ -33,6 +33,27 @@ fn builtin_trace_hashes_match_the_golden_file() {
     golden_file::check(GOLDEN, &current, "UPDATE_GOLDEN=1 cargo test --test determinism");
 }
 
+/// The scenario files with fault schedules, whose faults are drawn through libm
+/// (src/scenario/fault/dist.rs: exp, ln and cos for the log-normal and Poisson draws), each at
+/// seeds 1 to 3, hashed natively; tests/web_determinism.rs hashes the same in the browser and
+/// compares with this file, so the drawn faults are proven the same on both targets.
+const SCHEDULE_GOLDEN: &str = "tests/golden/schedule-trace-hashes.txt";
+
+#[test]
+fn scenarios_with_schedules_hash_as_the_golden_file_says() {
+    let files = ["jepsen-etcd-pauses", "redis-gc-pauses"];
+    let texts: Vec<(&str, String)> =
+        files.iter().map(|f| (*f, std::fs::read_to_string(format!("tests/scenarios/{f}.json")).unwrap())).collect();
+    let current: String = texts.iter().flat_map(|(f, t)| schedule_hashes(f, t)).collect();
+    golden_file::check(SCHEDULE_GOLDEN, &current, "UPDATE_GOLDEN=1 cargo test --test determinism");
+}
+
+/// `file seed hash` for seeds 1 to 3 of the scenario in `text`: the lines both targets write.
+fn schedule_hashes(file: &str, text: &str) -> Vec<String> {
+    let s = locklab::scenario::parse(text).unwrap();
+    (1..=3).map(|seed| format!("{file} {seed} {:016x}\n", lab::run(&Scenario { seed, ..s.clone() }).trace.hash())).collect()
+}
+
 /// Every built-in, run in random splits of `run_until` calls (some to a time already passed)
 /// and bursts of single steps, then finished by `run`, gives the trace of one `run`, byte for
 /// byte; so does one stepped to its end.

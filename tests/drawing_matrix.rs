@@ -17,6 +17,7 @@ use locklab::lab::{self, Run};
 use locklab::lesson::{builtin, locate, At};
 use locklab::scenario::{catalog, Scenario};
 use locklab::sim::Time;
+use locklab::theme::Theme;
 use locklab::timeline::draw::export::{self, FIGURE_WIDTH};
 use locklab::timeline::draw::geometry::lecture_scale;
 use locklab::timeline::draw::live::{self, Live};
@@ -291,7 +292,7 @@ fn round(b: &Rect) -> [i64; 4] {
 /// An exported figure at `m` writes no word of a label whose moment is still to come, and
 /// every word of those reached that millisecond.
 fn figure_findings(run: &Run, t: &Timeline, g: &Geometry, d: &Drawing, m: Moment) -> Vec<String> {
-    let svg = export::figure_in(run, t, m.0, g, "");
+    let svg = export::figure_in(run, t, m.0, g, Theme::Light, "");
     let doc = match roxmltree::Document::parse(&svg) {
         Ok(doc) => doc,
         Err(e) => return vec![format!("the figure does not parse: {e}")],

@@ -5,6 +5,7 @@
 
 use locklab::lab::{self, Run};
 use locklab::scenario::catalog;
+use locklab::theme::Theme;
 use locklab::timeline::draw::export::{self, figure, FIGURE_WIDTH, STYLESHEET};
 use locklab::timeline::draw::svg::N;
 use locklab::timeline::draw::Geometry;
@@ -19,7 +20,7 @@ fn run(id: &str, fencing: bool) -> (Run, Timeline) {
 
 fn svg(id: &str, at: i64, lecture: bool) -> String {
     let (run, t) = run(id, false);
-    figure(&run, &t, at, FIGURE_WIDTH, lecture, STYLESHEET)
+    figure(&run, &t, at, FIGURE_WIDTH, lecture, Theme::shown(None, lecture, false), STYLESHEET)
 }
 
 fn has_class(n: &roxmltree::Node, class: &str) -> bool {
@@ -59,7 +60,7 @@ fn a_figure_is_a_standalone_svg_with_its_styles() {
 fn one_lane_per_node_with_its_name() {
     for id in ["redis-gc-pause", "redlock-clock-jump", "zookeeper-session-expiry"] {
         let (run, t) = run(id, false);
-        let doc_text = figure(&run, &t, t.duration_ms / 2, FIGURE_WIDTH, false, STYLESHEET);
+        let doc_text = figure(&run, &t, t.duration_ms / 2, FIGURE_WIDTH, false, Theme::Light, STYLESHEET);
         let doc = Document::parse(&doc_text).unwrap();
         let names: Vec<String> = t.lanes.iter().map(|l| l.name.clone()).collect();
         assert_eq!(texts(&doc, "lane-name"), names, "{id}");
@@ -76,7 +77,7 @@ fn one_lane_per_node_with_its_name() {
 fn the_cursor_is_where_the_app_draws_it() {
     let (run, t) = run("redis-gc-pause", false);
     for (at, lecture) in [(15_502, false), (0, false), (t.duration_ms, true)] {
-        let out = figure(&run, &t, at, FIGURE_WIDTH, lecture, STYLESHEET);
+        let out = figure(&run, &t, at, FIGURE_WIDTH, lecture, Theme::shown(None, lecture, false), STYLESHEET);
         let doc = Document::parse(&out).unwrap();
         let line = doc.descendants().find(|n| has_class(n, "cursor-line")).expect("a cursor line");
         let x = Geometry::new(&t, FIGURE_WIDTH, lecture).x(at as f64);
@@ -87,21 +88,21 @@ fn the_cursor_is_where_the_app_draws_it() {
         assert_eq!(texts(&doc, "cursor-time"), vec![expected_time]);
     }
     // A time past the end is drawn at the end.
-    assert!(figure(&run, &t, t.duration_ms + 5_000, FIGURE_WIDTH, false, STYLESHEET).contains(">20 s</text>"));
+    assert!(figure(&run, &t, t.duration_ms + 5_000, FIGURE_WIDTH, false, Theme::Light, STYLESHEET).contains(">20 s</text>"));
 }
 
 #[test]
 fn labels_after_the_cursor_are_absent() {
     let (run, t) = run("redis-gc-pause", false);
     let stale = t.writes.iter().find(|w| w.result == WriteResult::StaleAccepted).unwrap().at;
-    let before = figure(&run, &t, stale - 1, FIGURE_WIDTH, false, STYLESHEET);
-    let at = figure(&run, &t, stale, FIGURE_WIDTH, false, STYLESHEET);
+    let before = figure(&run, &t, stale - 1, FIGURE_WIDTH, false, Theme::Light, STYLESHEET);
+    let at = figure(&run, &t, stale, FIGURE_WIDTH, false, Theme::Light, STYLESHEET);
     assert!(!before.contains("STALE") && !before.contains("glyph stale"));
     assert!(at.contains("STALE, accepted") && at.contains("glyph stale"));
     // Labels of what already happened stay.
     assert!(before.contains("paused 15 s") && before.contains("B · token 2"));
     // At the start no label of the story shows yet, but the whole run's shapes are there, veiled.
-    let zero = figure(&run, &t, 0, FIGURE_WIDTH, false, STYLESHEET);
+    let zero = figure(&run, &t, 0, FIGURE_WIDTH, false, Theme::Light, STYLESHEET);
     let doc = Document::parse(&zero).unwrap();
     assert!(texts(&doc, "bar-lbl").is_empty() && texts(&doc, "write-who").is_empty() && texts(&doc, "band-lbl").is_empty());
     assert!(doc.descendants().any(|n| has_class(&n, "belief-bar")) && doc.descendants().any(|n| has_class(&n, "band")));
@@ -114,7 +115,7 @@ fn every_built_in_exports_well_formed_at_its_key_moments() {
         let t = Timeline::of_run(&run);
         for at in t.key_moments.iter().map(|k| k.at).chain([0, t.duration_ms]) {
             for (width, lecture) in [(FIGURE_WIDTH, false), (480.0, true)] {
-                let out = figure(&run, &t, at, width, lecture, STYLESHEET);
+                let out = figure(&run, &t, at, width, lecture, Theme::shown(None, lecture, false), STYLESHEET);
                 if let Err(e) = Document::parse(&out) {
                     panic!("{} at {at} ms, {width} px: {e}", s.id);
                 }
@@ -172,7 +173,7 @@ fn a_dense_run_merges_its_faint_messages_and_keeps_the_story_s() {
     let faint = t.arrows.iter().filter(|a| a.quiet || a.client.is_none()).count();
     let story = t.arrows.len() - faint;
     assert!(faint > 20_000 && story > 100, "{faint} faint, {story} story messages");
-    let out = figure(&run, &t, run.trace.duration_ms, FIGURE_WIDTH, false, STYLESHEET);
+    let out = figure(&run, &t, run.trace.duration_ms, FIGURE_WIDTH, false, Theme::Light, STYLESHEET);
     let doc = Document::parse(&out).expect("well-formed XML");
     let msgs: Vec<_> = doc.descendants().filter(|n| has_class(n, "msg")).collect();
     // Every story message keeps its own group and tooltip; the faint ones share one per style.

@@ -9,6 +9,7 @@ use locklab::lab::{self, Run};
 use locklab::scenario::catalog;
 use locklab::session::{Action, CaptionView, Session, Start};
 use locklab::text::{self, Story};
+use locklab::theme::Theme;
 use locklab::timeline::draw::export::STYLESHEET;
 use locklab::timeline::draw::story::{self, Schedule, END_MS, MAX_PANELS, START_MS};
 use locklab::timeline::{pacing, Timeline};
@@ -83,7 +84,7 @@ fn a_strip_has_two_to_eight_panels_each_with_the_apps_caption() {
 #[test]
 fn a_strip_is_well_formed_and_shows_each_panels_moment_and_caption() {
     for (search, run, t) in every_run() {
-        let svg = story::strip(&run, &t, STYLESHEET);
+        let svg = story::strip(&run, &t, STYLESHEET, Theme::Projector);
         let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("{search}: {e}"));
         let panels = story::panels(&run, &t);
         let shown: Vec<_> = doc.descendants().filter(|n| n.attribute("class") == Some("story-panel")).collect();
@@ -115,11 +116,11 @@ fn a_strip_is_well_formed_and_shows_each_panels_moment_and_caption() {
 fn the_animated_svg_is_small_well_formed_and_the_same_every_time() {
     let mut sizes = Vec::new();
     for (search, run, t) in every_run() {
-        let svg = story::animated(&run, &t, STYLESHEET);
+        let svg = story::animated(&run, &t, STYLESHEET, Theme::Projector);
         assert!(svg.len() < ANIMATED_BUDGET, "{search}: {} bytes", svg.len());
         Document::parse(&svg).unwrap_or_else(|e| panic!("{search}: {e}"));
         let again = lab::run(&run.scenario);
-        assert_eq!(svg, story::animated(&again, &Timeline::of_run(&again), STYLESHEET), "{search}: deterministic");
+        assert_eq!(svg, story::animated(&again, &Timeline::of_run(&again), STYLESHEET, Theme::Projector), "{search}: deterministic");
         assert!(!svg.contains("<script"), "{search}: plays with no script");
         sizes.push((svg.len(), search));
     }
@@ -138,7 +139,7 @@ fn shows_at(svg: &str, name: &str) -> f64 {
 #[test]
 fn the_animation_lasts_as_the_run_plays_and_captions_each_key_moment_at_its_time() {
     for (search, run, t) in every_run() {
-        let svg = story::animated(&run, &t, STYLESHEET);
+        let svg = story::animated(&run, &t, STYLESHEET, Theme::Projector);
         let s = Schedule::of(&t);
         let n = t.key_moments.len();
         // One loop: the start's hold, the cursor's travel, a dwell at each key moment after

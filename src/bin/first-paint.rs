@@ -26,6 +26,7 @@ use std::path::Path;
 
 use locklab::lab;
 use locklab::scenario::{catalog, Scenario};
+use locklab::theme::Theme;
 use locklab::timeline::draw::export;
 use locklab::timeline::draw::svg::Esc;
 use locklab::timeline::draw::Geometry;
@@ -104,7 +105,7 @@ fn draw(s: &Scenario, key: String, width: u32, height: Option<u32>) -> Drawn {
         Some(h) => Geometry::fitted(&t, width as f64, h as f64, false),
         None => Geometry::new(&t, width as f64, false),
     };
-    let moments = moments(&t).into_iter().map(|at| (at, for_page(&export::figure_in(&run, &t, at, &g, "")))).collect();
+    let moments = moments(&t).into_iter().map(|at| (at, for_page(&export::figure_in(&run, &t, at, &g, Theme::Light, "")))).collect();
     Drawn { id: s.id.clone(), fencing: s.storage.fencing, safe_unlock: s.lock.safe_unlock, seed: s.seed, key, intro: intro(s), moments }
 }
 

@@ -17,6 +17,9 @@ mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "locklab/lesson.rs"]
 mod lesson;
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "locklab/rate.rs"]
+mod rate;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

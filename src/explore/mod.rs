@@ -16,6 +16,7 @@
 
 pub mod class;
 pub mod partial;
+pub mod rate;
 pub mod shrink;
 pub mod sweep;
 pub mod table;

@@ -46,6 +46,7 @@ pub fn base(approach: Approach) -> Scenario {
         network: Default::default(),
         clients: vec![ClientSpec::new("A", 0, 1000, 3), ClientSpec::new("B", 2000, 1000, 3)],
         faults: Vec::new(),
+        schedules: Vec::new(),
         expect: None,
     }
 }

@@ -16,6 +16,7 @@ use super::limits::MAX_CHOICES;
 use super::{locate, At, Lesson, LessonStep};
 use crate::session::{still_view, CaptionView};
 use crate::text::Story;
+use crate::theme::Theme;
 use crate::timeline::draw::{export, Geometry};
 use crate::timeline::Timeline;
 
@@ -99,7 +100,7 @@ fn screen(step: &LessonStep, at: At) -> Vec<(&'static str, String)> {
     };
     out.extend(caption.map(|c| ("caption", c)));
     for width in WIDTHS {
-        let figure = export::figure_in(&run, &timeline, cursor.ms, &Geometry::new(&timeline, width, true), "");
+        let figure = export::figure_in(&run, &timeline, cursor.ms, &Geometry::new(&timeline, width, true), Theme::Projector, "");
         for label in texts(&figure) {
             if !out.iter().any(|(_, t)| *t == label) {
                 out.push(("label", label));

@@ -10,6 +10,9 @@ pub struct Lesson {
     pub version: u32,
     pub id: String,
     pub title: String,
+    /// What a student should be able to say afterwards (docs/TEACHING.md lists them); may be
+    /// empty.
+    pub aims: Vec<String>,
     pub steps: Vec<LessonStep>,
 }
 

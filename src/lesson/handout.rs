@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use super::Lesson;
 use crate::lab::Run;
+use crate::theme::Theme;
 use crate::timeline::draw::export::run_title;
 use crate::timeline::draw::story;
 use crate::timeline::draw::svg::Esc;
@@ -91,7 +92,8 @@ fn story_of(run: &Run) -> (String, bool) {
 
 /// A run's strip as a figure in the page: the SVG inline, without its XML declaration.
 fn strip(run: &Run, css: &str) -> String {
-    let svg = story::strip_for(run, &Timeline::of_run(run), css, story::A4_TEXT);
+    // On paper in the projector's colours: its contrast survives a grey laser printer.
+    let svg = story::strip_for(run, &Timeline::of_run(run), css, Theme::Projector, story::A4_TEXT);
     let svg = svg.split_once("?>\n").map_or(svg.as_str(), |(_, rest)| rest);
     format!("<figure class=\"strip\">{svg}<figcaption>{}: its key moments</figcaption></figure>\n", Esc(&run_title(&run.scenario)))
 }

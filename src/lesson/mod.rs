@@ -7,6 +7,7 @@ pub mod builtin;
 pub mod course;
 pub mod fair;
 mod format;
+pub mod guide;
 pub mod handout;
 pub mod player;
 pub mod presenter;
@@ -31,4 +32,7 @@ pub mod limits {
     pub const MAX_REVEALS: usize = 8;
     pub const MAX_REVEAL_LEN: usize = 60;
     pub const MAX_LESSON_BYTES: usize = 256 * 1024;
+    /// A lesson's aims: how many, and each one's length.
+    pub const MAX_AIMS: usize = 6;
+    pub const MAX_AIM_LEN: usize = 200;
 }

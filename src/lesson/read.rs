@@ -43,12 +43,16 @@ fn syntax_error(text: &str, e: &serde_json::Error) -> ScenarioError {
 }
 
 fn lesson(v: &Value) -> Read<Lesson> {
-    let o = Object::new(v, "", &["version", "id", "title", "steps"])?;
+    let o = Object::new(v, "", &["version", "id", "title", "aims", "steps"])?;
     let version = o.req("version", |v, p| {
         int(v, p).and_then(|n| if n == 1 { Ok(1) } else { err(p, format!("unsupported version {n}: only 1 exists")) })
     })?;
     let title = o.req("title", |v, p| bounded(v, p, MAX_TITLE_LEN))?;
     let id = o.or("id", String::new(), lesson_id)?;
+    let aims = o.or("aims", Vec::new(), |v, p| list(v, p, |v, p| bounded(v, p, MAX_AIM_LEN)))?;
+    if aims.len() > MAX_AIMS {
+        return err("aims", format!("{} aims: a lesson has at most {MAX_AIMS}", aims.len()));
+    }
     let steps = o.req("steps", |v, p| list(v, p, step))?;
     if steps.is_empty() || steps.len() > MAX_STEPS {
         return err("steps", format!("{} steps: a lesson has 1 to {MAX_STEPS}", steps.len()));
@@ -57,7 +61,7 @@ fn lesson(v: &Value) -> Read<Lesson> {
         check_table(&s.table, i, steps.len())?;
     }
     let id = if id.is_empty() { slug(&title) } else { id };
-    Ok(Lesson { version, id, title, steps })
+    Ok(Lesson { version, id, title, aims, steps })
 }
 
 /// A non-empty string of at most `max` characters.

@@ -55,7 +55,8 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
         max_events: MAX_TRACE_EVENTS,
     };
     let mut world = World::new(&cfg, nodes);
-    for f in &s.faults {
+    // The scenario's faults and its schedules' (drawn from its seed), as one list.
+    for f in &super::fault::expand(s) {
         world.schedule_fault(f.at_ms(), super::fault::build(f, &id));
     }
     world

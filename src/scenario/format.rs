@@ -8,7 +8,7 @@ use serde::Serialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Deserialize;
 
-pub use super::fault::FaultSpec;
+pub use super::fault::{FaultSpec, Schedule};
 pub use crate::protocols::config::{LockConfig, Persistence, Settings};
 pub use crate::protocols::registry::Approach;
 
@@ -38,6 +38,10 @@ pub struct Scenario {
     pub clients: Vec<ClientSpec>,
     #[serde(default)]
     pub faults: Vec<FaultSpec>,
+    /// Faults that strike again and again (docs/SCENARIO_FORMAT.md, "Fault schedules"),
+    /// expanded into ordinary faults before the run (`fault::expand`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedules: Vec<Schedule>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
 }

@@ -22,3 +22,8 @@ pub const MIN_TICK_MS: i64 = 10;
 pub const MAX_TICK_MS: i64 = 60_000;
 /// How long a client may wait for one reply (`lock.request_timeout_ms`): a minute.
 pub const MAX_REQUEST_TIMEOUT_MS: i64 = 60_000;
+/// Fault schedules (`schedules[]`) in one scenario.
+pub const MAX_SCHEDULES: usize = 16;
+/// Faults all of a scenario's schedules make together (a Poisson schedule's on average; the
+/// expansion stops here): a pause every 300 ms through the longest run.
+pub const MAX_SCHEDULED_FAULTS: usize = 1_000;

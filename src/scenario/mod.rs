@@ -18,5 +18,5 @@ pub(crate) mod strict_json;
 pub mod validate;
 
 pub use fault::FaultKind;
-pub use format::{Approach, ClientSpec, Expect, FaultSpec, LockConfig, Outcome, Persistence, Scenario};
+pub use format::{Approach, ClientSpec, Expect, FaultSpec, LockConfig, Outcome, Persistence, Scenario, Schedule};
 pub use validate::{parse, ScenarioError};

@@ -125,8 +125,22 @@ fn expect(v: &Value, path: &str) -> Read<Expect> {
 
 /// The scenario in a parsed JSON document (not yet validated: see `validate`).
 pub fn scenario(v: &Value) -> Read<Scenario> {
-    let known =
-        ["version", "id", "title", "intro", "approach", "seed", "duration_ms", "lock", "storage", "network", "clients", "faults", "expect"];
+    let known = [
+        "version",
+        "id",
+        "title",
+        "intro",
+        "approach",
+        "seed",
+        "duration_ms",
+        "lock",
+        "storage",
+        "network",
+        "clients",
+        "faults",
+        "schedules",
+        "expect",
+    ];
     let o = Object::new(v, "", &known)?;
     let approach = o.req("approach", approach)?;
     Ok(Scenario {
@@ -142,6 +156,7 @@ pub fn scenario(v: &Value) -> Read<Scenario> {
         network: o.or("network", NetworkConfig::default(), network)?,
         clients: o.or("clients", default_clients(), |v, p| list(v, p, client))?,
         faults: o.or("faults", Vec::new(), |v, p| list(v, p, super::fault::read::fault))?,
+        schedules: o.or("schedules", Vec::new(), |v, p| list(v, p, super::fault::read::schedule))?,
         expect: o.opt("expect", expect)?,
     })
 }

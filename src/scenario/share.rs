@@ -15,6 +15,7 @@
 //! Plain Rust, no browser: the UI hands in `location.search` and `location.hash`.
 
 use super::format::{Approach, Scenario};
+use crate::theme::Theme;
 
 /// What the scenario on screen is compared with: the same story on another approach, or its
 /// run on real servers as recorded (`crate::recorded`).
@@ -135,6 +136,9 @@ pub struct Modes {
     /// `compare=<approach id>`: side by side with that approach; `compare=real`: with the
     /// scenario's recorded run on real servers.
     pub compare: Option<Against>,
+    /// `theme=light|dark|projector`: chosen; absent, the lecture and the screen decide
+    /// (`Theme::shown`).
+    pub theme: Option<Theme>,
 }
 
 fn flag(v: &str) -> Option<bool> {
@@ -195,6 +199,10 @@ pub fn open(search: &str, hash: &str, catalog: &[Scenario]) -> Opened {
                     let ids: Vec<&str> = Approach::ALL.iter().map(|a| a.id()).collect();
                     bad(k, v, &format!("expected an approach id ({}) or real", ids.join(", ")))
                 }
+            },
+            "theme" => match Theme::by_id(v) {
+                Some(t) => modes.theme = Some(t),
+                None => bad(k, v, "expected light, dark or projector"),
             },
             // Other tools add their own parameters (utm_source, …): not ours to refuse.
             _ => {}
@@ -365,6 +373,9 @@ pub fn link(named: &Named, cursor_ms: i64, modes: &Modes) -> String {
     }
     if let Some(a) = modes.compare {
         add(&format!("compare={}", a.id()));
+    }
+    if let Some(t) = modes.theme {
+        add(&format!("theme={t}"));
     }
     let q = if q.is_empty() { q } else { format!("?{q}") };
     q + &named.hash
@@ -612,6 +623,17 @@ mod tests {
         );
         assert!(o.banner().unwrap().starts_with("Part of this link was ignored (t=abc: "));
         assert_eq!(open_link("?t=-5").problems.len(), 1);
+    }
+
+    #[test]
+    fn a_theme_is_read_kept_in_the_link_and_a_bad_one_named() {
+        let o = open_link("?scenario=redis-gc-pause&theme=dark");
+        assert_eq!(o.modes.theme, Some(Theme::Dark));
+        let named = Named { query: "scenario=redis-gc-pause".into(), hash: String::new(), too_large: None };
+        assert_eq!(link(&named, 0, &o.modes), "?scenario=redis-gc-pause&theme=dark");
+        assert_eq!(open_link("?theme=projector").modes.theme, Some(Theme::Projector));
+        let bad = open_link("?theme=blue");
+        assert_eq!((bad.modes.theme, bad.problems), (None, vec!["theme=blue: expected light, dark or projector; ignored".to_string()]));
     }
 
     #[test]

@@ -196,5 +196,22 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, f) in s.faults.iter().enumerate() {
         super::fault::validate::fault(f, i, s, &names)?;
     }
+    if s.schedules.len() > MAX_SCHEDULES {
+        return Err(err("schedules", format!("{} schedules: the limit is {MAX_SCHEDULES}", s.schedules.len())));
+    }
+    let mut strikes = 0;
+    for (i, sch) in s.schedules.iter().enumerate() {
+        super::fault::validate::schedule(sch, i, s, &names)?;
+        strikes += sch.expected_strikes(s.duration_ms);
+        if strikes > MAX_SCHEDULED_FAULTS as i64 {
+            return Err(err(
+                format!("schedules[{i}].every_ms"),
+                format!(
+                    "{} ms makes the schedules strike {strikes} times in this run; the limit is {MAX_SCHEDULED_FAULTS} for all of them",
+                    sch.every_ms
+                ),
+            ));
+        }
+    }
     Ok(())
 }

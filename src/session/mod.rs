@@ -24,6 +24,7 @@ pub use shared::Shared;
 use crate::lab::{self, Run};
 use crate::scenario::{catalog, fault, share, validate, Approach, Scenario};
 use crate::text::Story;
+use crate::theme::Theme;
 use crate::timeline::Timeline;
 
 /// Playback speeds offered (multiples of the paced base rate), with their text: the select
@@ -47,6 +48,11 @@ pub struct Session {
     pub playing: bool,
     pub speed: f64,
     pub lecture: bool,
+    /// The colour theme chosen by link (`theme=`) or key (T); None: `Theme::shown` decides
+    /// from the lecture and the screen (`prefers_dark`).
+    pub theme: Option<Theme>,
+    /// The screen's owner prefers dark (`prefers-color-scheme: dark`).
+    pub prefers_dark: bool,
     /// The whole run's verdict shows from the start (`outcome=1`); otherwise the verdict and
     /// findings build up as the cursor passes them, so the ending is not given away.
     pub outcome: bool,
@@ -147,6 +153,8 @@ pub enum Action {
     Tick(f64),
     SetSpeed(f64),
     ToggleLecture,
+    /// The next colour theme (light → dark → projector), chosen from then on.
+    NextTheme,
     /// Show the whole run's verdict from the start, or build it up as the cursor passes.
     ToggleOutcome,
     /// Lecture mode: whether playback stops at each key moment.
@@ -203,6 +211,7 @@ pub struct Start {
     pub search: String,
     pub hash: String,
     pub reduced_motion: bool,
+    pub prefers_dark: bool,
 }
 
 impl Session {
@@ -229,6 +238,8 @@ impl Session {
             playing: false,
             speed: 1.0,
             lecture: opened.modes.lecture,
+            theme: opened.modes.theme,
+            prefers_dark: start.prefers_dark,
             help: false,
             embed: opened.modes.embed,
             outcome: opened.modes.outcome,
@@ -262,7 +273,12 @@ impl Session {
 
     /// How the view is shown, as a link carries it.
     pub fn modes(&self) -> share::Modes {
-        share::Modes { lecture: self.lecture, embed: self.embed, outcome: self.outcome, compare: self.compared_with() }
+        share::Modes { lecture: self.lecture, embed: self.embed, outcome: self.outcome, compare: self.compared_with(), theme: self.theme }
+    }
+
+    /// The colour theme on screen (and in exports).
+    pub fn theme_shown(&self) -> Theme {
+        Theme::shown(self.theme, self.lecture, self.prefers_dark)
     }
 
     /// Whether the whole run's verdict shows: at the end, or from the start when asked for.
@@ -539,6 +555,7 @@ impl Session {
                 lab
             }
             Action::ToggleLecture
+            | Action::NextTheme
             | Action::ToggleOutcome
             | Action::ToggleStopAtKeys
             | Action::ToggleFuture
@@ -600,6 +617,7 @@ impl Session {
     fn apply_view(mut self, action: Action) -> Session {
         match action {
             Action::ToggleLecture => self.lecture = !self.lecture,
+            Action::NextTheme => self.theme = Some(self.theme_shown().next()),
             Action::ToggleOutcome => self.outcome = !self.outcome,
             Action::ToggleStopAtKeys => self.stop_at_keys = !self.stop_at_keys,
             Action::ToggleFuture => self.future = !self.future,

@@ -7,7 +7,7 @@ use crate::scenario::fault::{Delay, Pause};
 use crate::scenario::FaultSpec;
 
 fn open(search: &str) -> Session {
-    Session::new(&Start { search: search.into(), hash: String::new(), reduced_motion: false })
+    Session::new(&Start { search: search.into(), hash: String::new(), reduced_motion: false, prefers_dark: false })
 }
 
 fn apply_all(mut s: Session, actions: impl IntoIterator<Item = Action>) -> Session {
@@ -113,7 +113,8 @@ fn a_long_frame_gap_does_not_leap() {
 
 #[test]
 fn reduced_motion_plays_as_a_slideshow_of_steps() {
-    let s = Session::new(&Start { search: "?scenario=redis-gc-pause".into(), hash: String::new(), reduced_motion: true });
+    let s =
+        Session::new(&Start { search: "?scenario=redis-gc-pause".into(), hash: String::new(), reduced_motion: true, prefers_dark: false });
     let first = s.timeline.steps[s.timeline.steps.partition_point(|st| st.at <= 0)];
     let s = s.apply(Action::TogglePlay).apply(Action::Tick(0.0));
     let s = apply_all(s, (1..=15).map(|i| Action::Tick(i as f64 * 100.0)));
@@ -520,4 +521,20 @@ fn play_to_passes_key_moments_in_lecture_mode_and_stops_on_its_target() {
     let first = s.timeline.key_moments.iter().find(|k| k.at as f64 > s.cursor).unwrap().at;
     let s = apply_all(s.apply(Action::TogglePlay), (1..5000).map(|i| Action::Tick(i as f64 * 16.0)));
     assert_eq!((s.cursor_ms(), s.playing), (first, false), "plain play stops at the next key moment again (lecture)");
+}
+
+#[test]
+fn the_theme_follows_the_lecture_and_the_screen_until_one_is_chosen_and_a_link_keeps_it() {
+    let s =
+        Session::new(&Start { search: "?scenario=redis-gc-pause".into(), hash: String::new(), reduced_motion: false, prefers_dark: true });
+    assert_eq!(s.theme_shown(), Theme::Dark);
+    let s = s.apply(Action::ToggleLecture);
+    assert_eq!(s.theme_shown(), Theme::Projector, "a lecture's room gets the projector's");
+    let s = s.apply(Action::NextTheme);
+    assert_eq!((s.theme, s.theme_shown()), (Some(Theme::Light), Theme::Light), "after projector comes light, chosen");
+    let s = s.apply(Action::ToggleLecture);
+    assert_eq!(s.theme_shown(), Theme::Light, "a chosen theme outlasts lecture mode");
+    assert_eq!(s.modes().theme, Some(Theme::Light));
+    assert_eq!(open("?theme=projector").theme_shown(), Theme::Projector);
+    assert_eq!(open("").theme_shown(), Theme::Light);
 }

@@ -59,6 +59,12 @@ pub fn link_key(from: &str, to: &str) -> u64 {
     name_key(b"link", &[from, to])
 }
 
+/// Stream key of the scenario's fault schedule at `index` in `schedules[]` (a schedule has no
+/// name; one added at the end leaves the others' draws as they were).
+pub fn schedule_key(index: usize) -> u64 {
+    name_key(b"schedule", &[&index.to_string()])
+}
+
 /// FNV-1a (the same on every target, unlike std's `RandomState`) of a kind tag and names, each
 /// name preceded by its length so that no two lists of names give the same bytes
 /// (`("ab", "c")` and `("a", "bc")` differ).

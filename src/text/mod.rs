@@ -7,6 +7,7 @@
 
 pub mod caption;
 mod causes;
+pub mod outline;
 pub mod quiet;
 pub mod verdict;
 

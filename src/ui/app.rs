@@ -102,6 +102,8 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     let undo_btn = on_click(act, || Action::Undo);
     let redo_btn = on_click(act, || Action::Redo);
     let lecture_btn = on_click(act, || Action::ToggleLecture);
+    let theme_btn = on_click(act, || Action::NextTheme);
+    let theme = lab.theme_shown();
     let stops_btn = on_click(act, || Action::ToggleStopAtKeys);
     let outcome_btn = {
         let (act, shown) = (act.clone(), lab.outcome);
@@ -116,6 +118,9 @@ fn modes(lab: &Session, act: &Act, sharing: Html) -> Html {
     html! {
         <div class="modes">
             <button type="button" class="small" aria-pressed={lab.lecture.to_string()} onclick={lecture_btn} title="Lecture mode (L)">{"Lecture"}</button>
+            <button type="button" class="small" data-testid="theme" onclick={theme_btn}
+                title={format!("Colours: {theme}. Next: {} (T)", theme.next())} aria-label={format!("Theme: {theme} (T for {})", theme.next())}>
+                <span aria-hidden="true">{"◐ "}</span>{theme.label()}</button>
             if lab.lecture {
                 <button type="button" class="small" data-testid="stop-at-keys" aria-pressed={lab.stop_at_keys.to_string()} onclick={stops_btn}
                     title="In lecture mode, playback stops at each key moment until Space">{"Stop at key moments"}</button>
@@ -187,6 +192,17 @@ fn panels(lab: &Session, runs: &[OnScreen], act: &Act) -> Html {
         )
     });
     html! { <div class={classes!("panels", compared.then_some("compared"))}>{for verdicts}{for ledgers}</div> }
+}
+
+/// The run in words, lane by lane: the diagram's parallel document (this run's; compared, the
+/// other run's words are its own diagram's caption).
+fn outline(lab: &Session, act: &Act) -> Html {
+    let cursor = lab.cursor_ms();
+    let passed = lab.timeline.steps.partition_point(|s| s.at <= cursor);
+    html! {
+        <super::outline::RunOutline run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()}
+            {passed} focus={lab.focus} whole={lab.outcome_shown()} act={act.clone()} />
+    }
 }
 
 /// Each run's exports; compared, each under its approach's name.
@@ -310,6 +326,7 @@ pub fn app() -> Html {
     use_data_arriving(&lab, &act);
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
+    super::theme::use_theme(lab.theme_shown());
 
     use_reopen_on_hash_change();
     // Below the fold waits for the first paint (see `painted`).
@@ -371,6 +388,9 @@ pub fn app() -> Html {
                 }
                 if painted {
                     {panels(&lab, &runs, &act)}
+                    if !lab.embed {
+                        {outline(&lab, &act)}
+                    }
                     if !lab.embed {
                         <super::explore::Explore act={act.clone()} />
                     }

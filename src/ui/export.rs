@@ -144,7 +144,7 @@ fn css() -> Result<String, &'static str> {
 
 /// The figure as a standalone SVG, or why the page cannot draw it.
 pub fn figure_svg(f: &Figure) -> Result<String, &'static str> {
-    Ok(figure(f.run, f.timeline, f.at, f.width, f.lecture, &css()?))
+    Ok(figure(f.run, f.timeline, f.at, f.width, f.lecture, super::theme::on_page(), &css()?))
 }
 
 /// Downloads the figure as SVG, or as PNG at `png` times its size; `suffix` goes before the
@@ -160,7 +160,9 @@ pub fn save_figure(f: &Figure, png: Option<f64>, suffix: Option<&str>, status: &
 /// Downloads the run's strip (`animated` false: as SVG, or as PNG with `png`) or its animated
 /// SVG (`draw::story`). Says what happened in `status`.
 pub fn save_story(run: &Run, timeline: &Timeline, animated: bool, png: bool, status: &Status) {
-    let svg = css().map(|css| if animated { story::animated(run, timeline, &css) } else { story::strip(run, timeline, &css) });
+    let theme = super::theme::on_page();
+    let svg =
+        css().map(|css| if animated { story::animated(run, timeline, &css, theme) } else { story::strip(run, timeline, &css, theme) });
     // The strip is drawn for a slide (1,300 px wide and up): its PNG is its own size.
     let png = png.then(|| (1.0, story::file_name(&run.scenario, animated, "png")));
     save_svg(svg, png, story::file_name(&run.scenario, animated, "svg"), status);

@@ -11,7 +11,8 @@ const KEYS: &[(&str, &str)] = &[
     ("Home  /  End", "start / end of the run"),
     ("F", "fencing at storage on / off"),
     ("U", "safe unlock on / off"),
-    ("L", "lecture mode: big type, high contrast"),
+    ("L", "lecture mode: big type, the projector's colours"),
+    ("T", "colours: light → dark → projector"),
     ("G", "lecture mode: show the run's future faintly"),
     ("K", "the legend under the diagram on / off"),
     (

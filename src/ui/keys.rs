@@ -13,6 +13,9 @@ enum Target {
     Field,
     /// A slider moves with the plain arrows itself.
     Slider,
+    /// The run in words (src/ui/outline.rs): its arrows, Home and End move along its lanes;
+    /// the rest of the app's keys (Space, F, …) still work there.
+    Outline,
     /// Everything else: buttons, switches, links, the page, and a `<select>`. A closed select
     /// chooses with ↑/↓ (the app binds neither); the rest of its keys (type-ahead letters,
     /// Space opening the list, ←/→ changing the choice) are the app's, so that after picking a
@@ -27,6 +30,9 @@ fn target(e: &KeyboardEvent) -> Target {
     // Space ticks their checkboxes and presses their buttons instead of playing.
     if el.closest(".scenario-json, .explore").ok().flatten().is_some() || el.is_content_editable() {
         return Target::Field;
+    }
+    if el.closest(".outline-lanes").ok().flatten().is_some() {
+        return Target::Outline;
     }
     match el.tag_name().as_str() {
         "TEXTAREA" => Target::Field,
@@ -53,8 +59,12 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    // The slider keeps its own plain arrows; Shift+arrows (key moments) are the app's everywhere.
-    let arrows_free = !matches!(where_, Target::Slider);
+    // The slider and the outline keep their own plain arrows; Shift+arrows (key moments) are
+    // the app's everywhere.
+    let arrows_free = !matches!(where_, Target::Slider | Target::Outline);
+    if matches!(where_, Target::Outline) && matches!(e.key().as_str(), "Home" | "End") && !e.shift_key() {
+        return None;
+    }
     Some(match (e.key().as_str(), e.shift_key()) {
         ("Escape", _) => Action::CloseHelp,
         _ if matches!(where_, Target::Field) => return None,
@@ -68,6 +78,7 @@ pub fn action_for(e: &KeyboardEvent) -> Option<Action> {
         ("f" | "F", _) => Action::ToggleFencing,
         ("u" | "U", _) => Action::ToggleSafeUnlock,
         ("l" | "L", _) => Action::ToggleLecture,
+        ("t" | "T", _) => Action::NextTheme,
         ("g" | "G", _) => Action::ToggleFuture,
         ("k" | "K", _) => Action::ToggleLegend,
         ("?", _) => Action::ToggleHelp,
@@ -89,7 +100,8 @@ pub enum LessonKey {
 }
 
 pub fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.shift_key() || matches!(target(e), Target::Field | Target::Slider) {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.shift_key() || matches!(target(e), Target::Field | Target::Slider | Target::Outline)
+    {
         return None;
     }
     Some(match e.key().as_str() {

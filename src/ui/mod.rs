@@ -18,6 +18,7 @@ mod legend;
 mod lesson;
 mod lesson_index;
 pub mod library;
+mod outline;
 mod painted;
 mod picker;
 mod playback;
@@ -27,6 +28,7 @@ mod share;
 pub mod start;
 pub mod state;
 mod switches;
+mod theme;
 mod transport;
 mod verdict;
 

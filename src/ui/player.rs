@@ -51,6 +51,7 @@ pub fn player(p: &PlayerProps) -> Html {
     let act = lab.dispatcher();
     use_keyboard(act.clone());
     use_playback(act.clone(), lab.playing, lab.frame);
+    super::theme::use_theme(lab.theme_shown());
     // The full app's link at this view, as the app's embed writes it (a scenario of one's own
     // by the `#s=` text it came in, `share::name_as_opened`): the scenario's part once per
     // scenario, the cursor and modes per render.

@@ -1,7 +1,7 @@
 //! The page's address, both ways: what the app starts from (`location.search` and
 //! `location.hash`, read by `scenario::share::open`), and the link written back into the
 //! address bar as the view rests, so the address bar is always a permalink. Also reads the
-//! reduced-motion preference.
+//! reduced-motion and colour-scheme preferences.
 //!
 //! Embedded in `<iframe sandbox="allow-scripts">` the page has an opaque origin: storage and
 //! the history API may throw there. Every call below goes through a `Result`, and embed mode
@@ -16,8 +16,14 @@ pub fn from_page() -> Start {
     Start {
         search: location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default(),
         hash: location.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default(),
-        reduced_motion: window.and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches()),
+        reduced_motion: matches(window.as_ref(), "(prefers-reduced-motion: reduce)"),
+        prefers_dark: matches(window.as_ref(), "(prefers-color-scheme: dark)"),
     }
+}
+
+/// Whether the screen matches a media query (the user's preferences).
+fn matches(window: Option<&web_sys::Window>, query: &str) -> bool {
+    window.and_then(|w| w.match_media(query).ok().flatten()).is_some_and(|m| m.matches())
 }
 
 /// The app's own address without query and fragment, where a link's `?…#…` goes.

@@ -122,6 +122,7 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
         },
         clients,
         faults: Vec::new(),
+        schedules: Vec::new(),
         expect: None,
     };
     // The approach's own rules (a Kubernetes LeaseDuration above its RenewDeadline, a Consul

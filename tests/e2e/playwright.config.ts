@@ -21,7 +21,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // One retry: a test that fails and then passes is reported as "flaky" (scripts/test.sh repeats
+  // those lines in its summary, docs/TESTING.md says what to do with them) instead of failing a
+  // whole CI run on a 2-core machine that other work is sharing; a test that fails twice fails.
+  retries: 1,
   workers,
   fullyParallel: true,
   reporter: [['list']],

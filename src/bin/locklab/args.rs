@@ -6,11 +6,13 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use locklab::check::properties::{self, Property};
+use locklab::explore::rate::Setting;
 use locklab::explore::sweep::Param;
 use locklab::explore::table;
 use locklab::lesson::{builtin as lessons, Lesson};
 use locklab::scenario::limits::MAX_FAULTS;
 use locklab::scenario::{catalog, parse, Approach, Scenario};
+use locklab::theme::Theme;
 use locklab::timeline::draw::export;
 
 /// Run a lock scenario (a file or a built-in) and print its verdict, draw it as an SVG figure,
@@ -71,6 +73,11 @@ pub enum Command {
 The first three take --runs N, --seed S, --threads T and --json.")]
     // Boxed: its many options would make every other command as large (clippy's large_enum_variant).
     Explore(Box<ExploreArgs>),
+    /// Measure how often a scenario loses an update (and has two believers) over N seeds, with a 95% interval; or sweep that rate against a setting
+    #[command(
+        after_help = "Run i has the scenario's seed + i (`locklab run FILE --seed S+i` replays it). The interval is Wilson's score interval (docs/CLI.md)."
+    )]
+    Rate(Box<RateArgs>),
     /// Check a lesson file
     #[command(subcommand_required = true, arg_required_else_help = false)]
     Lesson {
@@ -124,6 +131,10 @@ pub struct SvgArgs {
     /// The figure's width in px
     #[arg(long, value_name = "PX", value_parser = width, default_value_t = export::FIGURE_WIDTH)]
     pub width: f64,
+    /// The colours: light, dark or projector (default: projector for --lecture, --strip and
+    /// --animated, which are for a room; light otherwise)
+    #[arg(long, value_name = "THEME", value_parser = theme)]
+    pub theme: Option<Theme>,
     /// The run's key moments instead, a panel each with its caption, for a slide or a handout
     #[arg(long)]
     pub strip: bool,
@@ -180,6 +191,38 @@ pub struct ExploreArgs {
     pub property: Option<&'static Property>,
 }
 
+#[derive(Args)]
+pub struct RateArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Runs (seeds) per rate: the scenario's seed, seed + 1, …
+    #[arg(long, value_name = "N", default_value_t = 1_000, value_parser = rate_runs)]
+    pub runs: u64,
+    /// The first run's seed (default: the scenario's)
+    #[arg(long, value_name = "S", value_parser = seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Threads to run on (default: every core); the numbers are the same on any count
+    #[arg(long, value_name = "T", value_parser = threads)]
+    pub threads: Option<usize>,
+    /// Sweep the rate against a setting, SETTING=FROM..TO (ttl_ms, pause_p99_ms, drift_ppm)
+    #[arg(long, value_name = "SETTING=FROM..TO", value_parser = rate_sweep)]
+    pub sweep: Option<RateSweep>,
+    /// Values of the sweep, from 2 to 101
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = steps)]
+    pub steps: usize,
+    /// Print the rate (or the sweep's rows) as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `rate --sweep SETTING=FROM..TO`.
+#[derive(Clone, Copy)]
+pub struct RateSweep {
+    pub setting: Setting,
+    pub from: i64,
+    pub to: i64,
+}
+
 /// `--sweep PARAM=FROM..TO`.
 #[derive(Clone, Copy)]
 pub struct Sweep {
@@ -212,6 +255,12 @@ pub enum LessonCommand {
         builtin: Option<Lesson>,
         /// Where to write the page (`-` for stdout)
         #[arg(short = 'o', value_name = "OUT.html")]
+        out: Option<String>,
+    },
+    /// Write the teacher's guide to the built-in course (docs/TEACHING.md): each lesson's aims, minutes, steps with links, questions and answers
+    Guide {
+        /// Where to write it (default: stdout)
+        #[arg(short = 'o', value_name = "OUT.md")]
         out: Option<String>,
     },
 }
@@ -300,6 +349,10 @@ fn on_off(v: &str) -> Result<bool, String> {
     }
 }
 
+fn theme(v: &str) -> Result<Theme, String> {
+    Theme::by_id(v).ok_or_else(|| format!("expected light, dark or projector, got \"{v}\""))
+}
+
 fn builtin_scenario(id: &str) -> Result<Scenario, String> {
     catalog::get(id).ok_or_else(|| format!("no built-in scenario \"{id}\" (see `locklab list`)"))
 }
@@ -355,6 +408,27 @@ fn max_faults(v: &str) -> Result<usize, String> {
 
 fn runs(v: &str) -> Result<u64, String> {
     number(v, "a number of schedules (1 or more)", |n| *n >= 1)
+}
+
+/// At most a million runs a rate: about as many as a minute's work on a laptop's cores for the
+/// seed's small scenarios; the interval is already ±0.1% at 1,000,000.
+pub const MAX_RATE_RUNS: u64 = 1_000_000;
+
+fn rate_runs(v: &str) -> Result<u64, String> {
+    number(v, &format!("a number of runs from 1 to {MAX_RATE_RUNS}"), |n| (1..=MAX_RATE_RUNS).contains(n))
+}
+
+fn rate_sweep(v: &str) -> Result<RateSweep, String> {
+    let ids: Vec<&str> = Setting::ALL.iter().map(|s| s.id()).collect();
+    let bad = || format!("expected SETTING=FROM..TO with SETTING one of {} and whole numbers FROM ≤ TO, got \"{v}\"", ids.join(", "));
+    let (setting, range) = v.split_once('=').ok_or_else(bad)?;
+    let setting = Setting::by_id(setting).ok_or_else(bad)?;
+    let (from, to) = range.split_once("..").ok_or_else(bad)?;
+    let (from, to): (i64, i64) = (from.parse().map_err(|_| bad())?, to.parse().map_err(|_| bad())?);
+    if from > to {
+        return Err(bad());
+    }
+    Ok(RateSweep { setting, from, to })
 }
 
 fn threads(v: &str) -> Result<usize, String> {

@@ -3,6 +3,7 @@
 
 use locklab::lab;
 use locklab::scenario::{catalog, Approach};
+use locklab::theme::Theme;
 use locklab::timeline::draw::{export, story};
 use locklab::timeline::Timeline;
 
@@ -15,8 +16,10 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Svg(a) => svg(a),
         Command::Compare { scenario, seed, with, set, json } => compare(scenario, &seed, with, set, json),
         Command::Explore(a) => super::explore::explore(*a),
+        Command::Rate(a) => super::rate::rate(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
         Command::Lesson { command: LessonCommand::Handout { file, builtin, out } } => super::lesson::handout(file, builtin, out),
+        Command::Lesson { command: LessonCommand::Guide { out } } => super::lesson::guide(out),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }
@@ -73,10 +76,12 @@ fn svg(a: SvgArgs) -> Result<String, String> {
     if !(0..=end).contains(&at) {
         return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
     }
+    // A room's pictures (the lecture's, a strip, an animation) default to the projector's colours.
+    let theme = Theme::shown(a.theme, a.lecture || whole.is_some(), false);
     let figure = match (a.strip, a.animated) {
-        (true, _) => story::strip(&run, &timeline, export::STYLESHEET),
-        (_, true) => story::animated(&run, &timeline, export::STYLESHEET),
-        _ => export::figure(&run, &timeline, at, a.width, a.lecture, export::STYLESHEET),
+        (true, _) => story::strip(&run, &timeline, export::STYLESHEET, theme),
+        (_, true) => story::animated(&run, &timeline, export::STYLESHEET, theme),
+        _ => export::figure(&run, &timeline, at, a.width, a.lecture, theme, export::STYLESHEET),
     };
     if out == "-" {
         return Ok(figure);

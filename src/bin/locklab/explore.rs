@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use locklab::check::properties::{self, Property};
 use locklab::explore::class::discovery;
+use locklab::explore::rate::{self as rate, Proportion};
 use locklab::explore::shrink::{shrink, Shrunk};
 use locklab::explore::sweep;
 use locklab::explore::table::{self, Cell};
@@ -429,6 +430,11 @@ fn run_table(a: &Args) -> Result<String, String> {
     Ok(out)
 }
 
+/// A sweep point's lost updates as a proportion of its runs (src/explore/rate.rs).
+fn lost(p: &sweep::Point) -> Proportion {
+    Proportion { hits: p.counts.lost_update, runs: p.runs }
+}
+
 /// `locklab explore --sweep PARAM=FROM..TO`.
 fn run_sweep(a: Args) -> Result<String, String> {
     let Sweep { param, from, to } = a.sweep.expect("a sweep");
@@ -462,6 +468,7 @@ fn run_sweep(a: Args) -> Result<String, String> {
                     "label": s.label,
                     "lost_share": s.points.iter().map(|p| p.lost_share()).collect::<Vec<_>>(),
                     "lost_update": s.points.iter().map(|p| p.counts.lost_update).collect::<Vec<_>>(),
+                    "lost_interval_95": s.points.iter().map(|p| lost(p).interval()).collect::<Vec<_>>(),
                     "runs": s.points.iter().map(|p| p.runs).collect::<Vec<_>>(),
                 })
             })
@@ -470,13 +477,14 @@ fn run_sweep(a: Args) -> Result<String, String> {
         return Ok(pretty(&v));
     }
     let mut out = format!(
-        "sweep {} from {from} to {to} ({} points), {} schedules per point, explorer seed {}: share of runs with a lost update\n",
+        "sweep {} from {from} to {to} ({} points), {} schedules per point, explorer seed {}: share of runs with a lost update [95% interval]\n",
         param.id(),
         xs.len(),
         thousands(runs as usize),
         a.seed
     );
-    let width = series.iter().map(|s| s.label.len()).max().unwrap_or(0).max(8);
+    // A cell is "12.3% [9.8%, 15.2%]": the share and its 95% interval, as `locklab rate` prints them.
+    let width = series.iter().map(|s| s.label.len()).max().unwrap_or(0).max(22);
     out += &format!("{:>10}", param.id());
     for s in &series {
         out += &format!("  {:>width$}", s.label);
@@ -485,7 +493,8 @@ fn run_sweep(a: Args) -> Result<String, String> {
     for (k, x) in xs.iter().enumerate() {
         out += &format!("{x:>10.3}");
         for s in &series {
-            out += &format!("  {:>width$}", format!("{:.1}%", 100.0 * s.points[k].lost_share()));
+            let p = lost(&s.points[k]);
+            out += &format!("  {:>width$}", format!("{} {}", rate::percent(p.rate()), rate::interval_words(p)));
         }
         out.push('\n');
     }

@@ -3,7 +3,8 @@
 //! what its question reveals, so an author sees each step's claim next to its run's verdict;
 //! then its questions' fairness (`lesson::fair`): right-answer positions, and a refusal when a
 //! question's answer shows on the screen that asks it. `--all` prints the course's table.
-//! `locklab lesson handout … -o OUT.html` writes its printable handout.
+//! `locklab lesson handout … -o OUT.html` writes its printable handout; `locklab lesson guide`
+//! the teacher's guide to the course.
 
 use locklab::lesson::{builtin, fair, locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
@@ -55,6 +56,15 @@ pub fn handout(file: Option<String>, one: Option<Lesson>, out: Option<String>) -
     }
     std::fs::write(&out, page).map_err(|e| format!("-o: cannot write {out}: {e}"))?;
     Ok(String::new())
+}
+
+/// `lesson guide`: the teacher's guide to the built-in course (`lesson::guide`).
+pub fn guide(out: Option<String>) -> Result<String, String> {
+    let page = locklab::lesson::guide::markdown(&builtin::all(), &locklab::scenario::catalog::all());
+    match out.as_deref() {
+        None | Some("-") => Ok(page),
+        Some(file) => std::fs::write(file, page).map(|()| String::new()).map_err(|e| format!("-o: cannot write {file}: {e}")),
+    }
 }
 
 /// The one lesson given to `lesson CMD`: a FILE read and checked now, or a built-in.

@@ -11,9 +11,12 @@
 //! from a scenario alone (spot.rs). Adding a kind is its file and one name in `kinds!` below
 //! (docs/ADDING.md).
 //!
+//! A fault schedule (schedule.rs, its distributions dist.rs) makes faults of the kinds that
+//! strike one node, again and again; they are expanded into ordinary faults before a run.
+//!
 //! The files form layers, so nothing imports back: kind.rs imports no scenario type; the kinds
 //! import kind.rs; this file (which the format's `Scenario` imports for `FaultSpec`) imports the
-//! kinds; only read.rs, validate.rs, explore.rs and spot.rs see a `Scenario`.
+//! kinds; only read.rs, validate.rs, explore.rs, spot.rs and schedule.rs see a `Scenario`.
 
 use std::marker::PhantomData;
 
@@ -25,12 +28,14 @@ mod clock_drift;
 mod clock_jump;
 mod crash;
 mod delay;
+pub mod dist;
 mod drop;
 pub mod explore;
 mod kind;
 mod partition;
 mod pause;
 pub(super) mod read;
+pub mod schedule;
 mod spot;
 #[cfg(test)]
 mod tests;
@@ -45,6 +50,7 @@ pub use explore::{draw, knobs, Knob, Space};
 pub use kind::{Kind, Need, Number, Param, Place, Spot, Sweep, Toward, Ty, Value};
 pub use partition::Partition;
 pub use pause::Pause;
+pub use schedule::{expand, Arrivals, Schedule};
 
 use crate::sim::{Fault, NodeId};
 

@@ -12,6 +12,7 @@ use crate::decimal::seconds;
 use crate::lab::Run;
 use crate::scenario::Scenario;
 use crate::sim::Time;
+use crate::theme::Theme;
 use crate::timeline::Timeline;
 
 /// An exported figure's width in px unless asked otherwise: the same picture whatever the
@@ -24,20 +25,20 @@ pub const FIGURE_WIDTH: f64 = 1280.0;
 pub const STYLESHEET: &str = include_str!("../../../styles/diagram.css");
 
 /// The figure of `run` (drawn as `t`) at true time `at`, `width` px wide. `css` is the text of
-/// styles/diagram.css (or the browser's serialisation of it).
-pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, css: &str) -> String {
-    figure_in(run, t, at, &Geometry::new(t, width, lecture), css)
+/// styles/diagram.css (or the browser's serialisation of it); its colours are `theme`'s.
+pub fn figure(run: &Run, t: &Timeline, at: Time, width: f64, lecture: bool, theme: Theme, css: &str) -> String {
+    figure_in(run, t, at, &Geometry::new(t, width, lecture), theme, css)
 }
 
 /// `figure`, laid out by `g` (an embed's: its lanes fitted to the frame's diagram box).
-pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> String {
+pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, theme: Theme, css: &str) -> String {
     let (g, lecture) = (g.clone(), g.lecture);
     let drawing = scene(t, &g);
     let at = at.clamp(0, t.duration_ms);
     let (w, h) = (N(g.width), N(g.height));
     let mut out = String::new();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    // The lecture palette and type sizes hang off a `.lecture` ancestor of `.diagram`, as in the page.
+    // The lecture's type sizes hang off a `.lecture` ancestor of `.diagram`, as in the page.
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" class="{}">"#,
@@ -45,7 +46,7 @@ pub fn figure_in(run: &Run, t: &Timeline, at: Time, g: &Geometry, css: &str) -> 
     );
     let _ = writeln!(out, "<title>{}</title>", Esc(&title(&run.scenario, at)));
     // CDATA: the stylesheet is text, not markup, whatever characters a selector holds.
-    let _ = writeln!(out, "<style><![CDATA[\n{}]]></style>", standalone_css(css, lecture).replace("]]>", "]]]]><![CDATA[>"));
+    let _ = writeln!(out, "<style><![CDATA[\n{}]]></style>", standalone_css(css, lecture, theme).replace("]]>", "]]]]><![CDATA[>"));
     let _ = write!(out, r#"<g class="diagram"><rect class="paper" width="{w}" height="{h}"/>"#);
     out.push_str(DEFS);
     out.push_str(&at_moment(t, &g, &drawing, at, None));
@@ -110,23 +111,25 @@ pub fn file_name(s: &Scenario, at: Option<Time>, ext: &str) -> String {
 }
 
 /// The stylesheet made to stand alone in a figure, for viewers with no CSS variables
-/// (Inkscape): the palette's `var(--x)` are replaced by their values (the lecture palette's in
-/// a lecture figure) and the variables themselves dropped; at-rules (media queries,
-/// animations) are the page's business and lecture-only rules are dropped from a normal figure.
-pub fn standalone_css(css: &str, lecture: bool) -> String {
+/// (Inkscape): the palette's `var(--x)` are replaced by their values (`theme`'s over the
+/// light one, `:root`) and the variables and the themes' own rules dropped; at-rules (media
+/// queries, animations) are the page's business and lecture-only rules are dropped from a
+/// normal figure.
+pub fn standalone_css(css: &str, lecture: bool, theme: Theme) -> String {
     let css = strip_comments(css);
     let rules = rules(&css);
-    let themes: &[&str] = if lecture { &[":root", ".lecture"] } else { &[":root"] };
-    // Later declarations win, as in the cascade (the lecture palette over the plain one).
+    let palettes: Vec<&str> = std::iter::once(":root").chain(theme.selector()).collect();
+    // Later declarations win, as in the cascade (the theme's palette over the light one).
     let mut vars: Vec<(&str, &str)> = Vec::new();
-    for theme in themes {
-        for (_, body) in rules.iter().filter(|(sel, _)| sel == theme) {
+    for palette in palettes {
+        for (_, body) in rules.iter().filter(|(sel, _)| *sel == palette) {
             vars.extend(declarations(body).filter(|(k, _)| k.starts_with("--")));
         }
     }
+    let is_theme = |sel: &str| Theme::ALL.iter().any(|t| t.selector() == Some(sel));
     let mut out = String::new();
     for (sel, body) in &rules {
-        if sel.starts_with('@') || (!lecture && sel.split(',').all(|s| s.trim_start().starts_with(".lecture"))) {
+        if sel.starts_with('@') || is_theme(sel) || (!lecture && sel.split(',').all(|s| s.trim_start().starts_with(".lecture"))) {
             continue;
         }
         let decls: Vec<String> =
@@ -220,24 +223,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn variables_are_resolved_with_the_lecture_palette_over_the_plain_one() {
-        let css =
-            ":root { --ink: #111; --c: var(--ink) }\n.lecture { --ink: #000 }\n/* a { b } */\n.a { fill: var(--ink); stroke: var(--c); }\n\
-                   .b { fill: var(--nope, red) }\n.lecture .a { font-size: 14px }\n@media (max-width: 9px) { .a { fill: blue } }";
-        let plain = standalone_css(css, false);
+    fn variables_are_resolved_with_the_theme_palette_over_the_light_one() {
+        let css = ":root { --ink: #111; --c: var(--ink) }\n[data-theme=\"dark\"] { color-scheme: dark; --ink: #eee }\n/* a { b } */\n\
+                   .a { fill: var(--ink); stroke: var(--c); }\n.b { fill: var(--nope, red) }\n.lecture .a { font-size: 14px }\n\
+                   @media (max-width: 9px) { .a { fill: blue } }";
+        let plain = standalone_css(css, false, Theme::Light);
         assert_eq!(plain, ".a { fill: #111; stroke: #111; }\n.b { fill: red; }\n");
-        let lecture = standalone_css(css, true);
-        assert!(lecture.starts_with(".a { fill: #000; stroke: #000; }\n"), "{lecture}");
-        assert!(lecture.contains(".lecture .a { font-size: 14px; }"));
+        let dark = standalone_css(css, true, Theme::Dark);
+        assert!(dark.starts_with(".a { fill: #eee; stroke: #eee; }\n"), "{dark}");
+        assert!(dark.contains(".lecture .a { font-size: 14px; }"));
+        assert!(!dark.contains("color-scheme"), "the theme's own rule is the page's: {dark}");
     }
 
     #[test]
-    fn the_real_stylesheet_stands_alone() {
-        for lecture in [false, true] {
-            let css = standalone_css(STYLESHEET, lecture);
-            assert!(!css.contains("var("), "{css}");
-            assert!(!css.contains("--"), "{css}");
-            assert!(css.contains(".h0 { color: #0072b2; }"));
+    fn the_real_stylesheet_stands_alone_in_every_theme() {
+        for theme in Theme::ALL {
+            for lecture in [false, true] {
+                let css = standalone_css(STYLESHEET, lecture, theme);
+                assert!(!css.contains("var("), "{css}");
+                assert!(!css.contains("--"), "{css}");
+                assert!(!css.contains("data-theme"), "{css}");
+            }
         }
+        let colour = |theme| standalone_css(STYLESHEET, false, theme).lines().find(|l| l.starts_with(".h0 ")).unwrap().to_string();
+        assert_eq!(colour(Theme::Light), ".h0 { color: #0072b2; }");
+        assert_eq!(colour(Theme::Dark), ".h0 { color: #56b4e9; }");
+        assert_eq!(colour(Theme::Projector), ".h0 { color: #005a8e; }");
     }
 }

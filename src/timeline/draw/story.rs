@@ -16,6 +16,7 @@ use crate::lab::Run;
 use crate::scenario::Scenario;
 use crate::sim::Time;
 use crate::text::{self, Story};
+use crate::theme::Theme;
 use crate::timeline::{pacing, KeyKind, KeyMoment, Timeline, WriteResult};
 
 /// A strip has at most this many panels: more would not be read from a slide.
@@ -138,13 +139,13 @@ fn lines(out: &mut String, class: &str, x: f64, y: f64, px: f64, lines: &[String
 
 /// The document's head: the root element, its title and the stylesheet (the lecture look's
 /// palette and sizes, `extra` rules after them).
-fn head(w: f64, h: f64, title: &str, css: &str, extra: &str) -> String {
+fn head(w: f64, h: f64, title: &str, css: &str, theme: Theme, extra: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let (w, h) = (N(w), N(h));
     let _ = writeln!(out, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" class="lecture">"#);
     let _ = writeln!(out, "<title>{}</title>", Esc(title));
-    let css = standalone_css(css, true) + extra;
+    let css = standalone_css(css, true, theme) + extra;
     let _ = writeln!(out, "<style><![CDATA[\n{}]]></style>", css.replace("]]>", "]]]]><![CDATA[>"));
     out.push_str(DEFS);
     let _ = write!(out, r#"<rect class="story-bg" width="{w}" height="{h}"/>"#);
@@ -195,13 +196,13 @@ fn columns(blocks: &[Block], g: &Geometry, fixed: f64, fit: (f64, f64)) -> (usiz
 
 /// The strip for a slide: a title, 2 to `MAX_PANELS` panels (the diagram at each of `panels`'
 /// moments, numbered, with its time and caption), and the run's outcome. `css` is
-/// styles/diagram.css.
-pub fn strip(run: &Run, t: &Timeline, css: &str) -> String {
-    strip_for(run, t, css, SLIDE)
+/// styles/diagram.css, drawn in `theme`'s colours.
+pub fn strip(run: &Run, t: &Timeline, css: &str, theme: Theme) -> String {
+    strip_for(run, t, css, theme, SLIDE)
 }
 
 /// The strip laid out in columns to fit a `fit` box (`SLIDE`, `A4_TEXT`) at the largest scale.
-pub fn strip_for(run: &Run, t: &Timeline, css: &str, fit: (f64, f64)) -> String {
+pub fn strip_for(run: &Run, t: &Timeline, css: &str, theme: Theme, fit: (f64, f64)) -> String {
     let g = Geometry::new(t, PANEL_WIDTH, true);
     let drawing = scene(t, &g);
     let blocks: Vec<Block> =
@@ -215,7 +216,7 @@ pub fn strip_for(run: &Run, t: &Timeline, css: &str, fit: (f64, f64)) -> String 
     let end = wrap(&g, &format!("Outcome: {outcome}"), CAPTION_PX, w - 2.0 * GAP);
     let rows: f64 = blocks.chunks(cols).map(|row| row.iter().map(|b| b.height(&g)).fold(0.0, f64::max) + GAP).sum();
     let h = top + rows + end.len() as f64 * line_h(CAPTION_PX) + GAP;
-    let mut out = head(w, h, &title, css, "");
+    let mut out = head(w, h, &title, css, theme, "");
     out.push_str(r#"<g class="story">"#);
     lines(&mut out, "story-title", GAP, GAP + TITLE_PX, TITLE_PX, &[title]);
     let mut y = top;
@@ -331,7 +332,7 @@ impl Schedule {
 /// lane column and the caption change at each key moment; the run's end holds with its outcome,
 /// then it starts again. CSS animations only (`@keyframes`, one loop of `Schedule::total` ms),
 /// so it plays inside an `<img>`; a viewer that does not animate shows the run's end.
-pub fn animated(run: &Run, t: &Timeline, css: &str) -> String {
+pub fn animated(run: &Run, t: &Timeline, css: &str, theme: Theme) -> String {
     let g = Geometry::new(t, ANIMATED_WIDTH, true);
     let drawing = scene(t, &g);
     let s = Schedule::of(t);
@@ -408,7 +409,7 @@ pub fn animated(run: &Run, t: &Timeline, css: &str) -> String {
         captions.push_str("</g>");
     }
 
-    let mut out = head(g.width, h, &format!("{title} · animated"), css, &rules);
+    let mut out = head(g.width, h, &format!("{title} · animated"), css, theme, &rules);
     out.push_str(r#"<g class="story">"#);
     lines(&mut out, "story-num", GAP, GAP / 2.0 + CAPTION_PX, CAPTION_PX, &[title]);
     out.push_str("</g>");

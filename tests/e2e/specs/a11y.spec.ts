@@ -67,6 +67,18 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
     },
   ],
   ["the lesson's closing table", '/?lesson=why-fencing&step=12&lecture=1', async () => {}],
+  // The other themes (issue 35, item 3): lecture mode above is the projector's; these are dark,
+  // and the projector's outside a lecture.
+  ['the main page mid-run, dark', '/?scenario=redis-gc-pause&t=12000&theme=dark', async () => {}],
+  ['the help overlay, dark', '/?scenario=redis-gc-pause&theme=dark', async (page) => {
+    await page.keyboard.press('?');
+    await expect(page.getByTestId('help')).toBeVisible();
+  }],
+  ['compare mode, dark', '/?scenario=redis-gc-pause&compare=etcd&t=15505&theme=dark', async () => {}],
+  ['embed mode, dark', '/?scenario=redis-gc-pause&t=15505&embed=1&theme=dark', async () => {}],
+  ['lecture mode, dark', '/?scenario=redis-gc-pause&t=15505&lecture=1&theme=dark', async () => {}],
+  ['a lesson step asking its question, dark', '/?lesson=why-fencing&step=3&lecture=1&theme=dark', async () => {}],
+  ['the main page mid-run, projector', '/?scenario=redis-gc-pause&t=12000&theme=projector', async () => {}],
 ];
 
 for (const [what, url, then] of VIEWS) {
