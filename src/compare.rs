@@ -103,6 +103,7 @@ pub fn counterpart(s: &Scenario, with: Approach) -> Result<Counterpart, Scenario
     }
     settings_that_do_not_carry(s, with, &mut notes);
     own_settings(s, with, &mut c.lock, &mut notes);
+    client_settings(with, &mut c, &mut notes);
     let not_applicable = carry_faults(s, &mut c, &mut notes);
     validate::validate(&c)
         .map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the {} counterpart)", e.message, with.id()) })?;
@@ -228,6 +229,18 @@ fn own_settings(s: &Scenario, with: Approach, lock: &mut LockConfig, notes: &mut
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+    }
+}
+
+/// A client's own `lock` fields that `with` does not let a client set are left out, a note each.
+fn client_settings(with: Approach, c: &mut Scenario, notes: &mut Vec<String>) {
+    let dst = short_name(with);
+    for client in &mut c.clients {
+        let names: Vec<&'static str> = client.lock.iter().map(|(n, _)| n).collect();
+        for name in names.into_iter().filter(|n| !with.spec().config.per_client.contains(n)) {
+            client.lock.set(name, None);
+            notes.push(format!("clients: {}'s own lock.{name} is left out: {dst} does not let a client set it.", client.name));
+        }
     }
 }
 
@@ -367,6 +380,31 @@ pub fn compare(s: &Scenario, with: Approach) -> Result<Comparison, ScenarioError
     Ok(Comparison { left, right, notes: cp.notes, not_applicable: cp.not_applicable, summary })
 }
 
+/// Runs `s` and the same scenario with one of its approach's `lock` settings set otherwise
+/// (`field` as the file names it, `lock.check_elapsed`; `value` as the file writes it): two
+/// variants of one approach side by side, each side named by the setting's value ("Redlock
+/// (check_elapsed true)"). Errors name `field` or `value`, or the variant's own field path.
+pub fn variant(s: &Scenario, field: &str, value: &str) -> Result<Comparison, ScenarioError> {
+    let spec = s.approach.spec();
+    let error = |path: &str, message: String| ScenarioError { path: path.into(), message };
+    let name = field.strip_prefix("lock.").unwrap_or(field);
+    let Some(setting) = spec.config.settings.iter().find(|x| x.name() == name) else {
+        let own: Vec<String> = spec.config.settings.iter().map(|x| format!("lock.{}", x.name())).collect();
+        let has = if own.is_empty() { "none".to_string() } else { own.join(", ") };
+        return Err(error("field", format!("{} has no setting {field} (its own: {has})", s.approach.id())));
+    };
+    let v = setting.parse(value).map_err(|m| error("value", m))?;
+    let mut other = s.clone();
+    other.lock.own.set(setting.name(), Some(v));
+    other.id = format!("{}-{}-{}", s.id, setting.name(), setting.show(v));
+    (other.intro, other.expect) = (String::new(), None);
+    validate::validate(&other).map_err(|e| ScenarioError { path: e.path, message: format!("{} (in the variant)", e.message) })?;
+    let (left, right) = (lab::run(s), lab::run(&other));
+    let named = |l: &LockConfig| format!("{} ({} {})", short_name(s.approach), setting.name(), setting.show(l.get(setting)));
+    let summary = format!("{}; {}", side_as(&named(&s.lock), &left.verdict), side_as(&named(&other.lock), &right.verdict));
+    Ok(Comparison { left, right, notes: Vec::new(), not_applicable: Vec::new(), summary })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,6 +433,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn two_variants_of_one_approach_side_by_side() {
+        // Kleppmann's Redlock beside antirez's: the built-in with a pause in the acquire round.
+        let mut s = builtin("redis-gc-pause");
+        s.approach = Approach::Redlock;
+        s.faults = vec![FaultSpec::Pause(crate::scenario::fault::Pause { at_ms: 1, node: "A".into(), duration_ms: 15_000 })];
+        let c = variant(&s, "lock.check_elapsed", "false").unwrap();
+        assert_eq!(c.left.scenario.lock.own.get("check_elapsed"), None);
+        assert_eq!(c.right.scenario.lock.own.get("check_elapsed"), Some(0));
+        assert!(c.left.verdict.safe && !c.right.verdict.safe, "{}", c.summary);
+        assert!(
+            c.summary
+                .starts_with("Redlock (check_elapsed true): one holder at a time; Redlock (check_elapsed false): stale write accepted at"),
+            "{}",
+            c.summary
+        );
+        let e = variant(&s, "lock.check_elapsed", "yes").unwrap_err();
+        assert_eq!(e.to_string(), "value: \"yes\" is not true or false");
+        let e = variant(&s, "lock.renew_deadline_ms", "1000").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "field: redlock has no setting lock.renew_deadline_ms (its own: lock.check_elapsed, lock.restart_delay_ms)"
+        );
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub fn judge(scenario: &Scenario) -> Verdict {
     let asked =
         trace.events.iter().any(|e| matches!(e.kind, crate::protocols::EventKind::Note(crate::protocols::Note::AcquireStarted { .. })));
     let ttl_in_acquire = scenario.approach.spec().expiry_clock == crate::sim::ClockKind::Wall;
-    if verdict.granted_ttl_ms.is_none() && asked && ttl_in_acquire {
+    if verdict.granted_ttl_ms.is_none() && asked && ttl_in_acquire && one_lifetime(scenario) {
         verdict.granted_ttl_ms = Some(scenario.lock.ttl_ms);
     }
     verdict
@@ -78,7 +78,18 @@ pub fn judge(scenario: &Scenario) -> Verdict {
 
 fn judge_trace(scenario: &Scenario, trace: &Trace) -> Verdict {
     let quorum = crate::scenario::validate::quorum(scenario);
-    check::verdict(trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum)
+    let mut verdict = check::verdict(trace, &scenario.id, scenario.approach, scenario.storage.fencing, scenario.seed, quorum);
+    if !one_lifetime(scenario) {
+        verdict.granted_ttl_ms = None;
+    }
+    verdict
+}
+
+/// Whether every client asks for the lifetime `lock` says: not when a client sets its own lock
+/// fields (`clients[].lock`: its own TTL, an explicit leaseTime), where no one `granted_ttl_ms`
+/// speaks for the run (the verdict leaves it out; docs/SCENARIO_FORMAT.md, "Per-client settings").
+fn one_lifetime(scenario: &Scenario) -> bool {
+    scenario.clients.iter().all(|c| c.lock.is_empty())
 }
 
 /// The same scenario with fencing set as given.

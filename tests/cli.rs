@@ -582,3 +582,26 @@ fn lesson_handout_writes_the_page_and_names_what_is_missing() {
         assert!(out.is_empty() && err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn compare_set_puts_two_variants_of_one_approach_side_by_side() {
+    let file = "tests/scenarios/variants/redlock-checks-elapsed.json";
+    let (code, out, err) = locklab(&["compare", file, "--set", "lock.check_elapsed=false"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(
+            "Redlock (check_elapsed true): one holder at a time; Redlock (check_elapsed false): stale write accepted at 16.003 s\n"
+        ),
+        "{out}"
+    );
+    for (args, want) in [
+        (vec!["compare", file, "--set", "lock.check_elapsed=yes"], "--set: \"yes\" is not true or false"),
+        (vec!["compare", file, "--set", "lock.tick_ms=5"], "--set: redlock has no setting lock.tick_ms"),
+        (vec!["compare", file, "--set", "check_elapsed"], "--set: expected lock.SETTING=VALUE"),
+        (vec!["compare", file, "--set", "lock.check_elapsed=false", "--with", "etcd"], "--with, --set: give one of them"),
+    ] {
+        let (code, _, err) = locklab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

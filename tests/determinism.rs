@@ -90,7 +90,7 @@ fn lossy() -> Scenario {
     s.expect = None;
     s.network.latency_ms = [5, 80];
     s.network.drop_rate = 0.1;
-    s.clients.push(ClientSpec { name: "C".into(), acquire_at_ms: 3_000, work_ms: 500, writes: 2 });
+    s.clients.push(ClientSpec::new("C", 3_000, 500, 2));
     let server = node_names(&s)[s.clients.len()].clone();
     s.faults.push(FaultSpec::Delay(fault::Delay { at_ms: 1_000, from: server.clone(), to: "B".into(), by_ms: 300, duration_ms: 5_000 }));
     s.faults.push(FaultSpec::Drop(fault::Drop { at_ms: 3_000, from: "C".into(), to: server, duration_ms: Some(1_000) }));

@@ -83,6 +83,13 @@ fn the_reader_agrees_with_serde_derive() {
     // The built-ins, and one that writes out the fields the built-ins leave at their defaults.
     let mut corpus = catalog::all();
     corpus.push(parse(r#"{"version": 1, "approach": "zookeeper", "lock": {"tick_ms": 200, "ttl_ms": 2000}}"#).unwrap());
+    // Variants: a yes-or-no setting, and a client's own settings (tests/variants.rs).
+    for text in [
+        include_str!("scenarios/variants/redlock-skips-elapsed-check.json"),
+        r#"{"version": 1, "approach": "k8s-lease", "clients": [{"name": "A", "lock": {"ttl_ms": 30000, "reads_record_duration": false}}]}"#,
+    ] {
+        corpus.push(parse(text).unwrap());
+    }
     for s in corpus {
         let text = serde_json::to_string_pretty(&s).unwrap();
         for broken in breakages(&text) {

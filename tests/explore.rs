@@ -188,7 +188,7 @@ fn fencing_on_redis_fails_where_a_token_is_handed_out_again() {
 fn fencing_on_the_database_row_fails_where_a_plain_release_restarts_the_token() {
     let mut b = lab::with_fencing(&base(Approach::DbLease), true);
     b.lock.safe_unlock = false;
-    b.clients.push(locklab::scenario::ClientSpec { name: "C".into(), acquire_at_ms: 4000, work_ms: 500, writes: 1 });
+    b.clients.push(locklab::scenario::ClientSpec::new("C", 4000, 500, 1));
     let mut mix = pauses();
     mix.nodes = Some(vec!["A".into(), "B".into(), "C".into()]);
     let r = search(&b, &mix, 1, 4_000);

@@ -148,7 +148,7 @@ impl Field {
             Field::TtlMs => s.lock.ttl_ms.to_string(),
             Field::Fencing => s.storage.fencing.to_string(),
             Field::SafeUnlock => s.lock.safe_unlock.to_string(),
-            Field::Setting(i) => setting(s, i).and_then(|x| s.lock.own.get(x.name())).map(|v| v.to_string()).unwrap_or_default(),
+            Field::Setting(i) => setting(s, i).and_then(|x| s.lock.own.get(x.name()).map(|v| x.show(v))).unwrap_or_default(),
             Field::ClientName(i) => s.clients.get(i).map(|c| c.name.clone()).unwrap_or_default(),
             Field::ClientStartMs(i) => s.clients.get(i).map(|c| c.acquire_at_ms.to_string()).unwrap_or_default(),
             Field::FaultAtMs(i) => fault(i).map(|f| f.at_ms().to_string()).unwrap_or_default(),
@@ -180,8 +180,9 @@ impl Field {
             Field::Fencing => s.storage.fencing = input == "true",
             Field::SafeUnlock => s.lock.safe_unlock = input == "true",
             Field::Setting(i) => {
-                let v = optional(path, input)?;
                 if let Some(x) = setting(s, i) {
+                    // As the file writes it: a number, true or false, a name; empty is the default.
+                    let v = if input.trim().is_empty() { None } else { Some(x.parse(input).map_err(|m| error(path, m))?) };
                     s.lock.own.set(x.name(), v);
                 }
             }
@@ -257,7 +258,7 @@ pub fn settings(s: &Scenario) -> Vec<SettingRow> {
             field: Field::Setting(i),
             label: x.param().form.unwrap_or(x.name()),
             unit: x.number().unit,
-            when_empty: x.default().to_string(),
+            when_empty: x.show(x.default()),
             why: x.why(),
         })
         .collect()
@@ -334,7 +335,7 @@ fn add_client(s: &mut Scenario) {
     // A newcomer starts 2 s after the last one, inside the run.
     let start = s.clients.last().map_or(0, |c| c.acquire_at_ms + 2000).min(s.duration_ms.max(0));
     let name = free_name(s);
-    s.clients.push(ClientSpec { name, acquire_at_ms: start, work_ms: 1000, writes: 1 });
+    s.clients.push(ClientSpec::new(&name, start, 1000, 1));
 }
 
 #[cfg(test)]
@@ -460,7 +461,7 @@ mod tests {
         let k8s = r#"{"version": 1, "approach": "k8s-lease"}"#;
         let rows = settings(&read(k8s).unwrap());
         let names: Vec<String> = rows.iter().map(|r| r.field.path(&read(k8s).unwrap())).collect();
-        assert_eq!(names, ["lock.renew_deadline_ms", "lock.retry_period_ms"]);
+        assert_eq!(names, ["lock.renew_deadline_ms", "lock.retry_period_ms", "lock.reads_record_duration"]);
         assert_eq!((rows[0].label, rows[0].unit, rows[0].when_empty.as_str()), ("RenewDeadline", "ms", "10000"));
         let text = set(k8s, Field::Setting(0), "20000").unwrap();
         assert_eq!(read(&text).unwrap().lock.own.get("renew_deadline_ms"), Some(20_000));
@@ -471,7 +472,19 @@ mod tests {
         // Empty: back to the default, and out of the JSON.
         let text = set(&text, Field::Setting(0), "").unwrap();
         assert!(!text.contains("renew_deadline_ms"), "{text}");
-        assert!(settings(&read(r#"{"version": 1, "approach": "redis"}"#).unwrap()).is_empty());
+        assert!(settings(&read(r#"{"version": 1, "approach": "db-lease"}"#).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_yes_or_no_setting_is_edited_as_true_or_false() {
+        let redlock = r#"{"version": 1, "approach": "redlock"}"#;
+        let rows = settings(&read(redlock).unwrap());
+        assert_eq!((rows[0].field.path(&read(redlock).unwrap()), rows[0].when_empty.as_str()), ("lock.check_elapsed".into(), "true"));
+        let text = set(redlock, Field::Setting(0), "false").unwrap();
+        assert!(text.contains("\"check_elapsed\": false"), "{text}");
+        assert_eq!(Field::Setting(0).value(&read(&text).unwrap()), "false");
+        let e = set(redlock, Field::Setting(0), "yes").unwrap_err();
+        assert_eq!(e.to_string(), "lock.check_elapsed: \"yes\" is not true or false");
     }
 
     #[test]

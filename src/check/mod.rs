@@ -234,6 +234,9 @@ fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach,
     for (i, e) in trace.events.iter().enumerate() {
         let EventKind::Note(Note::WriteApplied { client, grant, token, accepted, highest_before }) = &e.kind else { continue };
         let mine = order(grant);
+        // A belief the service never granted (etcd 3.4.3's waiter whose key was gone): its
+        // write is older than every grant, so stale once any write has been accepted.
+        let ungranted = mine.is_none() && !rmw;
         let newer = stale_against(&writes, grants, mine, newest_accepted, rmw);
         // Read-modify-write has no takeover: every write is checked against its own read.
         let takeover_by =
@@ -244,7 +247,7 @@ fn judge_writes(trace: &Trace, grants: &[(GrantRef, Grant)], approach: Approach,
         let tok = |t: &Option<u64>| approach.token_label(*t);
         let finding = |kind, text| Finding { kind, at_ms: e.at_ms, event: i, text };
         if let Some((w, newer_client)) = &newer {
-            let (kind, text) = stale_finding(&name, newer_client, &tok(token), &tok(&writes[*w].token), *accepted, rmw);
+            let (kind, text) = stale_finding(&name, newer_client, &tok(token), &tok(&writes[*w].token), *accepted, rmw, ungranted);
             findings.push(finding(kind, text));
         } else if !*accepted {
             // Not stale, yet rejected: the higher token storage had seen came from an earlier
@@ -301,14 +304,25 @@ fn stale_against(
     }
     match (mine, newest) {
         (Some(m), Some((n, w))) if n > m => Some((w, grants[n].1.client.clone())),
+        // Under no grant at all: any accepted write under one is newer.
+        (None, Some((n, w))) => Some((w, grants[n].1.client.clone())),
         _ => None,
     }
 }
 
 /// The finding of a stale write by `name` (its token `tok`), accepted or rejected, given the
-/// newer write's client and token that make it stale.
-fn stale_finding(name: &str, newer: &str, tok: &str, newer_tok: &str, accepted: bool, rmw: bool) -> (FindingKind, String) {
+/// newer write's client and token that make it stale; `ungranted`: the writer believed under a
+/// lock the service never granted it.
+fn stale_finding(name: &str, newer: &str, tok: &str, newer_tok: &str, accepted: bool, rmw: bool, ungranted: bool) -> (FindingKind, String) {
     match (accepted, rmw) {
+        (true, false) if ungranted => (
+            FindingKind::StaleWriteAccepted,
+            format!("{name} wrote ({tok}) under a lock the service never granted it, after {newer} had written ({newer_tok}): {newer}'s update is lost."),
+        ),
+        (false, false) if ungranted => (
+            FindingKind::StaleWriteRejected,
+            format!("{name}'s write with {tok}, under a lock the service never granted it, was rejected: storage had already accepted {newer_tok}."),
+        ),
         (true, false) => (
             FindingKind::StaleWriteAccepted,
             format!("{name} wrote ({tok}) after {newer}, who took the lock later, had written ({newer_tok}): {newer}'s update is lost."),

@@ -346,7 +346,7 @@ mod tests {
     #[test]
     fn clients_not_needed_are_dropped() {
         let mut s = catalog::get("redis-gc-pause").unwrap();
-        s.clients.push(crate::scenario::ClientSpec { name: "C".into(), acquire_at_ms: 19_000, work_ms: 100, writes: 1 });
+        s.clients.push(crate::scenario::ClientSpec::new("C", 19_000, 100, 1));
         let out = shrink(&s, Class::LostUpdate);
         assert_eq!(out.after.clients.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["A", "B"]);
     }

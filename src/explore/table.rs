@@ -44,10 +44,7 @@ pub fn base(approach: Approach) -> Scenario {
         lock: fitted(approach),
         storage: Default::default(),
         network: Default::default(),
-        clients: vec![
-            ClientSpec { name: "A".into(), acquire_at_ms: 0, work_ms: 1000, writes: 3 },
-            ClientSpec { name: "B".into(), acquire_at_ms: 2000, work_ms: 1000, writes: 3 },
-        ],
+        clients: vec![ClientSpec::new("A", 0, 1000, 3), ClientSpec::new("B", 2000, 1000, 3)],
         faults: Vec::new(),
         schedules: Vec::new(),
         expect: None,

@@ -43,7 +43,30 @@ impl LockConfig {
     pub fn get(&self, setting: &Setting) -> i64 {
         self.own.get(setting.name()).unwrap_or_else(|| setting.default())
     }
+
+    /// The value of a yes-or-no setting (`Kind::Flag`).
+    pub fn flag(&self, setting: &Setting) -> bool {
+        self.get(setting) != 0
+    }
+
+    /// This configuration as client `overrides` sees it: its per-client fields
+    /// (`ConfigRules::per_client`, docs/SCENARIO_FORMAT.md "Per-client settings") in place of
+    /// the scenario's. `ttl_ms` is the one common field a client can set; the rest are settings.
+    pub fn for_client(&self, overrides: &Settings) -> LockConfig {
+        let mut l = self.clone();
+        for (name, v) in overrides.iter() {
+            if name == TTL {
+                l.ttl_ms = v;
+            } else {
+                l.own.set(name, Some(v));
+            }
+        }
+        l
+    }
 }
+
+/// The one common `lock` field a client may set for itself (`clients[].lock.ttl_ms`).
+pub const TTL: &str = "ttl_ms";
 
 impl Default for LockConfig {
     fn default() -> Self {
@@ -108,16 +131,57 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// Whether it writes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One written value as the JSON writes it: a number, `true`/`false`, or a name (the setting's
+/// `Kind` says which; `ttl_ms` in a client's overrides is a number).
+struct Written(&'static str, i64);
+
+impl Serialize for Written {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match setting_by_name(self.0).map(|x| x.kind) {
+            Some(Kind::Flag) => s.serialize_bool(self.1 != 0),
+            Some(Kind::Named(names)) => s.serialize_str(names.get(self.1 as usize).copied().unwrap_or("")),
+            Some(Kind::Number) | None => s.serialize_i64(self.1),
+        }
+    }
+}
+
 impl Serialize for Settings {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.0.iter().copied())
+        s.collect_map(self.0.iter().map(|&(n, v)| (n, Written(n, v))))
     }
 }
 
 /// Every approach's own setting names: what the `lock` section may hold beyond the common
-/// fields (validation then refuses a setting the scenario's approach does not have).
+/// fields (validation then refuses a setting the scenario's approach does not have). A name
+/// two approaches share is listed once.
 pub fn setting_names() -> impl Iterator<Item = &'static str> {
-    super::Approach::ALL.into_iter().flat_map(|a| a.spec().config.settings.iter().map(Setting::name))
+    let mut names: Vec<&'static str> =
+        super::Approach::ALL.into_iter().flat_map(|a| a.spec().config.settings.iter().map(Setting::name)).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter()
+}
+
+/// The setting called `name` (the first approach's that has it: a name two approaches share
+/// has one kind, which a test holds them to).
+pub fn setting_by_name(name: &str) -> Option<&'static Setting> {
+    super::Approach::ALL.into_iter().flat_map(|a| a.spec().config.settings.iter()).find(|x| x.name() == name)
+}
+
+/// Every field any approach lets a client set for itself (`clients[].lock`): what the reader
+/// accepts there (validation then refuses those the scenario's approach does not allow).
+pub fn per_client_names() -> impl Iterator<Item = &'static str> {
+    let mut names: Vec<&'static str> = super::Approach::ALL.into_iter().flat_map(|a| a.spec().config.per_client.iter().copied()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter()
 }
 
 /// The common fields of `lock`, in the format's order.
@@ -180,7 +244,7 @@ mod de {
                     "request_timeout_ms" => c.request_timeout_ms = map.next_value()?,
                     "tick_ms" => c.tick_ms = map.next_value()?,
                     setting => {
-                        let value: Option<i64> = map.next_value()?;
+                        let value = map.next_value_seed(super::Typed(setting))?;
                         c.own.set(setting, value);
                     }
                 }
@@ -194,7 +258,77 @@ mod de {
             d.deserialize_map(Lock)
         }
     }
+
+    impl<'de> DeserializeSeed<'de> for super::Typed {
+        type Value = Option<i64>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+            match super::setting_by_name(self.0).map(|x| x.kind) {
+                Some(super::Kind::Flag) => Ok(Option::<bool>::deserialize(d)?.map(i64::from)),
+                Some(super::Kind::Named(names)) => match Option::<String>::deserialize(d)? {
+                    None => Ok(None),
+                    Some(v) => names.iter().position(|n| *n == v).map(|i| Some(i as i64)).ok_or_else(|| {
+                        let all: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                        D::Error::custom(format!("unknown variant `{v}`, expected one of {}", all.join(", ")))
+                    }),
+                },
+                Some(super::Kind::Number) | None => Option::<i64>::deserialize(d),
+            }
+        }
+    }
+
+    /// A client's `lock` overrides, as serde's derive would read a map of them.
+    struct Overrides;
+
+    impl<'de> Visitor<'de> for Overrides {
+        type Value = super::Settings;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("struct ClientLock")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<super::Settings, A::Error> {
+            let mut out = super::Settings::default();
+            let mut seen: Vec<&str> = Vec::new();
+            while let Some(key) = map.next_key_seed(ClientKey)? {
+                if seen.contains(&key) {
+                    return Err(A::Error::custom(format!("duplicate field `{key}`")));
+                }
+                seen.push(key);
+                let value = map.next_value_seed(super::Typed(key))?;
+                out.set(key, value);
+            }
+            Ok(out)
+        }
+    }
+
+    /// A key of a client's `lock`: `ttl_ms` or a per-client setting.
+    struct ClientKey;
+
+    impl<'de> DeserializeSeed<'de> for ClientKey {
+        type Value = &'static str;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<&'static str, D::Error> {
+            d.deserialize_identifier(self)
+        }
+    }
+
+    impl Visitor<'_> for ClientKey {
+        type Value = &'static str;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("field identifier")
+        }
+        fn visit_str<E: Error>(self, v: &str) -> Result<&'static str, E> {
+            super::per_client_names().find(|n| *n == v).ok_or_else(|| E::custom(format!("unknown field `{v}`")))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for super::Settings {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<super::Settings, D::Error> {
+            d.deserialize_map(Overrides)
+        }
+    }
 }
+
+/// Reads the value of the setting called `.0` as its `Kind` writes it (serde's side: `de`).
+#[cfg(not(target_arch = "wasm32"))]
+struct Typed(&'static str);
 
 /// What a Redis server writes to disk (docs/SCENARIO_FORMAT.md, "Semantics", Crashes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -217,6 +351,19 @@ pub enum Persistence {
 pub struct Setting {
     param: Param,
     why: &'static str,
+    kind: Kind,
+}
+
+/// How a setting is written in the JSON. Every setting is held as a whole number (its `Param`'s
+/// `Ty::Number`, so bounds, defaults and the form work alike); a flag is 0 or 1 and a named
+/// value is its index, but the file writes `true`/`false` or the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Number,
+    /// `true` or `false`.
+    Flag,
+    /// One of these names (a server version: `"3.4.3"`).
+    Named(&'static [&'static str]),
 }
 
 impl Setting {
@@ -236,7 +383,56 @@ impl Setting {
         why: &'static str,
     ) -> Setting {
         let n = Number { need: Need::Default(default), lo, hi, unit, draw: (lo, hi), toward: Toward::Low };
-        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why }
+        Setting { param: Param { name, ty: Ty::Number(n), form: Some(label) }, why, kind: Kind::Number }
+    }
+
+    /// A yes-or-no setting, `default` when absent (held as 0 or 1).
+    pub const fn flag(name: &'static str, default: bool, label: &'static str, why: &'static str) -> Setting {
+        let mut x = Setting::count(name, 0, 1, default as i64, "", label, why);
+        x.kind = Kind::Flag;
+        x
+    }
+
+    /// One of `names`, `names[default]` when absent (held as its index).
+    pub const fn named(
+        name: &'static str,
+        names: &'static [&'static str],
+        default: usize,
+        label: &'static str,
+        why: &'static str,
+    ) -> Setting {
+        let mut x = Setting::count(name, 0, names.len() as i64 - 1, default as i64, "", label, why);
+        x.kind = Kind::Named(names);
+        x
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// A value as the file writes it: `12000`, `true`, `"3.4.3"` (for the docs and the form).
+    pub fn show(&self, v: i64) -> String {
+        match self.kind {
+            Kind::Number => v.to_string(),
+            Kind::Flag => (v != 0).to_string(),
+            Kind::Named(names) => names.get(v as usize).copied().unwrap_or("?").to_string(),
+        }
+    }
+
+    /// A value from the form's text (`"true"`, `"3.4.3"`, `"12000"`), or what is wrong with it.
+    pub fn parse(&self, text: &str) -> Result<i64, String> {
+        let t = text.trim();
+        match self.kind {
+            Kind::Number => t.parse().map_err(|_| format!("\"{text}\" is not a whole number")),
+            Kind::Flag => match t {
+                "true" => Ok(1),
+                "false" => Ok(0),
+                _ => Err(format!("\"{text}\" is not true or false")),
+            },
+            Kind::Named(names) => {
+                names.iter().position(|n| *n == t).map(|i| i as i64).ok_or_else(|| format!("\"{text}\" is not one of {}", names.join(", ")))
+            }
+        }
     }
 
     pub fn name(&self) -> &'static str {

@@ -336,6 +336,7 @@ pub const SPEC: Spec = Spec {
     config: ConfigRules {
         default_ttl_ms: 15_000,
         settings: &[LOCK_DELAY],
+        per_client: &[],
         check,
         fit: |l| l.ttl_ms = l.ttl_ms.clamp(TTL_RANGE_MS.0, TTL_RANGE_MS.1),
     },

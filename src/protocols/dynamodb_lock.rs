@@ -301,7 +301,7 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
     deadline: Deadline::Waiters,
-    config: ConfigRules { default_ttl_ms: 20_000, settings: &[HEARTBEAT_PERIOD, REFRESH_PERIOD], check, fit },
+    config: ConfigRules { default_ttl_ms: 20_000, settings: &[HEARTBEAT_PERIOD, REFRESH_PERIOD], per_client: &[], check, fit },
     workload: Workload::UnderLock,
     words: Words {
         lease: "lock item",

@@ -70,6 +70,10 @@ pub struct EnsembleAgent {
     gives_up: bool,
     deadline: Option<KeepAliveDeadline>,
     done_check: Option<TimerId>,
+    /// etcd 3.4.3's mutex (`lock.etcd_version`): while it waits it does not watch its
+    /// session, and when the keys before its own are gone it holds the lock without looking
+    /// whether its own key still exists (etcd#11456; PR #11408 added the look).
+    waits_blindly: bool,
 }
 
 impl Step {
@@ -86,7 +90,7 @@ impl Step {
 impl EnsembleAgent {
     /// The agent of process `incarnation` of a client (see `client::req_base`); `gives_up`:
     /// it keeps clientv3's keep-alive deadline (`KeepAliveDeadline`).
-    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64, gives_up: bool) -> Self {
+    pub fn new(incarnation: u32, servers: Vec<NodeId>, ttl_ms: i64, timeout_ms: i64, gives_up: bool, waits_blindly: bool) -> Self {
         EnsembleAgent {
             link: SessionLink::new(incarnation, servers, timeout_ms),
             ttl_ms,
@@ -101,7 +105,13 @@ impl EnsembleAgent {
             gives_up,
             deadline: None,
             done_check: None,
+            waits_blindly,
         }
+    }
+
+    /// Whether it is waiting for the lock (queued, or listing the queue).
+    fn waiting(&self) -> bool {
+        matches!(self.step, Step::Listing | Step::Watching(_))
     }
 
     /// A keepalive answer (or the grant, whose first keepalive the real client sends at once)
@@ -129,7 +139,7 @@ impl EnsembleAgent {
         match self.step {
             Step::Opening => Some(Msg::OpenSession { req, nonce: self.link.nonce, ttl_ms: self.ttl_ms }),
             Step::Creating => Some(Msg::CreateLockNode { req, session, attempt: self.attempt }),
-            Step::Listing => Some(Msg::ListLockNodes { req, session }),
+            Step::Listing => Some(Msg::ListLockNodes { req, session, before: self.token.filter(|_| self.waits_blindly) }),
             Step::Watching(token) => Some(Msg::WatchNode { req, token, session }),
             Step::Deleting => Some(Msg::DeleteLockNode { req, session }),
             Step::Closing => Some(Msg::CloseSession { req, session }),
@@ -279,6 +289,12 @@ impl LockAgent for EnsembleAgent {
             }
             Msg::ListReply { req, mine, predecessor } if self.step == Step::Listing && self.link.rpc.answer(ctx, req) => {
                 match (mine, predecessor) {
+                    // 3.4.3: nothing before its revision, so it holds the lock, its key or not.
+                    (None, None) if self.waits_blindly && self.token.is_some() => {
+                        self.step = Step::Holding;
+                        return AgentEvent::Acquired { token: self.token, validity_ms: None };
+                    }
+                    (None, Some(pred)) if self.waits_blindly => self.go(ctx, Step::Watching(pred)),
                     (None, _) => return self.session_lost(ctx),
                     (Some(token), None) => {
                         self.step = Step::Holding;
@@ -314,6 +330,8 @@ impl LockAgent for EnsembleAgent {
             Msg::SessionClosed { session } if !self.reconnecting => self.disconnected(ctx, session),
             // The service's word that the session is gone is final (etcd's TTL 0); ZooKeeper
             // closes the connection instead (above), which says nothing yet.
+            // 3.4.3's Lock() does not watch the session while it waits: it waits on.
+            Msg::KeepAliveReply { alive: false, .. } if self.waits_blindly && self.waiting() => self.awaiting_pong = false,
             Msg::KeepAliveReply { alive: false, .. } => return self.session_lost(ctx),
             Msg::KeepAliveReply { alive: true, .. } => {
                 self.awaiting_pong = false;
@@ -339,7 +357,10 @@ impl LockAgent for EnsembleAgent {
             }
             DONE_CHECK => {
                 self.done_check = None;
-                if self.link.session.is_some() && self.deadline.is_some_and(|d| d.at_ms < ctx.mono_ms()) {
+                if self.link.session.is_some()
+                    && self.deadline.is_some_and(|d| d.at_ms < ctx.mono_ms())
+                    && !(self.waits_blindly && self.waiting())
+                {
                     return self.gave_up(ctx);
                 }
             }

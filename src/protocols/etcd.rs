@@ -4,12 +4,26 @@
 
 use super::ensemble::{EnsembleServer, Service, Stamps, ELECTION_TIMEOUT_MS};
 use super::ensemble_client::{EnsembleAgent, DEADLINE_CHECK_MS};
-use super::spec::{Deadline, 
+use super::spec::{Deadline, Setting, 
     numbered, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TablePlan, TokenKind, Words, Workload,
 };
 use super::{BeliefEnd, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::ClockKind;
+
+/// Which etcd's mutex (clientv3/concurrency, which the server's Lock API runs too). `"3.4.3"`:
+/// a waiter whose keys before it are gone holds the lock without looking whether its own key
+/// (and so its lease) still exists, and does not watch its session while it waits
+/// (etcd-io/etcd#11456, found by Jepsen's etcd 3.4.3 analysis). `"fixed"` (the default, what
+/// the model did before): PR #11408's Get of its own key before Lock returns, so a waiter whose
+/// lease expired while it waited learns so and starts over.
+pub const ETCD_VERSION: Setting = Setting::named(
+    "etcd_version",
+    &["fixed", "3.4.3"],
+    0,
+    "etcd version",
+    "etcd's mutex: \"3.4.3\" grants a waiter whose lease expired while it waited (github.com/etcd-io/etcd/issues/11456; jepsen.io/analyses/etcd-3.4.3); \"fixed\" = with PR #11408 (github.com/etcd-io/etcd/pull/11408), which checks the waiter's own key first",
+);
 
 pub const SPEC: Spec = Spec {
     id: "etcd",
@@ -28,7 +42,9 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
     deadline: Deadline::Reached,
-    config: ConfigRules::PLAIN,
+    // Each process grants its own lease (`concurrency.WithTTL`): etcd#9921 is a 20 s holder
+    // and a 5 s waiter.
+    config: ConfigRules { settings: &[ETCD_VERSION], per_client: &["ttl_ms"], ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {
         lease: "lease",
@@ -46,7 +62,8 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, true)))
+            let blind = ETCD_VERSION.show(p.lock.get(&ETCD_VERSION)) == "3.4.3";
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, true, blind)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&Etcd, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },
@@ -107,9 +124,24 @@ fn words(msg: &Msg) -> Option<String> {
     })
 }
 
-/// The caption where etcd's client has its own words: it gave up on its lease itself.
+/// The captions where etcd's client has its own words: it gave up on its lease itself; on
+/// etcd 3.4.3, it holds the lock though its own key is gone.
 fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     let e = trace.events.get(event)?;
+    if let EventKind::Note(Note::BeliefStarted { token, .. }) = e.kind {
+        // The listing that let it in, the last it handled: "your node is gone" on 3.4.3.
+        let listing = trace.events[..event].iter().rev().filter(|x| x.node == e.node).find_map(|x| match x.kind {
+            EventKind::Received { msg: Msg::ListReply { mine, .. }, .. } => Some(mine),
+            _ => None,
+        });
+        if listing == Some(None) {
+            return Some(format!(
+                "{me} now believes it holds the lock ({}): no key is left before its revision, and etcd 3.4.3's Lock returns without looking whether {me}'s own key still exists. It does not: etcd deleted it with {me}'s lease.",
+                SPEC.token.label(token)
+            ));
+        }
+        return None;
+    }
     let EventKind::Note(Note::BeliefEnded { reason: BeliefEnd::ValidityExpired }) = e.kind else { return None };
     // The TTL of the lease this client was last granted.
     let ttl = trace.events[..event].iter().rev().find_map(|x| match x.kind {

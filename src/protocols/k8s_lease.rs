@@ -110,7 +110,12 @@ impl Observed {
 
     /// Whether the record last read has stood unchanged for its duration by `now`.
     pub fn stood_its_duration(&self, now: i64) -> bool {
-        self.0.is_some_and(|(r, since)| now - since >= r.duration_ms)
+        self.0.is_some_and(|(r, _)| self.stood_for(now, r.duration_ms))
+    }
+
+    /// Whether the record last read has stood unchanged for `duration_ms` by `now`.
+    pub fn stood_for(&self, now: i64, duration_ms: i64) -> bool {
+        self.0.is_some_and(|(_, since)| now - since >= duration_ms)
     }
 }
 
@@ -140,6 +145,9 @@ pub struct Timing {
     pub renew_deadline_ms: i64,
     pub retry_period_ms: i64,
     pub request_timeout_ms: i64,
+    /// `lock.reads_record_duration`: a candidate judges the holder's record by the
+    /// `leaseDurationSeconds` written in it (true), or by its own LeaseDuration (false).
+    pub reads_record_duration: bool,
 }
 
 /// One process's leader elector.
@@ -199,7 +207,13 @@ impl Elector {
         };
         self.observed.see(l, ctx.mono_ms());
         let held_by_another = l.holder.is_some() && l.identity != self.identity;
-        if held_by_another && !self.observed.stood_its_duration(ctx.mono_ms()) {
+        let expired = if self.timing.reads_record_duration {
+            self.observed.stood_its_duration(ctx.mono_ms())
+        } else {
+            // kubernetes#47671: only its own LeaseDuration, whatever the holder's.
+            self.observed.stood_for(ctx.mono_ms(), self.timing.lease_ms)
+        };
+        if held_by_another && !expired {
             return self.try_failed(ctx);
         }
         let transitions = l.transitions + u64::from(l.identity != self.identity);
@@ -352,6 +366,18 @@ pub const RETRY_PERIOD: Setting = Setting::ms(
     "client-go's RetryPeriod: how often a candidate tries to take the Lease and a leader renews it",
 );
 
+/// How a candidate judges another's Lease over. client-go today (`isLeaseValid`,
+/// leaderelection.go) adds the record's `leaseDurationSeconds` to when it last saw the record
+/// change (true, the default: what this model has always done). Before, it used its own
+/// LeaseDuration (false): kubernetes#47671 ("LeaderElector only looks at its own
+/// LeaseDuration, not the leader's"), so a 10 s candidate takes a 30 s leader's Lease after 10 s.
+pub const READS_RECORD_DURATION: Setting = Setting::flag(
+    "reads_record_duration",
+    true,
+    "reads the record's duration",
+    "a candidate judges the holder's Lease by the leaseDurationSeconds in the record (client-go's isLeaseValid; kubernetes/kubernetes PR #114872), not its own LeaseDuration (false: the client of kubernetes/kubernetes#47671)",
+);
+
 /// client-go refuses a config unless LeaseDuration > RenewDeadline > 1.2 × RetryPeriod.
 fn check(l: &super::LockConfig) -> Result<(), (&'static str, String)> {
     let (lease, deadline, retry) = (whole_seconds(l.ttl_ms), l.get(&RENEW_DEADLINE), l.get(&RETRY_PERIOD));
@@ -391,7 +417,14 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
     deadline: Deadline::Waiters,
-    config: ConfigRules { default_ttl_ms: 15_000, settings: &[RENEW_DEADLINE, RETRY_PERIOD], check, fit },
+    config: ConfigRules {
+        default_ttl_ms: 15_000,
+        settings: &[RENEW_DEADLINE, RETRY_PERIOD, READS_RECORD_DURATION],
+        // Each is a field of the process's own LeaderElectionConfig.
+        per_client: &["ttl_ms", "renew_deadline_ms", "retry_period_ms", "reads_record_duration"],
+        check,
+        fit,
+    },
     workload: Workload::UnderLock,
     words: Words {
         lease: "Lease",
@@ -415,6 +448,7 @@ pub const SPEC: Spec = Spec {
                 renew_deadline_ms: p.lock.get(&RENEW_DEADLINE),
                 retry_period_ms: p.lock.get(&RETRY_PERIOD),
                 request_timeout_ms: p.lock.request_timeout_ms,
+                reads_record_duration: p.lock.flag(&READS_RECORD_DURATION),
             };
             let apiserver = p.servers[0];
             Box::new(move |inc| Box::new(Elector::new(inc, apiserver, timing)))
@@ -441,6 +475,26 @@ fn words(msg: &Msg) -> Option<String> {
     })
 }
 
+/// When the takeover at `event` (the apiserver's expiry note of `holder`'s Lease) came before
+/// the record's `leaseDurationSeconds` had passed since it last changed, by a taker whose own
+/// LeaseDuration (in the update it sent) is shorter: the two durations.
+fn own_duration(trace: &Trace, event: usize, holder: NodeId) -> Option<(i64, i64)> {
+    let before = &trace.events[..event];
+    let own = before.iter().rev().find_map(|e| match e.kind {
+        EventKind::Received { msg: Msg::UpdateLease { lease, .. }, .. } => Some(lease.duration_ms),
+        _ => None,
+    })?;
+    // The holder's last stored update: when its record last changed, and its duration.
+    let (changed_at, record) = before.iter().rev().find_map(|e| match e.kind {
+        EventKind::Sent { msg: Msg::UpdateReply { stored: Some(l), .. }, .. } if l.holder == Some(holder) => Some((e.at_ms, l.duration_ms)),
+        _ => None,
+    })?;
+    // Taken before the record's own duration had passed (by true time, which no candidate's
+    // clock runs ahead of here unless drifted): judged by the taker's shorter one.
+    let at = trace.events[event].at_ms;
+    (own < record && at - changed_at < record).then_some((own, record))
+}
+
 /// The captions where leader election has its own words.
 fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     let e = trace.events.get(event)?;
@@ -456,6 +510,16 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
             "{me}'s renew round gave up: no successful renewal within RenewDeadline. {me} stops leading (OnStoppedLeading) and will not try again."
         ),
         Note::LockCommitted { client, token, .. } => format!("{me} stores {}'s update: {} now holds the Lease ({}).", name(client), name(client), SPEC.token.label(token)),
+        Note::LockExpired { holder } if own_duration(trace, event, holder).is_some() => {
+            let by = taken_over_by(trace, event).unwrap_or_else(|| "a candidate".into());
+            let (own, record) = own_duration(trace, event, holder).unwrap_or_default();
+            format!(
+                "{by} takes over {}'s Lease: by {by}'s own clock the record had not changed for {by}'s own LeaseDuration ({}), though the record says {} (lock.reads_record_duration: false, kubernetes#47671). The apiserver expires nothing.",
+                name(holder),
+                crate::decimal::seconds(own),
+                crate::decimal::seconds(record)
+            )
+        }
         Note::LockExpired { holder } => {
             let by = taken_over_by(trace, event).unwrap_or_else(|| "a candidate".into());
             format!(

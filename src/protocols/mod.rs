@@ -160,6 +160,10 @@ pub enum Msg {
     ListLockNodes {
         req: u32,
         session: u64,
+        /// etcd 3.4.3's `waitDeletes` (`lock.etcd_version`): the last key created before this
+        /// revision, the client's own, whether or not its key still exists.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<u64>,
     },
     /// `mine`: this session's node, if it still exists; `predecessor`: the next-lower node.
     ListReply {
@@ -461,6 +465,9 @@ pub enum Note {
     Promoted { epoch: u64 },
     /// Redis: a primary heard from a newer primary and became its replica.
     Demoted { epoch: u64, primary: NodeId },
+    /// Client (Redisson): it asks for the lock with an explicit `leaseTime` of `lease_ms`, so
+    /// no watchdog will renew it (`lock.lease_time_ms`).
+    FixedLease { lease_ms: i64 },
     /// Redis: the watchdog's renewal set `holder`'s key to expire at `expires_wall_ms`.
     LockExtended { holder: NodeId, expires_wall_ms: i64 },
     /// Lock service: refused `client` because `holder` holds it.
@@ -475,6 +482,8 @@ pub enum Note {
     /// `owner` (live or already expired); with it goes the token column, so the next grant
     /// inserts a fresh row with token 1 (`token_was` was the row's).
     RowDeleted { owner: NodeId, by: NodeId, token_was: u64 },
+    /// Redis: restarted, it serves nothing for `for_ms` (`lock.restart_delay_ms`, a delayed restart).
+    RestartDelayed { for_ms: i64 },
     /// Lock service: a restart kept nothing (no persistence); the counter restarts.
     StateLost { token_counter_was: u64 },
     /// Storage (conditional writes): answered `client`'s read with the object's `version`: the

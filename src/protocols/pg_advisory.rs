@@ -346,7 +346,7 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Mono,
     deadline: Deadline::Reached,
-    config: ConfigRules { default_ttl_ms: 10_000, settings: &[KEEPALIVE_INTERVAL, KEEPALIVE_COUNT], check: |_| Ok(()), fit: |_| {} },
+    config: ConfigRules { default_ttl_ms: 10_000, settings: &[KEEPALIVE_INTERVAL, KEEPALIVE_COUNT], per_client: &[], check: |_| Ok(()), fit: |_| {} },
     workload: Workload::UnderLock,
     words: Words {
         lease: "session",

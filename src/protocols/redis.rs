@@ -7,8 +7,9 @@
 
 pub use super::config::Persistence;
 use super::single_server::SingleServerAgent;
-use super::spec::{Deadline, 
-    common_captions, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TableMix, TablePlan, TokenKind, Words, Workload,
+use super::spec::{
+    common_captions, BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TableMix, TablePlan, TokenKind, Words,
+    Workload,
 };
 use super::{Ctx, Msg, Note, RedisKey};
 use crate::sim::{ClockKind, Durable, Host, NodeId, Process, TimerId};
@@ -44,6 +45,8 @@ pub struct RedisConfig {
     pub persistence: Persistence,
     pub issues_tokens: bool,
     pub replication: Option<Replication>,
+    /// `lock.restart_delay_ms`: after a restart it serves nothing for this long (0: at once).
+    pub restart_delay_ms: i64,
 }
 
 /// What a Redis server keeps through a crash (see `Durable::crash` for what a crash loses).
@@ -80,11 +83,14 @@ pub struct RedisServer {
     data: Data,
     expiry: Option<TimerId>,
     failover: Option<TimerId>,
+    restart_delay_ms: i64,
+    /// A delayed restart: until this time on its monotonic clock it serves nothing.
+    closed_until_ms: Option<i64>,
 }
 
 impl RedisServer {
-    pub fn node(persistence: Persistence, issues_tokens: bool, replication: Option<Replication>) -> Host<RedisServer> {
-        Host::from_config(RedisConfig { persistence, issues_tokens, replication })
+    pub fn node(persistence: Persistence, issues_tokens: bool, replication: Option<Replication>, restart_delay_ms: i64) -> Host<RedisServer> {
+        Host::from_config(RedisConfig { persistence, issues_tokens, replication, restart_delay_ms })
     }
 
     /// Only a primary expires keys; a replica waits for the primary's word.
@@ -258,6 +264,8 @@ impl Process for RedisServer {
             data: disk.aof,
             expiry: None,
             failover: None,
+            restart_delay_ms: config.restart_delay_ms,
+            closed_until_ms: None,
         }
     }
 
@@ -272,6 +280,9 @@ impl Process for RedisServer {
     }
 
     fn on_message(&mut self, disk: &mut RedisDisk, ctx: &mut Ctx, from: NodeId, msg: Msg) {
+        if self.closed_until_ms.is_some_and(|t| ctx.mono_ms() < t) {
+            return; // a delayed restart: not serving yet, so no answer at all
+        }
         if let Msg::ReplicaSync { epoch, seq, key, counter } = msg {
             self.on_sync(disk, ctx, from, (epoch, seq, key, counter));
             return;
@@ -317,8 +328,25 @@ impl Process for RedisServer {
         // Expiry keeps "flowing" while the server is down: a key past its deadline goes at once.
         self.arm_expiry(disk, ctx);
         self.on_start(disk, ctx);
+        if self.restart_delay_ms > 0 {
+            self.closed_until_ms = Some(ctx.mono_ms() + self.restart_delay_ms);
+            ctx.note(Note::RestartDelayed { for_ms: self.restart_delay_ms });
+        }
     }
 }
+
+/// The Redis distributed-locks page's "delayed restarts": a restarted instance is kept
+/// unavailable (it serves nothing) for this long, at least the longest TTL in use, so no lock
+/// it forgot is still believed when it serves again. 0 (the default, as before): it serves at
+/// once, with what its persistence kept.
+pub const RESTART_DELAY: Setting = Setting::ms(
+    "restart_delay_ms",
+    0,
+    600_000,
+    0,
+    "restart delay",
+    "the Redis distributed-locks page's delayed restart: after a restart the instance serves nothing for this long (0: at once; redis.io/docs/latest/develop/use/patterns/distributed-locks, \"Performance, crash recovery and fsync\")",
+);
 
 /// Single-instance Redis (optionally with a replica) in the registry (see `registry`).
 /// The table's Redis row (Redisson's too): without persistence, a restart forgets the counter.
@@ -363,7 +391,7 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
     deadline: Deadline::Reached,
-    config: ConfigRules::PLAIN,
+    config: ConfigRules { settings: &[RESTART_DELAY], ..ConfigRules::PLAIN },
     workload: Workload::UnderLock,
     words: Words {
         lease: "key",
@@ -387,7 +415,7 @@ pub const SPEC: Spec = Spec {
             // With a replica, server 0 is the primary and server 1 its replica.
             let replication =
                 p.lock.replica.then(|| Replication { peer: p.servers[1 - rank], clients: p.clients.clone(), primary: rank == 0 });
-            Box::new(RedisServer::node(p.lock.persistence, true, replication))
+            Box::new(RedisServer::node(p.lock.persistence, true, replication, p.lock.get(&RESTART_DELAY)))
         },
     },
 };

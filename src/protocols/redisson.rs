@@ -5,11 +5,12 @@
 //! while the client holds the lock. The watchdog is part of the process: a pause freezes it
 //! too, and a renewal that finds the key gone stops it without telling the code holding the
 //! lock. There is no validity timer: a holder's belief ends only at a rejected write, its
-//! release or its crash.
+//! release or its crash. `lock.lease_time_ms` is `lock(leaseTime, unit)`: the key gets that
+//! lease and no watchdog runs, so it expires then whatever the holder is doing.
 
 use super::client::{AgentEvent, LockAgent, Rpc, AGENT_TAGS};
 use super::redis;
-use super::spec::{Deadline, BeliefWords, Build, ConfigRules, Holding, LeaseKind, Spec, TokenKind, Words, Workload};
+use super::spec::{BeliefWords, Build, ConfigRules, Deadline, Holding, LeaseKind, Setting, Spec, TokenKind, Words, Workload};
 use super::{AcquireFailure, Ctx, EventKind, Msg, Note, Trace};
 use crate::decimal::seconds;
 use crate::sim::{ClockKind, NodeId, TimerId};
@@ -22,6 +23,8 @@ const WATCHDOG: u32 = AGENT_TAGS + 2;
 pub struct WatchdogAgent {
     server: NodeId,
     ttl_ms: i64,
+    /// An explicit leaseTime (`lock.lease_time_ms`): the key's lease, with no watchdog.
+    lease_time_ms: Option<i64>,
     timeout_ms: i64,
     rpc: Rpc,
     value: u64,
@@ -32,8 +35,8 @@ pub struct WatchdogAgent {
 }
 
 impl WatchdogAgent {
-    pub fn new(incarnation: u32, server: NodeId, ttl_ms: i64, timeout_ms: i64) -> Self {
-        WatchdogAgent { server, ttl_ms, timeout_ms, rpc: Rpc::new(incarnation), value: 0, token: None, releasing: false, watchdog: None }
+    pub fn new(incarnation: u32, server: NodeId, ttl_ms: i64, lease_time_ms: Option<i64>, timeout_ms: i64) -> Self {
+        WatchdogAgent { server, ttl_ms, lease_time_ms, timeout_ms, rpc: Rpc::new(incarnation), value: 0, token: None, releasing: false, watchdog: None }
     }
 
     fn arm_watchdog(&mut self, ctx: &mut Ctx) {
@@ -52,8 +55,12 @@ impl LockAgent for WatchdogAgent {
         self.releasing = false;
         // Redisson's owner id (a UUID and the thread id); random per attempt, as in `redis`.
         self.value = ctx.rng().next_u64();
+        if let Some(lease_ms) = self.lease_time_ms {
+            ctx.note(Note::FixedLease { lease_ms });
+        }
         let req = self.rpc.start(ctx, self.timeout_ms, ACQUIRE_TIMEOUT);
-        ctx.send(self.server, Msg::Acquire { req, attempt, value: self.value, ttl_ms: self.ttl_ms });
+        let ttl_ms = self.lease_time_ms.unwrap_or(self.ttl_ms);
+        ctx.send(self.server, Msg::Acquire { req, attempt, value: self.value, ttl_ms });
     }
 
     fn release(&mut self, ctx: &mut Ctx) -> AgentEvent {
@@ -71,7 +78,10 @@ impl LockAgent for WatchdogAgent {
                     return AgentEvent::Failed(AcquireFailure::Busy);
                 }
                 self.token = token;
-                self.arm_watchdog(ctx);
+                // Redisson starts the watchdog only for a lock taken without a leaseTime.
+                if self.lease_time_ms.is_none() {
+                    self.arm_watchdog(ctx);
+                }
                 AgentEvent::Acquired { token, validity_ms: None }
             }
             // The key is gone (expired, or taken): the watchdog stops, and nobody is told.
@@ -109,6 +119,19 @@ impl LockAgent for WatchdogAgent {
     }
 }
 
+/// `RLock.lock(leaseTime, unit)`: an explicit lease, and so no watchdog (Redisson's wiki,
+/// "Distributed locks and synchronizers": "Redisson also allows to specify leaseTime … After
+/// that timeout lock will be released automatically"; the watchdog "works only for locks
+/// acquired without leaseTime"). 0: `lock()`, leased for lockWatchdogTimeout and renewed.
+pub const LEASE_TIME: Setting = Setting::ms(
+    "lease_time_ms",
+    0,
+    600_000,
+    0,
+    "leaseTime",
+    "Redisson's lock(leaseTime): the key's lease, with no watchdog (0: lock() without one, leased for lock.ttl_ms and renewed by the watchdog; github.com/redisson/redisson/wiki/8.-distributed-locks-and-synchronizers)",
+);
+
 pub const SPEC: Spec = Spec {
     id: "redisson",
     label: "Redisson watchdog lock",
@@ -126,7 +149,13 @@ pub const SPEC: Spec = Spec {
     drift_factor: false,
     expiry_clock: ClockKind::Wall,
     deadline: Deadline::Reached,
-    config: ConfigRules { default_ttl_ms: 30_000, ..ConfigRules::PLAIN },
+    config: ConfigRules {
+        default_ttl_ms: 30_000,
+        settings: &[LEASE_TIME, redis::RESTART_DELAY],
+        // Config.lockWatchdogTimeout is each Redisson client's; leaseTime is each call's.
+        per_client: &["lease_time_ms", "ttl_ms"],
+        ..ConfigRules::PLAIN
+    },
     workload: Workload::UnderLock,
     words: Words {
         lease: "key",
@@ -144,7 +173,8 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (server, ttl, timeout) = (p.servers[0], p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(WatchdogAgent::new(inc, server, ttl, timeout)))
+            let lease_time = Some(p.lock.get(&LEASE_TIME)).filter(|&ms| ms > 0);
+            Box::new(move |inc| Box::new(WatchdogAgent::new(inc, server, ttl, lease_time, timeout)))
         },
         server: redis::SPEC.build.server,
     },
@@ -162,6 +192,17 @@ fn words(msg: &Msg) -> Option<String> {
     }
 }
 
+/// The explicit leaseTime of the acquisition that ends in the belief at `event`, if it had one:
+/// the client's last `FixedLease` note of this attempt (after its last `AcquireStarted`).
+fn fixed_lease(trace: &Trace, event: usize) -> Option<i64> {
+    let me = trace.events.get(event)?.node;
+    trace.events[..event].iter().rev().filter(|e| e.node == me).find_map(|e| match e.kind {
+        EventKind::Note(Note::FixedLease { lease_ms }) => Some(Some(lease_ms)),
+        EventKind::Note(Note::AcquireStarted { .. }) => Some(None),
+        _ => None,
+    })?
+}
+
 /// The captions where the watchdog changes the story.
 fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     let e = trace.events.get(event)?;
@@ -172,6 +213,11 @@ fn caption(trace: &Trace, event: usize, me: &str) -> Option<String> {
     });
     let ttl = ttl.unwrap_or_else(|| "its".into());
     Some(match *note {
+        Note::BeliefStarted { token, .. } if fixed_lease(trace, event).is_some() => format!(
+            "{me} holds the lock ({}). It gave an explicit leaseTime, so no watchdog renews it: the key expires {} after it was set. {me} keeps no timer of its own and believes until a write is rejected or it releases.",
+            SPEC.token.label(token),
+            seconds(fixed_lease(trace, event).unwrap_or_default())
+        ),
         Note::BeliefStarted { token, .. } => format!(
             "{me} holds the lock ({}). Its watchdog re-sets the {ttl} lease every third of it while {me} runs; {me} keeps no timer of its own and believes until a write is rejected or it releases.",
             SPEC.token.label(token)

@@ -9,6 +9,7 @@
 //! a new approach is its protocol file, its line in the `approaches!` list (protocols/mod.rs),
 //! and its built-ins (docs/ADDING.md keeps the exact list).
 
+use super::config::Kind;
 pub use super::spec::Spec;
 pub use super::Approach;
 
@@ -83,7 +84,13 @@ pub fn settings_table() -> String {
     for a in Approach::ALL {
         for x in a.spec().config.settings {
             let n = x.number();
-            out += &format!("| {} | `lock.{}` | {}..={} {} | {} | {} |\n", a.id(), x.name(), n.lo, n.hi, n.unit, x.default(), x.why());
+            let (range, default) = match x.kind() {
+                Kind::Number => (format!("{}..={} {}", n.lo, n.hi, n.unit), x.default().to_string()),
+                Kind::Flag => ("true or false".to_string(), x.show(x.default())),
+                Kind::Named(names) => (names.join(" or "), x.show(x.default())),
+            };
+            let per_client = if a.spec().config.per_client.contains(&x.name()) { " (per client too)" } else { "" };
+            out += &format!("| {} | `lock.{}` | {range} | {default} | {}{per_client} |\n", a.id(), x.name(), x.why());
         }
     }
     out

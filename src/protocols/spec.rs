@@ -130,6 +130,12 @@ pub struct ConfigRules {
     /// and the docs' table go through this list (any other approach refuses them, naming the
     /// field). Values are read with `LockConfig::get`.
     pub settings: &'static [Setting],
+    /// The `lock` fields a client may set for itself in `clients[].lock` (`ttl_ms` and any of
+    /// `settings`), where the real system makes them each process's own configuration
+    /// (docs/SCENARIO_FORMAT.md, "Per-client settings"). The client's agent is built from the
+    /// scenario's `lock` with these in place (`LockConfig::for_client`); the servers from the
+    /// scenario's.
+    pub per_client: &'static [&'static str],
     /// Rules beyond each field's bounds: the field path and what is wrong.
     pub check: fn(&LockConfig) -> Result<(), (&'static str, String)>,
     /// Makes a lock configuration (another approach's, a generated one) valid for this
@@ -140,7 +146,7 @@ pub struct ConfigRules {
 
 impl ConfigRules {
     /// The common `lock` settings only, with a 10 s TTL by default.
-    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, settings: &[], check: |_| Ok(()), fit: |_| {} };
+    pub const PLAIN: ConfigRules = ConfigRules { default_ttl_ms: 10_000, settings: &[], per_client: &[], check: |_| Ok(()), fit: |_| {} };
 }
 
 /// What the approach hands out as a fencing token, and how it is written.
@@ -264,6 +270,7 @@ pub fn common_captions(_: &Trace, _: usize, _: &str) -> Option<String> {
 }
 
 /// Where a run's nodes are, for building them.
+#[derive(Clone)]
 pub struct Plan<'a> {
     pub lock: &'a LockConfig,
     /// The lock service's nodes, in order (names as `Spec::nodes` gives them).

@@ -48,7 +48,7 @@ pub const SPEC: Spec = Spec {
     build: Build {
         agent: |p| {
             let (servers, ttl, timeout) = (p.servers.clone(), p.lock.ttl_ms, p.lock.request_timeout_ms);
-            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, false)))
+            Box::new(move |inc| Box::new(EnsembleAgent::new(inc, servers.clone(), ttl, timeout, false, false)))
         },
         server: |p, rank| Box::new(EnsembleServer::node(&ZooKeeper, rank, p.servers.clone(), p.lock.tick_ms, 0)),
     },

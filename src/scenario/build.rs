@@ -34,8 +34,10 @@ pub fn world(s: &Scenario) -> World<Msg, Note> {
             request_timeout_ms: s.lock.request_timeout_ms,
             workload: spec.workload,
         };
-        // Each process of the client (one more after every restart) gets an agent of its own.
-        let client = Client::new(plan_of_client, storage, (spec.build.agent)(&plan));
+        // Each process of the client (one more after every restart) gets an agent of its own,
+        // built with the client's own `lock` fields in place of the scenario's.
+        let lock = s.lock.for_client(&c.lock);
+        let client = Client::new(plan_of_client, storage, (spec.build.agent)(&Plan { lock: &lock, ..plan.clone() }));
         nodes.push((NodeInfo { name: c.name.clone(), role: Role::Client }, Box::new(client)));
     }
     for (rank, name) in plan.server_names.iter().enumerate() {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde::Deserialize;
 
 pub use super::fault::{FaultSpec, Schedule};
-pub use crate::protocols::config::{LockConfig, Persistence};
+pub use crate::protocols::config::{LockConfig, Persistence, Settings};
 pub use crate::protocols::registry::Approach;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -81,6 +81,18 @@ pub struct ClientSpec {
     pub work_ms: i64,
     #[serde(default = "default_writes")]
     pub writes: u32,
+    /// This client's own `lock` fields, where its approach lets each process set them
+    /// (`ConfigRules::per_client`: a Kubernetes candidate's LeaseDuration, a Redlock client's
+    /// `check_elapsed`); absent ones are the scenario's `lock`.
+    #[serde(default, skip_serializing_if = "Settings::is_empty")]
+    pub lock: Settings,
+}
+
+impl ClientSpec {
+    /// A client with the scenario's `lock` settings.
+    pub fn new(name: &str, acquire_at_ms: i64, work_ms: i64, writes: u32) -> ClientSpec {
+        ClientSpec { name: name.into(), acquire_at_ms, work_ms, writes, lock: Settings::default() }
+    }
 }
 
 /// The outcome a scenario's author claims, per fencing setting.
@@ -124,8 +136,5 @@ pub(super) fn default_writes() -> u32 {
     1
 }
 pub(super) fn default_clients() -> Vec<ClientSpec> {
-    vec![
-        ClientSpec { name: "A".into(), acquire_at_ms: 0, work_ms: 1000, writes: 1 },
-        ClientSpec { name: "B".into(), acquire_at_ms: 2000, work_ms: 500, writes: 1 },
-    ]
+    vec![ClientSpec::new("A", 0, 1000, 1), ClientSpec::new("B", 2000, 500, 1)]
 }

@@ -7,6 +7,7 @@
 use super::format::{Approach, LockConfig};
 use super::limits::*;
 use crate::param::{Need, Number, Param, Toward, Ty};
+use crate::protocols::config::{Kind, Setting};
 
 /// A whole number of `unit` in `lo..=hi`, `default` when absent.
 const fn number(name: &'static str, lo: i64, hi: i64, default: i64, unit: &'static str) -> Param {
@@ -105,10 +106,28 @@ pub fn table() -> String {
     }
     for a in Approach::ALL {
         for x in a.spec().config.settings {
-            out += &format!("| `lock.{}` | {} | {} | {} |\n", x.name(), a.id(), range(&x.number()), thousands(x.default()));
+            out += &format!("| `lock.{}` | {} | {} | {} |\n", x.name(), a.id(), setting_range(x), setting_default(x));
         }
     }
     out
+}
+
+/// A setting's range as the table states it: "1–600,000 ms", "true or false", "`3.4.3` or `fixed`".
+fn setting_range(x: &Setting) -> String {
+    match x.kind() {
+        Kind::Number => range(&x.number()),
+        Kind::Flag => "true or false".into(),
+        Kind::Named(names) => names.iter().map(|n| format!("`\"{n}\"`")).collect::<Vec<_>>().join(" or "),
+    }
+}
+
+/// A setting's default as the table states it: "10,000", "true", "`\"fixed\"`".
+pub fn setting_default(x: &Setting) -> String {
+    match x.kind() {
+        Kind::Number => thousands(x.default()),
+        Kind::Flag => x.show(x.default()),
+        Kind::Named(_) => format!("`\"{}\"`", x.show(x.default())),
+    }
 }
 
 #[cfg(test)]

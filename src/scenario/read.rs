@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::format::*;
 pub(crate) use super::json_read::{boolean, choice, err, int, invalid, join, list, string, Object, Read};
 use super::json_read::{float, uint, uint32};
-use crate::protocols::config::{setting_names, Settings, COMMON_FIELDS};
+use crate::protocols::config::{per_client_names, setting_by_name, setting_names, Kind, Settings, COMMON_FIELDS};
 
 /// `[lo, hi]`: exactly two integers.
 fn pair(v: &Value, path: &str) -> Read<[i64; 2]> {
@@ -55,9 +55,35 @@ fn lock(v: &Value, path: &str, approach: Approach) -> Read<LockConfig> {
 fn settings(o: &Object) -> Read<Settings> {
     let mut own = Settings::default();
     for name in setting_names() {
-        own.set(name, o.opt(name, int)?);
+        own.set(name, o.opt(name, |v, p| setting(name, v, p))?);
     }
     Ok(own)
+}
+
+/// The value of the setting called `name`, as its kind writes it (a number, `true`/`false`, a
+/// name), held as a whole number (`config::Kind`).
+fn setting(name: &str, v: &Value, path: &str) -> Read<i64> {
+    match setting_by_name(name).map(|x| x.kind()) {
+        Some(Kind::Flag) => boolean(v, path).map(i64::from),
+        Some(Kind::Named(names)) => {
+            let table: Vec<(&str, i64)> = names.iter().enumerate().map(|(i, n)| (*n, i as i64)).collect();
+            choice(v, path, &table)
+        }
+        Some(Kind::Number) | None => int(v, path),
+    }
+}
+
+/// A client's own `lock` fields (`clients[].lock`): `ttl_ms` and any approach's per-client
+/// settings (validation refuses those the scenario's approach does not let a client set).
+fn client_lock(v: &Value, path: &str) -> Read<Settings> {
+    let known: Vec<&str> = per_client_names().collect();
+    let o = Object::new(v, path, &known)?;
+    let mut out = Settings::default();
+    for name in per_client_names() {
+        // `ttl_ms` is no approach's setting: `setting` reads it as the number it is.
+        out.set(name, o.opt(name, |v, p| setting(name, v, p))?);
+    }
+    Ok(out)
 }
 
 fn storage(v: &Value, path: &str) -> Read<StorageConfig> {
@@ -72,12 +98,13 @@ fn network(v: &Value, path: &str) -> Read<NetworkConfig> {
 }
 
 fn client(v: &Value, path: &str) -> Read<ClientSpec> {
-    let o = Object::new(v, path, &["name", "acquire_at_ms", "work_ms", "writes"])?;
+    let o = Object::new(v, path, &["name", "acquire_at_ms", "work_ms", "writes", "lock"])?;
     Ok(ClientSpec {
         name: o.req("name", string)?,
         acquire_at_ms: o.or("acquire_at_ms", 0, int)?,
         work_ms: o.or("work_ms", default_work(), int)?,
         writes: o.or("writes", default_writes(), uint32)?,
+        lock: o.or("lock", Settings::default(), client_lock)?,
     })
 }
 

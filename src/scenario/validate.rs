@@ -6,6 +6,7 @@ use super::format::{Approach, Scenario};
 use super::limits::*;
 use super::lock_settings;
 use crate::param::Param;
+use crate::protocols::config::{setting_by_name, TTL};
 
 pub use super::error::ScenarioError;
 use super::error::{err, range};
@@ -91,6 +92,39 @@ fn own_lock_fields(s: &Scenario) -> Result<(), ScenarioError> {
     (spec.config.check)(l).map_err(|(path, message)| err(path, message))
 }
 
+/// Client `i`'s own `lock` fields: only those its approach lets a process set
+/// (`ConfigRules::per_client`), each within its bounds, and the approach's rules met by the
+/// configuration the client runs with (an error there names the client's field when it wrote
+/// it, else the scenario's).
+fn client_lock_fields(s: &Scenario, i: usize) -> Result<(), ScenarioError> {
+    let c = &s.clients[i];
+    let spec = s.approach.spec();
+    let at = |name: &str| format!("clients[{i}].lock.{name}");
+    for (name, v) in c.lock.iter() {
+        if !spec.config.per_client.contains(&name) {
+            let with: Vec<&str> = Approach::ALL.iter().filter(|a| a.spec().config.per_client.contains(&name)).map(|a| a.id()).collect();
+            let who = if with.is_empty() {
+                "no approach lets a client set it".to_string()
+            } else {
+                format!("only {} {} a client set it", with.join(", "), if with.len() == 1 { "lets" } else { "let" })
+            };
+            return Err(err(at(name), format!("{who} (this scenario is {})", s.approach.id())));
+        }
+        let p = if name == TTL { lock_settings::ttl() } else { *setting_by_name(name).expect("a per-client field is a setting").param() };
+        let n = p.number().expect("a lock number");
+        let unit = if n.unit.is_empty() { String::new() } else { format!(" {}", n.unit) };
+        range(&at(name), v, n.lo, n.hi, &unit)?;
+    }
+    if c.lock.is_empty() {
+        return Ok(());
+    }
+    (spec.config.check)(&s.lock.for_client(&c.lock)).map_err(|(path, message)| {
+        let field = path.strip_prefix("lock.").unwrap_or(path);
+        let path = if c.lock.get(field).is_some() { at(field) } else { path.to_string() };
+        err(path, format!("{message} (client {}'s settings)", c.name))
+    })
+}
+
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if s.version != 1 {
         return Err(err("version", format!("unsupported version {} (only version 1 exists)", s.version)));
@@ -153,6 +187,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         range(&p("acquire_at_ms"), c.acquire_at_ms, 0, s.duration_ms, " ms")?;
         range(&p("work_ms"), c.work_ms, 0, MAX_DURATION_MS, " ms")?;
         range(&p("writes"), c.writes as i64, 0, MAX_WRITES_PER_CLIENT as i64, "")?;
+        client_lock_fields(s, i)?;
     }
     if s.faults.len() > MAX_FAULTS {
         return Err(err("faults", format!("{} faults: the limit is {MAX_FAULTS}", s.faults.len())));

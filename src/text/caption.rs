@@ -180,6 +180,7 @@ fn stale_words(c: &Ctx, writer: &str, newer: &str, why: &StaleWhy) -> String {
     let from = c.name(why.newer_granted_by);
     let paused = if why.writer_paused { format!(" while {writer} was paused") } else { String::new() };
     match why.lost {
+        _ if why.ungranted => format!("the service never granted {writer} the lock it believed it held; {got}"),
         // The server expires nothing (a Lease, a DynamoDB lock item): the newer holder judged
         // the lease over by its own clock.
         Some((_, Gone::Expired { .. })) if judged_by_candidates(c.approach.spec()) => {
@@ -334,6 +335,15 @@ fn note_caption(c: &Ctx, me: &str, note: &Note) -> String {
             "{me} came back empty: the lock and the token counter (was {token_counter_was}) are gone, so tokens start again from 1."
         ),
         Note::WriteApplied { client, token, accepted, highest_before, .. } => write_caption(c, *client, *token, *accepted, *highest_before),
+        Note::RestartDelayed { for_ms } => format!(
+            "{me} is back but serves nothing for {} (a delayed restart): it answers no request until then, and only then hands out what it forgot.",
+            seconds(*for_ms)
+        ),
+        Note::FixedLease { lease_ms } => format!(
+            "{me} asks for the lock with an explicit leaseTime of {}: Redisson starts no watchdog for it, so the {lease} expires {} after it is set, whatever {me} is doing.",
+            seconds(*lease_ms),
+            seconds(*lease_ms)
+        ),
         Note::LockExtended { holder, expires_wall_ms } => {
             format!("{me} extends {}'s {lease}: it now expires when {me}'s clock reads {}.", name(*holder), seconds(*expires_wall_ms))
         }

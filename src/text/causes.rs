@@ -76,6 +76,9 @@ pub struct StaleWhy {
     pub lost: Option<(NodeId, Gone)>,
     /// The writer was paused when its lease ended.
     pub writer_paused: bool,
+    /// The service never granted the writer's belief (no commit of its acquisition: etcd
+    /// 3.4.3's waiter whose key was gone).
+    pub ungranted: bool,
     /// When and where the newer holder was granted the lock.
     pub newer_granted_at: Time,
     pub newer_granted_by: NodeId,
@@ -218,7 +221,8 @@ fn write_cause(trace: &Trace, verdict: &Verdict, t: &Timeline, grants: &[(usize,
         // How the writer's lease ended before the newer grant: its latest end at or before
         // that grant, on any server that held it since this grant's first commit (Redlock's
         // instances commit one by one before the majority makes it a grant).
-        let first_commit = grants.iter().find(|(_, r)| *r == grant).map_or(0, |(i, _)| trace.events[*i].at_ms);
+        let commit = grants.iter().find(|(_, r)| *r == grant);
+        let first_commit = commit.map_or(0, |(i, _)| trace.events[*i].at_ms);
         let lost = t
             .leases
             .iter()
@@ -232,7 +236,13 @@ fn write_cause(trace: &Trace, verdict: &Verdict, t: &Timeline, grants: &[(usize,
             accepted: w.accepted,
             newer: newer_client,
             newer_token: newer_write.token,
-            why: StaleWhy { lost, writer_paused, newer_granted_at: newer_grant.at_ms, newer_granted_by: newer_by },
+            why: StaleWhy {
+                lost,
+                writer_paused,
+                ungranted: commit.is_none(),
+                newer_granted_at: newer_grant.at_ms,
+                newer_granted_by: newer_by,
+            },
         });
     }
     if !w.accepted {

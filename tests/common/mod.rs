@@ -92,6 +92,7 @@ fn base(rng: &mut Stream, shape: Shape, fencing: bool, duration_ms: i64, acquire
             acquire_at_ms: rng.range(0, acquire_by),
             work_ms: rng.range(0, 3_000),
             writes: rng.range(0, 3) as u32,
+            lock: Default::default(),
         })
         .collect();
     let mut s = Scenario {

@@ -42,7 +42,7 @@ pub enum Command {
     },
     /// Draw the run at a moment as a self-contained SVG figure
     Svg(SvgArgs),
-    /// Run a scenario and its counterpart on another approach, side by side
+    /// Run a scenario and its counterpart on another approach (or a variant of its own), side by side
     Compare {
         #[command(flatten)]
         scenario: ScenarioArgs,
@@ -51,6 +51,9 @@ pub enum Command {
         /// The approach to compare with
         #[arg(long, value_name = "APPROACH", value_parser = compare_with)]
         with: Option<Approach>,
+        /// Instead of another approach: the same one with one of its settings set otherwise
+        #[arg(long, value_name = "lock.SETTING=VALUE")]
+        set: Option<String>,
         /// Print both verdicts and the comparison as JSON
         #[arg(long)]
         json: bool,

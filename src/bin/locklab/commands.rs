@@ -14,7 +14,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
     match command {
         Command::Run { scenario, seed, json, trace } => run(scenario, &seed, json, trace),
         Command::Svg(a) => svg(a),
-        Command::Compare { scenario, seed, with, json } => compare(scenario, &seed, with, json),
+        Command::Compare { scenario, seed, with, set, json } => compare(scenario, &seed, with, set, json),
         Command::Explore(a) => super::explore::explore(*a),
         Command::Rate(a) => super::rate::rate(*a),
         Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
@@ -90,17 +90,31 @@ fn svg(a: SvgArgs) -> Result<String, String> {
     Ok(String::new())
 }
 
-/// `locklab compare`: the scenario and its counterpart on another approach, side by side.
-fn compare(scenario: ScenarioArgs, seed: &SeedArg, with: Option<Approach>, json: bool) -> Result<String, String> {
+/// `locklab compare`: the scenario and its counterpart on another approach (`--with`), or the
+/// same approach with one setting set otherwise (`--set`), side by side.
+fn compare(scenario: ScenarioArgs, seed: &SeedArg, with: Option<Approach>, set: Option<String>, json: bool) -> Result<String, String> {
     let scenario = seed.apply(scenario.scenario("compare")?);
-    let with = with.ok_or_else(|| format!("--with: missing; name the approach to compare with\n{}", usage("compare")))?;
-    let c = locklab::compare::compare(&scenario, with).map_err(|e| {
-        if e.path == "with" {
-            format!("--with: {}", e.message)
-        } else {
-            e.to_string()
+    let c = match (with, set) {
+        (Some(_), Some(_)) => return Err("--with, --set: give one of them".into()),
+        (None, Some(set)) => {
+            let (field, value) = set.split_once('=').ok_or_else(|| format!("--set: expected lock.SETTING=VALUE, got \"{set}\""))?;
+            locklab::compare::variant(&scenario, field.trim(), value).map_err(|e| match e.path.as_str() {
+                "field" | "value" => format!("--set: {}", e.message),
+                _ => e.to_string(),
+            })?
         }
-    })?;
+        (with, None) => {
+            let with = with
+                .ok_or_else(|| format!("--with: missing; name the approach to compare with (or --set a setting)\n{}", usage("compare")))?;
+            locklab::compare::compare(&scenario, with).map_err(|e| {
+                if e.path == "with" {
+                    format!("--with: {}", e.message)
+                } else {
+                    e.to_string()
+                }
+            })?
+        }
+    };
     if json {
         let v = serde_json::json!({
             "summary": c.summary,

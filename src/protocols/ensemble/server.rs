@@ -404,10 +404,10 @@ impl Server<'_> {
 
     /// The answer to a listing: the service's, for a session that is gone, if it has one;
     /// otherwise the session's place in the queue.
-    fn listing(&self, req: u32, session: u64) -> Msg {
+    fn listing(&self, req: u32, session: u64, before: Option<u64>) -> Msg {
         let gone = if self.session_alive(session) { None } else { self.mem.service.gone_listing(session) };
         gone.unwrap_or_else(|| {
-            let (mine, predecessor) = self.disk.store.place(session);
+            let (mine, predecessor) = self.disk.store.place(session, before);
             Msg::ListReply { req, mine, predecessor }
         })
     }
@@ -509,7 +509,7 @@ impl Server<'_> {
             }
             Msg::DeleteLockNode { req, session } => self.propose(ctx, Op::DeleteLockNode { session, by: from }, Some((from, req))),
             Msg::CloseSession { req, session } => self.propose(ctx, Op::CloseSession { session, expired: false }, Some((from, req))),
-            Msg::ListLockNodes { req, session } => ctx.send(from, self.listing(req, session)),
+            Msg::ListLockNodes { req, session, before } => ctx.send(from, self.listing(req, session, before)),
             Msg::WatchNode { req, token, session } => {
                 let exists = self.disk.store.has_token(token);
                 if exists {

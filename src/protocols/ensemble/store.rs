@@ -106,10 +106,12 @@ impl Store {
     }
 
     /// A session's place in the queue: its own entry's token and the next-lower token (the
-    /// one it waits for; none: it holds the lock).
-    pub fn place(&self, session: u64) -> (Option<u64>, Option<u64>) {
+    /// one it waits for; none: it holds the lock). `before`: the token to look below when the
+    /// session's own entry is gone (etcd 3.4.3's `waitDeletes` looks below its revision
+    /// without looking for its key).
+    pub fn place(&self, session: u64, before: Option<u64>) -> (Option<u64>, Option<u64>) {
         let mine = self.node_of(session).map(|n| n.token);
-        let predecessor = mine.and_then(|m| self.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
+        let predecessor = mine.or(before).and_then(|m| self.nodes.iter().map(|n| n.token).filter(|&t| t < m).max());
         (mine, predecessor)
     }
 
@@ -236,8 +238,8 @@ mod tests {
         let second = create(&mut store, &Etcd, b, B).created.expect("queued");
         assert!(first.token < second.token);
         assert_eq!(holder(&store), Some(A));
-        assert_eq!(store.place(a), (Some(first.token), None));
-        assert_eq!(store.place(b), (Some(second.token), Some(first.token)));
+        assert_eq!(store.place(a, None), (Some(first.token), None));
+        assert_eq!(store.place(b, None), (Some(second.token), Some(first.token)));
     }
 
     #[test]
@@ -280,7 +282,11 @@ mod tests {
         let tokens: Vec<u64> =
             sessions.iter().zip([A, B, C]).map(|(&s, c)| create(&mut store, &Etcd, s, c).created.unwrap().token).collect();
         apply(&mut store, &Etcd, Op::DeleteLockNode { session: sessions[1], by: B });
-        assert_eq!(store.place(sessions[2]), (Some(tokens[2]), Some(tokens[0])));
+        assert_eq!(store.place(sessions[2], None), (Some(tokens[2]), Some(tokens[0])));
+        // A session whose entry is gone has no place, unless it names the revision to look
+        // below (etcd 3.4.3's waitDeletes).
+        assert_eq!(store.place(sessions[1], None), (None, None));
+        assert_eq!(store.place(sessions[1], Some(tokens[1])), (None, Some(tokens[0])));
     }
 
     #[test]
