@@ -67,7 +67,7 @@ why_failed() {
     echo "why $key failed (target/suite-logs/$key.log):"
     sed -e 's/\x1b\[[0-9;]*m//g' "target/suite-logs/$key.log" \
       | grep -E '›|^---- |panicked at|^error(\[|:)|FAILED|FAIL |Error:|not ok' \
-      | grep -v -E '✓|^test result: ok' | awk '!seen[$0]++' | tail -n 8 | sed 's/^/  /'
+      | grep -v -E '✓|^test result: ok|^\s+at ' | awk '!seen[$0]++' | tail -n 8 | sed 's/^/  /'
   done
 }
 skip() {

@@ -146,11 +146,12 @@ async fn an_approach_setting_has_its_input_with_its_default_and_its_rule_named_a
     type_field(&root.root, "lock.renew_deadline_ms", "").await;
     until_eq("the error", || error_text(&root.root), None).await;
     root.remove();
-    // Redis has no settings of its own: no row.
+    // A database lease row has no settings of its own: no row. (Redis has one since its
+    // delayed restart, `lock.restart_delay_ms`.)
     clear_storage();
-    open_at("");
+    open_at("?scenario=db-lease-gc-pause");
     let plain = mount_as_is().await;
-    assert!(!exists(&plain.root, "approach-settings"), "redis-gc-pause has no settings of its own");
+    assert!(!exists(&plain.root, "approach-settings"), "db-lease-gc-pause has no settings of its own");
     plain.remove();
 }
 

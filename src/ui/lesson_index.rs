@@ -15,7 +15,9 @@ use crate::lesson::player::{Action, Screen};
 /// Enter opens it and Escape, heard by the overlay, closes the index.
 #[hook]
 pub fn use_index_focus(shown: bool) {
-    use_effect_with(shown, |shown| {
+    // Opened before the lessons arrived (src/ui/library.rs), the index has no entry yet: the
+    // first one takes the focus when they come.
+    use_effect_with((shown, super::library::arrived()), |(shown, _)| {
         let first = shown.then(|| gloo::utils::document().query_selector(".lesson-entry").ok().flatten()).flatten();
         if let Some(el) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();

@@ -56,7 +56,9 @@ test('the Lesson button opens the index; Escape and Close leave it', async ({ pa
   await expect(index(page)).toHaveCount(0);
   await page.getByTestId('lesson-start').click();
   await expect(index(page)).toBeVisible();
-  expect((await lines(page)).map(([id]) => id)).toEqual(COURSE);
+  // The lessons come after the app answers (src/ui/library.rs): the list fills in when they
+  // arrive (read at once, it once held only the loading line).
+  await expect.poll(async () => (await lines(page)).map(([id]) => id)).toEqual(COURSE);
   await expect(entries(page).first()).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(index(page)).toHaveCount(0);
