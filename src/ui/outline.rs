@@ -90,7 +90,13 @@ pub fn run_outline(p: &OutlineProps) -> Html {
             html! {
                 <li class={classes!(e.key.is_some().then_some("key"))}>
                     <button type="button" class="outline-event" data-event={e.event.to_string()} data-lane={li.to_string()} data-index={ei.to_string()}
-                        aria-current={current.then_some("step")} tabindex={if current { "0" } else { "-1" }} {onclick}>{e.words.clone()}</button>
+                        aria-current={current.then_some("step")} tabindex={if current { "0" } else { "-1" }} {onclick}>
+                        {e.words.clone()}
+                        // The blue edge says "key moment" to the eye; this says it to the ear.
+                        if e.key.is_some() {
+                            <span class="visually-hidden">{" Key moment."}</span>
+                        }
+                    </button>
                 </li>
             }
         });

@@ -18,7 +18,7 @@ test("at A's stale write the tree names it, on storage's lane, as the event the 
   // Lanes are regions named with what they list so far.
   expect(tree).toContain('region "storage, 2 events"');
   const facts = [
-    /^2 ms: redis grants the lock to A \(token 1\)\.$/,
+    /^2 ms: redis grants the lock to A \(token 1\)\. Key moment\.$/,
     /^10\.002 s: A's key expired at redis \(by redis's clock\)\. A is paused and does not know/,
     /^10\.102 s: redis grants the lock to B \(token 2\)/,
     /^15\.505 s: Storage accepts A's STALE write \(token 1\)/,
@@ -64,7 +64,7 @@ test('the keys walk the lanes and move the cursor; the cursor moves the reader',
   await page.keyboard.press('Home');
   await expect(page.locator('[data-testid="outline"] .outline-event:focus')).toHaveAttribute('data-index', '0');
   const words = (await page.locator('[data-testid="outline"] .outline-event:focus').textContent())!;
-  await expect(page.getByTestId('caption').locator('.caption-text')).toHaveText(words.replace(/^[\d.]+ m?s: /, ''));
+  await expect(page.getByTestId('caption').locator('.caption-text')).toHaveText(words.replace(/^[\d.]+ m?s: /, '').replace(/ Key moment\.$/, ''));
   expect(await cursorMs(page)).toBeLessThan(bAt);
   // End, then → past the last event listed: the cursor moves on to B's next event.
   await page.keyboard.press('ArrowUp');
