@@ -8,50 +8,16 @@
 //! (every lane is named in words, every pause labelled "paused").
 
 use locklab::theme::Theme;
+use locklab::timeline::draw::export::{self, STYLESHEET};
 
-const CSS: &str = include_str!("../styles/diagram.css");
-
-/// The palette of `theme`: the light one (`:root`) with the theme's rule over it.
+/// The palette of `theme`, as an exported figure resolves it.
 fn palette(theme: Theme) -> Vec<(String, String)> {
-    let css = strip_comments(CSS);
-    let mut vars = variables(block(&css, ":root"));
-    if let Some(sel) = theme.selector() {
-        for (k, v) in variables(block(&css, sel)) {
-            match vars.iter_mut().find(|(n, _)| *n == k) {
-                Some(slot) => slot.1 = v,
-                None => vars.push((k, v)),
-            }
-        }
-    }
-    vars
-}
-
-fn strip_comments(css: &str) -> String {
-    let mut out = String::new();
-    let mut rest = css;
-    while let Some(i) = rest.find("/*") {
-        out.push_str(&rest[..i]);
-        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
-    }
-    out + rest
-}
-
-fn block<'a>(css: &'a str, selector: &str) -> &'a str {
-    let start =
-        css.find(&format!("{selector} {{")).unwrap_or_else(|| panic!("no rule {selector} in styles/diagram.css")) + selector.len() + 2;
-    &css[start..start + css[start..].find('}').unwrap()]
-}
-
-fn variables(body: &str) -> Vec<(String, String)> {
-    body.split(';')
-        .filter_map(|d| d.split_once(':'))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .filter(|(k, _)| k.starts_with("--"))
-        .collect()
+    export::palette(STYLESHEET, theme)
 }
 
 fn colour(vars: &[(String, String)], name: &str) -> [f64; 3] {
-    let v = &vars.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{name} is not in the palette")).1;
+    // The last of a name wins, as in the cascade (the theme's over the light one's).
+    let v = &vars.iter().rev().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{name} is not in the palette")).1;
     let hex = v.strip_prefix('#').unwrap_or_else(|| panic!("{name}: {v} is not a #rrggbb colour"));
     assert_eq!(hex.len(), 6, "{name}: {v} is not #rrggbb");
     let c = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;

@@ -98,9 +98,8 @@ pub fn step(lanes: &[LaneOutline], from: (usize, usize), key: OutlineKey, upto: 
         }
         OutlineKey::Up | OutlineKey::Down => {
             let at = lane.events.get(ei)?.at;
-            let mut order: Box<dyn Iterator<Item = usize>> =
-                if key == OutlineKey::Up { Box::new((0..li).rev()) } else { Box::new(li + 1..lanes.len()) };
-            let other = order.find(|&o| !lanes[o].events.is_empty())?;
+            let has_events = |o: &usize| !lanes[*o].events.is_empty();
+            let other = if key == OutlineKey::Up { (0..li).rev().find(has_events) } else { (li + 1..lanes.len()).find(has_events) }?;
             let events = &lanes[other].events;
             Some((other, events.iter().rposition(|e| e.at <= at).unwrap_or(0)))
         }

@@ -14,6 +14,7 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::keys::{lesson_key, LessonKey};
+use super::share::{copy_text, Copied};
 use super::state::Act;
 pub use crate::lesson::player::Player as LessonState;
 use crate::lesson::player::{self, Action, MeasuredSummary, Open, Screen};
@@ -268,20 +269,12 @@ fn measured_notes(m: &Measured) -> Html {
 
 /// "Copy link to this step": the step's own link (`?lesson=…&step=…`, or `#l=` for a lesson of
 /// one's own) on the clipboard; where the browser refuses the clipboard, the link shows in a
-/// field, selected, to copy by hand. `copied`: None, or whether the clipboard took it.
-fn step_link(open: &Open, copied: &UseStateHandle<Option<bool>>) -> Html {
+/// field, selected, to copy by hand (`share::copy_text`, as the header's Copy link does).
+fn step_link(open: &Open, copied: &UseStateHandle<Copied>) -> Html {
     let url = format!("{}{}", super::start::page_base(), open.link());
     let onclick = {
         let (copied, url) = (copied.clone(), url.clone());
-        move |_: MouseEvent| match super::share::write_text(&url) {
-            Ok(promise) => {
-                let copied = copied.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    copied.set(Some(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()));
-                });
-            }
-            Err(_) => copied.set(Some(false)),
-        }
+        move |_: MouseEvent| copy_text(&url, &copied)
     };
     let onfocus = |e: FocusEvent| {
         if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
@@ -290,9 +283,9 @@ fn step_link(open: &Open, copied: &UseStateHandle<Option<bool>>) -> Html {
     };
     html! {
         <>
-            <button type="button" class="small" data-testid="lesson-copy-link" data-link={url.clone()} {onclick}
-                title="Copy link to this step" aria-label="Copy link to this step">{if **copied == Some(true) { "✓ Copied" } else { "Copy link" }}</button>
-            if **copied == Some(false) {
+            <button type="button" class="small lesson-copy-link" data-testid="lesson-copy-link" data-link={url.clone()} {onclick}
+                title="Copy link to this step" aria-label="Copy link to this step">{if **copied == Copied::Yes { "✓ Copied" } else { "Copy link" }}</button>
+            if **copied == Copied::ByHand {
                 <input class="lesson-link-field" data-testid="lesson-link-field" readonly=true value={url} aria-label="Link to this step: copy it" {onfocus} />
             }
         </>
@@ -371,10 +364,10 @@ pub fn lesson_panel(p: &Props) -> Html {
     let step_key = ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step));
     let (measured, measure) = use_measured(step_key.clone());
     // What the last "Copy link" did, forgotten when the step changes.
-    let copied = use_state_eq(|| None::<bool>);
+    let copied = use_state_eq(|| Copied::Not);
     {
         let copied = copied.clone();
-        use_effect_with(step_key, move |_| copied.set(None));
+        use_effect_with(step_key, move |_| copied.set(Copied::Not));
     }
 
     let Some(ctx) = ctx else {

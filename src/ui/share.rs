@@ -45,21 +45,33 @@ pub fn use_copied() -> (UseStateHandle<Copied>, NodeRef) {
     (copied, field)
 }
 
+/// Puts `text` on the clipboard and says how it went in `copied`: Yes, or ByHand where the
+/// browser refuses (no clipboard, a sandbox, a permission), for the caller to show it in a field.
+pub fn copy_text(text: &str, copied: &UseStateHandle<Copied>) {
+    match write_text(text) {
+        Ok(promise) => {
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+                copied.set(if ok { Copied::Yes } else { Copied::ByHand });
+            });
+        }
+        Err(_) => copied.set(Copied::ByHand),
+    }
+}
+
 /// The "Copy link" control. `url` is the full URL of the view; `too_large`: the scenario is
 /// too large for a link, which then names only the built-in it came from.
 pub fn copy_link(copied: &UseStateHandle<Copied>, field: &NodeRef, url: &AttrValue, too_large: bool) -> Html {
     let onclick = {
         let (copied, url) = (copied.clone(), url.clone());
-        move |_| match write_text(&url) {
-            // Too large: show the field, which says so.
-            Ok(promise) if !too_large => {
-                let copied = copied.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-                    copied.set(if ok { Copied::Yes } else { Copied::ByHand });
-                });
+        move |_| {
+            if too_large {
+                // The field says so, and shows what the link can carry.
+                copied.set(Copied::ByHand);
+            } else {
+                copy_text(&url, &copied);
             }
-            _ => copied.set(Copied::ByHand),
         }
     };
     let close = {

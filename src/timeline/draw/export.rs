@@ -116,16 +116,9 @@ pub fn file_name(s: &Scenario, at: Option<Time>, ext: &str) -> String {
 /// queries, animations) are the page's business and lecture-only rules are dropped from a
 /// normal figure.
 pub fn standalone_css(css: &str, lecture: bool, theme: Theme) -> String {
+    let vars = palette(css, theme);
     let css = strip_comments(css);
     let rules = rules(&css);
-    let palettes: Vec<&str> = std::iter::once(":root").chain(theme.selector()).collect();
-    // Later declarations win, as in the cascade (the theme's palette over the light one).
-    let mut vars: Vec<(&str, &str)> = Vec::new();
-    for palette in palettes {
-        for (_, body) in rules.iter().filter(|(sel, _)| *sel == palette) {
-            vars.extend(declarations(body).filter(|(k, _)| k.starts_with("--")));
-        }
-    }
     let is_theme = |sel: &str| Theme::ALL.iter().any(|t| t.selector() == Some(sel));
     let mut out = String::new();
     for (sel, body) in &rules {
@@ -139,6 +132,21 @@ pub fn standalone_css(css: &str, lecture: bool, theme: Theme) -> String {
         }
     }
     out
+}
+
+/// `theme`'s palette in the stylesheet `css`: the light one's variables (`:root`), then the
+/// theme's rule's, in order, so that the last of a name wins as in the cascade. tests/palette.rs
+/// holds each theme's contrast to it.
+pub fn palette(css: &str, theme: Theme) -> Vec<(String, String)> {
+    let css = strip_comments(css);
+    let rules = rules(&css);
+    let mut vars = Vec::new();
+    for palette in std::iter::once(":root").chain(theme.selector()) {
+        for (_, body) in rules.iter().filter(|(sel, _)| *sel == palette) {
+            vars.extend(declarations(body).filter(|(k, _)| k.starts_with("--")).map(|(k, v)| (k.to_string(), v.to_string())));
+        }
+    }
+    vars
 }
 
 fn strip_comments(css: &str) -> String {
@@ -185,7 +193,7 @@ fn declarations(body: &str) -> impl Iterator<Item = (&str, &str)> {
 
 /// `value` with every `var(--x)` / `var(--x, fallback)` replaced; an unknown variable with no
 /// fallback is left as written (the browser still resolves it; nothing better exists).
-fn resolve(value: &str, vars: &[(&str, &str)], depth: u8) -> String {
+fn resolve(value: &str, vars: &[(String, String)], depth: u8) -> String {
     let mut out = String::new();
     let mut rest = value;
     while let Some(i) = rest.find("var(") {
@@ -207,7 +215,7 @@ fn resolve(value: &str, vars: &[(&str, &str)], depth: u8) -> String {
             Some((n, f)) => (n.trim(), Some(f.trim())),
             None => (inner.trim(), None),
         };
-        match vars.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v).or(fallback) {
+        match vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).or(fallback) {
             // A variable may name another; a cycle stops at a depth no real palette reaches.
             Some(v) if depth < 8 => out.push_str(&resolve(v, vars, depth + 1)),
             _ => out.push_str(&rest[i..=close]),
