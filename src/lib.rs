@@ -11,6 +11,7 @@ pub mod check;
 pub mod compare;
 pub mod decimal;
 pub mod explore;
+pub mod history;
 pub mod lab;
 pub mod lesson;
 pub mod library;

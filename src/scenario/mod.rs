@@ -4,7 +4,7 @@
 pub mod build;
 pub mod catalog;
 pub mod embed;
-mod error;
+pub(crate) mod error;
 pub mod fault;
 pub mod format;
 pub(crate) mod json_path;

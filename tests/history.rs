@@ -1,0 +1,49 @@
+//! Your own trace, judged (docs/HISTORY_FORMAT.md): every generated run of every approach,
+//! written as a history and read back, is judged as the model judged it, and nothing in its
+//! history's trace is done by a node that is down.
+
+mod common;
+
+use common::{invariants, scale, scenario, shapes, FaultMix};
+use locklab::history;
+use locklab::lab;
+use locklab::sim::rng::Stream;
+
+#[test]
+fn every_generated_run_round_trips_through_its_history_with_the_same_verdict() {
+    let mut rng = Stream::new(2026, 37);
+    let n = 60 * scale();
+    for shape in shapes() {
+        for k in 0..n {
+            let mix = if k % 3 == 2 { FaultMix::Ending } else { FaultMix::Any };
+            let s = scenario(&mut rng, shape, mix, k % 2 == 0);
+            let run = lab::run(&s);
+            if run.trace.truncated {
+                continue;
+            }
+            let text = history::write(&run);
+            let back = history::read(&text).and_then(|h| history::to_run(&h));
+            let back = back.unwrap_or_else(|e| panic!("{}: {e}\n{text}\n{}", shape.name(), serde_json::to_string(&s).unwrap()));
+            let (v, w) = (&run.verdict, &back.verdict);
+            // A conditional write's "grant" is its read, which a history stamps where storage
+            // answered it (a write accepted before the answer arrived makes it stale): its
+            // readers overlap from then, a few ms before the model's beliefs begin.
+            let reads = s.approach.spec().workload == locklab::protocols::spec::Workload::ReadModifyWrite;
+            let holders = |v: &locklab::check::Verdict| if reads { 0 } else { v.max_concurrent_holders };
+            let same = (v.safe, v.stale_writes_accepted, v.stale_writes_rejected, holders(v), v.writes.len(), v.grants.len())
+                == (w.safe, w.stale_writes_accepted, w.stale_writes_rejected, holders(w), w.writes.len(), w.grants.len());
+            assert!(
+                same,
+                "{}: the history's verdict differs\n{}\nmodel: {v:?}\nhistory: {w:?}",
+                shape.name(),
+                serde_json::to_string(&s).unwrap()
+            );
+            let kinds = |v: &locklab::check::Verdict| v.findings.iter().map(|f| f.kind).collect::<Vec<_>>();
+            assert_eq!(kinds(w), kinds(v), "{}: findings\n{}", shape.name(), serde_json::to_string(&s).unwrap());
+            // A history has no messages, so of the invariants only this one can speak to it.
+            if let Err(e) = invariants::holds(&locklab::check::properties::HANDLED_ONLY_WHEN_UP, &back) {
+                panic!("{}: broken by the history's trace: {e}\n{text}", shape.name());
+            }
+        }
+    }
+}
