@@ -605,3 +605,28 @@ fn compare_set_puts_two_variants_of_one_approach_side_by_side() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn check_history_judges_a_history_file_and_names_a_bad_line() {
+    let dir = temp_dir("history");
+    let run = dir.join("run.jsonl");
+    let (code, text, err) = locklab(&["run", "--builtin", "redis-gc-pause", "--fencing", "off", "--history"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    std::fs::write(&run, &text).unwrap();
+    let (code, out, err) = locklab(&["check-history", run.to_str().unwrap(), "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is the verdict JSON alone");
+    assert_eq!((v["safe"].as_bool(), v["id"].as_str()), (Some(false), Some("redis-gc-pause")));
+    let (code, out, _) = locklab(&["check-history", run.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&format!("history {} (drawn as redis, fencing off): 2 processes\nverdict: UNSAFE", run.display())), "{out}");
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, format!("{text}{{\"t\": 20000, \"process\": \"A\", \"op\": \"write\", \"result\": \"maybe\"}}\n")).unwrap();
+    let (code, out, err) = locklab(&["check-history", bad.to_str().unwrap()]);
+    let line = text.lines().count() + 1;
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err.trim_end(),
+        format!("locklab: {}: line {line}, result: unknown variant `maybe`, expected one of `accepted`, `rejected`", bad.display())
+    );
+}

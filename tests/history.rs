@@ -47,3 +47,20 @@ fn every_generated_run_round_trips_through_its_history_with_the_same_verdict() {
         }
     }
 }
+
+#[path = "golden_file/mod.rs"]
+mod golden_file;
+
+/// The recordings of real servers, offered as histories in docs/histories/ (each judged as
+/// its recording is: src/history/tests.rs).
+#[test]
+fn the_recordings_are_offered_as_histories_in_the_docs() {
+    for (name, text) in locklab::recorded::FILES {
+        let rec = locklab::recorded::read(text.trim_end()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = lab::with_fencing(&locklab::scenario::catalog::get(&rec.id).expect("a built-in"), rec.fencing);
+        let mut run = lab::of_trace(&s, rec.trace.clone());
+        run.scenario.title = format!("{} — {}", run.scenario.title, rec.label());
+        let current = history::write(&run);
+        golden_file::check(&format!("docs/histories/{name}.jsonl"), &current, "UPDATE_GOLDEN=1 cargo test --test history");
+    }
+}

@@ -39,6 +39,21 @@ pub enum Command {
         /// Print every event with its caption, one a line
         #[arg(long)]
         trace: bool,
+        /// Print the run as a history (docs/HISTORY_FORMAT.md), one JSON object a line
+        #[arg(long, conflicts_with_all = ["json", "trace"])]
+        history: bool,
+    },
+    /// Judge a history of your own (JSON lines: acquire, grant, write…; docs/HISTORY_FORMAT.md) and print its verdict
+    #[command(after_help = "A bad line is an input error (exit 2) that names the line and the field. Limits: 10 MB, 100,000 lines.")]
+    CheckHistory {
+        /// The history file (- for standard input)
+        file: String,
+        /// Print the verdict as JSON
+        #[arg(long)]
+        json: bool,
+        /// Print every event with its caption, one a line
+        #[arg(long, conflicts_with = "json")]
+        trace: bool,
     },
     /// Draw the run at a moment as a self-contained SVG figure
     Svg(SvgArgs),

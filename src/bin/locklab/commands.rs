@@ -12,7 +12,8 @@ use super::args::{usage, Command, LessonCommand, ScenarioArgs, SeedArg, SvgArgs}
 /// Runs one subcommand; `Err` is the one message for stderr.
 pub fn dispatch(command: Command) -> Result<String, String> {
     match command {
-        Command::Run { scenario, seed, json, trace } => run(scenario, &seed, json, trace),
+        Command::Run { scenario, seed, json, trace, history } => run(scenario, &seed, json, trace, history),
+        Command::CheckHistory { file, json, trace } => check_history(&file, json, trace),
         Command::Svg(a) => svg(a),
         Command::Compare { scenario, seed, with, set, json } => compare(scenario, &seed, with, set, json),
         Command::Explore(a) => super::explore::explore(*a),
@@ -41,18 +42,52 @@ fn list() -> String {
     out
 }
 
-fn run(scenario: ScenarioArgs, seed: &SeedArg, json: bool, narrate: bool) -> Result<String, String> {
+fn run(scenario: ScenarioArgs, seed: &SeedArg, json: bool, narrate: bool, history: bool) -> Result<String, String> {
     let scenario = seed.apply(scenario.scenario("run")?);
     let run = lab::run(&scenario);
+    if history {
+        return Ok(locklab::history::write(&run));
+    }
+    verdict_text(&run, json, narrate)
+}
+
+/// The verdict of a run as `--json` or `--trace` asks, or its readable summary.
+fn verdict_text(run: &lab::Run, json: bool, narrate: bool) -> Result<String, String> {
     if json {
         let mut out = serde_json::to_string_pretty(&run.verdict).expect("verdict serializes");
         out.push('\n');
         return Ok(out);
     }
     if narrate {
-        return Ok(story(&run));
+        return Ok(story(run));
     }
-    Ok(summary(&run))
+    Ok(summary(run))
+}
+
+/// `locklab check-history FILE`: a history of one's own, drawn on its approach's lanes and
+/// judged as a run is (`locklab::history`).
+fn check_history(file: &str, json: bool, narrate: bool) -> Result<String, String> {
+    let text = if file == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| format!("standard input: cannot read: {e}"))?;
+        text
+    } else {
+        let size = std::fs::metadata(file).map_err(|e| format!("{file}: cannot read: {e}"))?.len();
+        if size > locklab::history::MAX_BYTES as u64 {
+            return Err(format!("{file}: {size} bytes: the limit is {} (10 MB)", locklab::history::MAX_BYTES));
+        }
+        std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?
+    };
+    let name = if file == "-" { "standard input" } else { file };
+    let run = locklab::history::read(&text).and_then(|h| locklab::history::to_run(&h)).map_err(|e| format!("{name}: {e}"))?;
+    if json || narrate {
+        return verdict_text(&run, json, narrate);
+    }
+    // The summary's first line names a scenario's seed; a history has none.
+    let s = &run.scenario;
+    let fencing = if s.storage.fencing { "on" } else { "off" };
+    let head = format!("history {name} (drawn as {}, fencing {fencing}): {} processes\n", s.approach.id(), s.clients.len());
+    Ok(head + summary(&run).split_once('\n').map_or("", |(_, rest)| rest))
 }
 
 /// `locklab svg`: the run at a cursor time as a self-contained SVG figure, written to `-o`.
