@@ -57,10 +57,7 @@ mod golden_file;
 fn the_recordings_are_offered_as_histories_in_the_docs() {
     for (name, text) in locklab::recorded::FILES {
         let rec = locklab::recorded::read(text.trim_end()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let s = lab::with_fencing(&locklab::scenario::catalog::get(&rec.id).expect("a built-in"), rec.fencing);
-        let mut run = lab::of_trace(&s, rec.trace.clone());
-        run.scenario.title = format!("{} — {}", run.scenario.title, rec.label());
-        let current = history::write(&run);
+        let current = locklab::recorded::as_history(&rec).expect("its built-in");
         golden_file::check(&format!("docs/histories/{name}.jsonl"), &current, "UPDATE_GOLDEN=1 cargo test --test history");
     }
 }

@@ -298,7 +298,12 @@ fn lanes(h: &History, clients: &[String], duration_ms: i64) -> Result<Scenario, 
     let mut v = json!({
         "version": 1,
         "id": h.header.id,
-        "title": h.header.title,
+        "title": if h.header.title.is_empty() { "Your history".to_string() } else { h.header.title.clone() },
+        "intro": format!(
+            "A history of your own: {} operations, drawn on the lanes of {} and judged as a run is. Storage answered its writes as the history says, so the switches do not change them.",
+            h.ops.len(),
+            h.header.approach.label()
+        ),
         "seed": 0,
         "approach": h.header.approach.id(),
         "duration_ms": duration_ms,

@@ -100,6 +100,20 @@ pub fn find(s: &Scenario) -> Option<Recording> {
     texts().iter().filter(|text| has(text, &key)).find_map(|text| read(text).ok())
 }
 
+/// Every recording the page has (none in the browser until they arrive: `crate::library`).
+pub fn all() -> Vec<Recording> {
+    texts().iter().filter_map(|text| read(text).ok()).collect()
+}
+
+/// A recording as a history of one's own (docs/HISTORY_FORMAT.md), titled with what served it:
+/// where a user starts from a real run. None when its built-in is not in the catalog.
+pub fn as_history(rec: &Recording) -> Option<String> {
+    let s = crate::lab::with_fencing(&crate::scenario::catalog::get(&rec.id)?, rec.fencing);
+    let mut run = crate::lab::of_trace(&s, rec.trace.clone());
+    run.scenario.title = format!("{} — {}", run.scenario.title, rec.label());
+    Some(crate::history::write(&run))
+}
+
 /// Whether any recording is of this built-in id (with another fingerprint or fencing).
 pub fn of_id(id: &str) -> bool {
     let key = format!("\"id\":\"{id}\"");

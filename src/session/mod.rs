@@ -83,6 +83,11 @@ pub struct Session {
     pub error: Option<String>,
     /// Why the last scenario JSON was refused (the previous run stays on screen).
     pub load_error: Option<String>,
+    /// The run on screen is a history of one's own (`crate::history`), not a simulation: there
+    /// is nothing to re-run, so edits, switches and comparisons leave it as it is.
+    pub history: bool,
+    /// Why the last history was refused (the run on screen stays).
+    pub history_error: Option<String>,
     /// Compare mode: the same story on another approach (None: the single view).
     pub other: Option<Rc<comparison::Other>>,
     /// The real run recorded of exactly this scenario, if there is one (`crate::recorded`).
@@ -126,6 +131,10 @@ impl Kit {
     pub const PLAYER: Kit = Kit { apply: Session::apply_play, recording: |_| None, compare: |_, _| None };
 }
 
+/// Why a history on screen takes no edit, switch or comparison.
+pub const HISTORY_IS_FIXED: &str =
+    "This is your history: its writes were answered as it says, so there is nothing to re-run or compare. Pick a scenario to simulate again.";
+
 /// Edits remembered for undo; the oldest are forgotten past this.
 pub const UNDO_DEPTH: usize = 100;
 
@@ -133,6 +142,8 @@ pub enum Action {
     Pick(String),
     /// Run a scenario given as JSON in the public format (validated first).
     Load(String),
+    /// Draw and judge a history of one's own (docs/HISTORY_FORMAT.md), read first.
+    JudgeHistory(String),
     SetFencing(bool),
     ToggleFencing,
     SetSafeUnlock(bool),
@@ -255,6 +266,8 @@ impl Session {
             play_to: None,
             error: None,
             load_error: None,
+            history: false,
+            history_error: None,
             other: None,
             recording: None,
             other_focus: None,
@@ -361,8 +374,13 @@ impl Session {
         }
     }
 
-    /// Re-derives the comparison's other side after this side changed.
+    /// Re-derives the comparison's other side after this side changed (a history has none:
+    /// its scenario only names its lanes).
     fn recompare(mut self) -> Self {
+        if self.history {
+            (self.recording, self.other) = (None, None);
+            return self;
+        }
         self.recording = (self.kit.recording)(&self.scenario).map(Rc::new);
         self.other = (self.kit.compare)(&self, self.other.as_ref().map(|o| o.with));
         self
@@ -371,6 +389,10 @@ impl Session {
     /// Re-simulates an edited scenario in place (see `resimulate`), remembering the one it
     /// replaces for undo; a change that makes the scenario invalid is refused with its reason.
     fn edit(mut self, change: impl FnOnce(&mut Scenario)) -> Self {
+        if self.history {
+            self.error = Some(HISTORY_IS_FIXED.into());
+            return self;
+        }
         let mut s = (*self.scenario).clone();
         change(&mut s);
         if s == *self.scenario {
@@ -413,6 +435,7 @@ impl Session {
     /// whose index is the same in the common prefix of the two deterministic runs) stays.
     fn resimulate(mut self, s: Scenario) -> Self {
         let (run, timeline, story) = simulate(&s);
+        self.history = false;
         self.focus = self.focus.filter(|&f| run.trace.events.get(f).map(|e| e.at_ms) == self.run.trace.events.get(f).map(|e| e.at_ms));
         self.cursor = self.cursor.min(timeline.duration_ms as f64);
         // A change is judged against the run it changed (issue 25: fencing saving an edited,
@@ -429,12 +452,20 @@ impl Session {
     }
 
     /// Puts another scenario on screen, from its start.
-    fn show(mut self, s: Scenario) -> Self {
+    fn show(self, s: Scenario) -> Self {
+        self.show_run(lab::run(&s), false)
+    }
+
+    /// Puts a run on screen from its start: a scenario's, or a history's (`history`).
+    fn show_run(mut self, run: Run, history: bool) -> Self {
         // Picking or loading another scenario is an edit too: undo brings the last one back.
         self.remember();
         self.selected = None;
         self.menu = None;
-        let (run, timeline, story) = simulate(&s);
+        self.history = history;
+        self.history_error = None;
+        let s = run.scenario.clone();
+        let (run, timeline, story) = present(run);
         self.scenario = Rc::new(s);
         self.run = run;
         self.timeline = timeline;
@@ -499,7 +530,18 @@ impl Session {
                     lab
                 }
             },
+            Action::JudgeHistory(text) => match crate::history::read(&text).and_then(|h| crate::history::to_run(&h)) {
+                Ok(run) => lab.show_run(run, true),
+                Err(e) => {
+                    lab.history_error = Some(e.to_string());
+                    lab
+                }
+            },
             Action::SetTtl(_) | Action::SetPause(_) | Action::SetSeed(_) => lab.apply_setting(action),
+            Action::CompareWith(_) if lab.history => {
+                lab.error = Some(HISTORY_IS_FIXED.into());
+                lab
+            }
             Action::CompareWith(with) => {
                 // The cursor stays; only the other side appears or goes.
                 lab.other = comparison::refresh(&lab, with);

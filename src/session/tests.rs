@@ -147,6 +147,32 @@ fn loading_json_validates_first() {
 }
 
 #[test]
+fn a_history_is_drawn_and_judged_and_takes_no_edit_until_a_scenario_comes_back() {
+    let s = open("?scenario=etcd-gc-pause");
+    let bad = s.apply(Action::JudgeHistory("{\"t\": 0, \"process\": \"A\", \"op\": \"grnt\"}".into()));
+    assert!(bad.history_error.as_deref().is_some_and(|e| e.starts_with("line 1, op: unknown variant `grnt`")), "{:?}", bad.history_error);
+    assert_eq!((bad.scenario.id.as_str(), bad.history), ("etcd-gc-pause", false), "the run on screen stays");
+    let text = crate::history::write(&lab::run(&catalog::get("redis-gc-pause").unwrap()));
+    let s = bad.apply(Action::JudgeHistory(text));
+    assert!(s.history && s.history_error.is_none());
+    assert_eq!(s.scenario.approach, Approach::Redis);
+    assert!(!s.run.verdict.safe, "A's stale write was accepted, as in the run it was written from");
+    let (events, safe) = (s.run.trace.events.len(), s.run.verdict.safe);
+    // The switch and the knobs would re-run a simulation: refused, the history stays.
+    let s =
+        s.apply(Action::ToggleFencing).apply(Action::SetTtl(20_000)).apply(Action::CompareWith(Some(Against::Approach(Approach::Etcd))));
+    assert_eq!((s.history, s.run.trace.events.len(), s.run.verdict.safe), (true, events, safe));
+    assert_eq!(s.error.as_deref(), Some(HISTORY_IS_FIXED));
+    assert!(s.other.is_none());
+    // Undo brings back the scenario before it, simulated again.
+    let s = s.apply(Action::Undo);
+    assert_eq!((s.scenario.id.as_str(), s.history), ("etcd-gc-pause", false));
+    let s = s.apply(Action::JudgeHistory(crate::history::write(&lab::run(&catalog::get("redis-gc-pause").unwrap()))));
+    let s = s.apply(Action::Pick("db-lease-gc-pause".into()));
+    assert!(!s.history && s.apply(Action::ToggleFencing).error.is_none());
+}
+
+#[test]
 fn side_by_side_steps_through_both_runs_under_one_cursor() {
     let s = open("?scenario=redis-gc-pause").apply(Action::CompareWith(Some(Against::Approach(Approach::Etcd))));
     let other = s.other.clone().expect("compare mode");

@@ -350,6 +350,9 @@ pub fn app() -> Html {
     let embed_name = lab.embed.then(|| embed_name(s));
     let sharing = if lab.embed {
         Html::default()
+    } else if lab.history {
+        // A history has no link (its scenario only names its lanes): it is saved as a file.
+        super::lesson::opener(&lesson)
     } else {
         html! { <>{copy_link(&copied, &copy_field, &url, named.0.too_large.is_some())}{embed_button(&lab, &named.0, &named.1)}{super::lesson::opener(&lesson)}</> }
     };
@@ -394,8 +397,15 @@ pub fn app() -> Html {
                     if !lab.embed {
                         <super::explore::Explore act={act.clone()} />
                     }
-                    <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
+                    // A history has no knobs: its scenario only names its lanes (its panel says why
+                    // an edit was refused).
+                    if !lab.history {
+                        <Knobs ttl_ms={s.lock.ttl_ms} pause_ms={lab.pause_ms()} seed={s.seed} error={lab.error.clone().map(AttrValue::from)} act={act.clone()} />
+                    }
                     <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
+                    if !lab.embed {
+                        <super::history::HistoryJudge run={Shared(lab.run.clone())} shown={lab.history} error={lab.history_error.clone().or_else(|| lab.error.clone().filter(|_| lab.history)).map(AttrValue::from)} act={act.clone()} />
+                    }
                 }
             </main>
             if lab.help {

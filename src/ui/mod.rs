@@ -11,6 +11,7 @@ mod explore;
 mod export;
 mod fit;
 mod help;
+mod history;
 mod icons;
 pub mod keys;
 mod ledger;
