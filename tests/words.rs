@@ -158,7 +158,7 @@ fn a_fitted_caption_never_goes_under_its_least_size() {
     for l in fitted {
         assert!(l.contains(&floor), "not floored at {CAPTION_MIN_PX} px: {l}");
     }
-    assert!(CAPTION_MIN_PX >= 12.0);
+    const { assert!(CAPTION_MIN_PX >= 12.0) };
 }
 
 /// `span` counts what happens, not the chatter that goes on all the time: a consensus run's
