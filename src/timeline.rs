@@ -24,7 +24,7 @@ pub use moments::{current_event, is_captioned, KeyKind, KeyMoment, Step};
 
 use crate::check::Verdict;
 use crate::lab::Run;
-use crate::protocols::Trace;
+use crate::protocols::{EventKind, Trace};
 use crate::scenario::{validate, Approach};
 use crate::sim::{NodeId, Role, Time};
 
@@ -111,7 +111,7 @@ impl Timeline {
         let held = bars::held(&leases, quorum.max(1));
         let writes = writes(trace, verdict);
         let key_moments = moments::key_moments(trace, verdict, approach, &leases, &writes);
-        Timeline {
+        let t = Timeline {
             approach,
             duration_ms: trace.duration_ms,
             beliefs,
@@ -128,7 +128,29 @@ impl Timeline {
             key_moments,
             lanes,
             clocks,
+        };
+        t.within(span(trace))
+    }
+
+    /// The timeline cut at `end`: what runs past it ends there, what happens after it is left
+    /// out (the heartbeats of an ensemble's idle seconds).
+    fn within(mut self, end: Time) -> Timeline {
+        self.duration_ms = end;
+        for to in self.beliefs.iter_mut().map(|b| &mut b.to).chain(self.leases.iter_mut().map(|l| &mut l.to)) {
+            *to = (*to).min(end);
         }
+        for to in self.held.iter_mut().map(|h| &mut h.to).chain(self.bands.iter_mut().map(|b| &mut b.to)) {
+            *to = (*to).min(end);
+        }
+        for to in self.overlaps.iter_mut().map(|o| &mut o.to).chain(self.partitions.iter_mut().map(|p| &mut p.to)) {
+            *to = (*to).min(end);
+        }
+        self.arrows.retain(|a| a.sent <= end);
+        self.steps.retain(|s| s.at <= end);
+        self.key_moments.retain(|k| k.at <= end);
+        self.marks.retain(|m| m.at <= end);
+        self.writes.retain(|w| w.at <= end);
+        self
     }
 
     /// The lane drawn for `node`, if any.
@@ -188,6 +210,34 @@ pub struct LaneState {
     pub believes: Option<Option<u64>>,
     /// On a lock server: whose lease it holds, with the token.
     pub holders: Vec<(NodeId, Option<u64>)>,
+}
+
+/// The span the diagram's axis shows: the run up to its story's last event, with a margin of
+/// a tenth of that (at least a second), in whole seconds, never past the run's end. A
+/// scenario's `duration_ms` is how long the simulation may run; a story of 4 s in a run of
+/// 20 s was drawn in the first fifth of the axis (issue 36). The story is everything but the
+/// traffic that flows all the time whatever happens: lock servers' heartbeats and replication
+/// among themselves, and clients' keep-alives.
+pub fn span(trace: &Trace) -> Time {
+    let role = |n: NodeId| trace.nodes.get(n).map(|i| i.role);
+    let chatter = |from: NodeId, to: NodeId, msg: &crate::protocols::Msg| {
+        (role(from) == Some(Role::LockServer) && role(to) == Some(Role::LockServer)) || arrows::heartbeat(msg)
+    };
+    let mut last: Time = 0;
+    for e in &trace.events {
+        let until = match &e.kind {
+            EventKind::Sent { to, msg, .. } if chatter(e.node, *to, msg) => continue,
+            EventKind::Received { from, msg, .. } if chatter(*from, e.node, msg) => continue,
+            // A fault planned past the run's last event lasts to its planned end.
+            EventKind::Paused { until_ms } | EventKind::LinkDelayed { until_ms, .. } => *until_ms,
+            EventKind::LinkCut { until_ms, .. } | EventKind::PartitionStarted { until_ms, .. } => until_ms.unwrap_or(e.at_ms),
+            _ => e.at_ms,
+        };
+        last = last.max(until).max(e.at_ms);
+    }
+    let margin = (last / 10).max(1_000);
+    let whole = (last + margin + 999) / 1_000 * 1_000;
+    whole.min(trace.duration_ms).max(1)
 }
 
 fn lanes(trace: &Trace) -> Vec<Lane> {

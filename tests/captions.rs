@@ -149,7 +149,7 @@ fn check(run: &Run, i: usize, cause: &Cause) -> Result<(), String> {
             }
             (holder.paused == paused(run, holder.node, e.at_ms)).then_some(()).ok_or("wrong about the holder being paused".into())
         }
-        Cause::Granted { client, believers } => {
+        Cause::Granted { client, believers, .. } => {
             let open = |b: NodeId| believes(run, b, i);
             (believers.iter().all(|&b| b != *client && open(b))).then_some(()).ok_or("a named believer did not believe".into())
         }

@@ -21,7 +21,7 @@ use locklab::theme::Theme;
 use locklab::timeline::draw::export::{self, FIGURE_WIDTH};
 use locklab::timeline::draw::geometry::lecture_scale;
 use locklab::timeline::draw::live::{self, Live};
-use locklab::timeline::draw::{lanes, overlap, reached, scene, Drawing, Geometry, Rect, Words};
+use locklab::timeline::draw::{lanes, marks, overlap, reached, scene, Drawing, Geometry, Rect, Words};
 use locklab::timeline::Timeline;
 
 /// A geometry the app gives a drawing: where, the layout, the scale it is shown at and the
@@ -82,10 +82,19 @@ fn app_box(w: f64, bar: f64) -> f64 {
     (w - bar).min(1440.0) - 2.0 * pad - 2.0
 }
 
-/// Embeds' diagram boxes: a 320×240, 640×360 and 800×450 frame's, with and without the
-/// caption's lines above them.
-const EMBEDS: [(f64, f64); 7] =
-    [(320.0, 110.0), (320.0, 150.0), (320.0, 200.0), (640.0, 230.0), (640.0, 300.0), (800.0, 320.0), (800.0, 400.0)];
+/// Embeds' diagram boxes: a 320×240, 500×300 (where issue 36 saw A's words on B's lane),
+/// 640×360 and 800×450 frame's, with and without the caption's lines above them.
+const EMBEDS: [(f64, f64); 9] = [
+    (320.0, 110.0),
+    (320.0, 150.0),
+    (320.0, 200.0),
+    (500.0, 170.0),
+    (500.0, 240.0),
+    (640.0, 230.0),
+    (640.0, 300.0),
+    (800.0, 320.0),
+    (800.0, 400.0),
+];
 
 fn view(name: String, (g, scale): (Geometry, f64), floor: f64) -> View {
     View { name, g, scale, floor, figure: false, boxed: None }
@@ -264,6 +273,7 @@ fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
         }
     }
     out.extend(lane_findings(t, g, m));
+    out.extend(word_findings(t, g, &items, &live, m));
     if let Some(w) = v.boxed.filter(|w| g.width * v.scale > w + 0.5) {
         out.push(format!("the drawing ({:.0} px as shown) is wider than its {w} px box", g.width * v.scale));
     }
@@ -271,6 +281,48 @@ fn findings(t: &Timeline, v: &View, d: &Drawing, m: Moment) -> Vec<String> {
     let px = g.smallest_type() * v.scale;
     if px + 0.05 < v.floor {
         out.push(format!("smallest type {px:.1} px under {} px", v.floor));
+    }
+    out
+}
+
+/// Issue 36, "every word in its place", on what is shown at `m`: no word over a mark (a
+/// crash's ✕ over the lease's "A"); each message's words between its sender's and receiver's
+/// lanes (A's `SET lock …` on B's lane), in one of the message's whole phrasings and never a
+/// bare command ("EVAL"); each lane's state one of its whole phrasings ("highest" alone was
+/// cut from "highest token 3").
+fn word_findings(t: &Timeline, g: &Geometry, items: &[Shown], shown_live: &Live, m: Moment) -> Vec<String> {
+    let mut out = Vec::new();
+    let marks = marks::drawn(t, g, m.0 as f64);
+    for s in items.iter().filter(|s| s.what != "[cursor tag]") {
+        // A static label's letters: its box less the 2 px that keep two labels apart.
+        let ink = if s.words.is_some() { [s.b[0] + 2.0, s.b[1], s.b[2] - 2.0, s.b[3]] } else { s.b };
+        if let Some(mark) = marks.iter().find(|r| overlap(&ink, r)) {
+            out.push(format!("{} over a mark at {:?}", s.what, round(mark)));
+        }
+    }
+    for ((plate, text), &k) in shown_live.flying.plates.iter().zip(&shown_live.flying.arrows) {
+        let a = &t.arrows[k];
+        let (top, bottom, _) = live::between(g, a);
+        if plate[1] < top - 0.01 || plate[3] > bottom + 0.01 {
+            out.push(format!(
+                "[in flight: {text}] of {} → {} outside their lanes ({top:.0}..{bottom:.0}) at {:?}",
+                t.name(a.from),
+                t.name(a.to),
+                round(plate)
+            ));
+        }
+        if !live::phrasings(&a.label).contains(text) {
+            out.push(format!("[in flight: {text}] is not a phrasing of \"{}\"", a.label));
+        }
+        if text.chars().all(|c| c.is_ascii_uppercase()) && text.len() > 2 {
+            out.push(format!("[in flight: {text}] is a bare command"));
+        }
+    }
+    let phrasings: Vec<String> = g.lanes.iter().flat_map(|b| lanes::status(t, b, m.0, m.1).0).collect();
+    for (class, text, _) in lane_texts(t, g, m).iter().filter(|(c, ..)| c.starts_with("lane-status")) {
+        if !phrasings.contains(text) {
+            out.push(format!("lane column {class} \"{text}\" is none of the lanes' phrasings"));
+        }
     }
     out
 }

@@ -183,8 +183,9 @@ fn check_moments(step: &LessonStep, path: &str) -> Read<()> {
     let timeline = Timeline::of_run(&run);
     let fencing = if run.scenario.storage.fencing { "on" } else { "off" };
     let check = |at: At, field: &str| match (at, locate(at, &timeline)) {
-        (At::Ms(ms), _) if ms > timeline.duration_ms => {
-            err(&format!("{path}.{field}"), format!("{ms} is after the run ends: must be at most {}", timeline.duration_ms))
+        // The run's own end: the axis (`timeline.duration_ms`) may stop sooner, after the story.
+        (At::Ms(ms), _) if ms > run.trace.duration_ms => {
+            err(&format!("{path}.{field}"), format!("{ms} is after the run ends: must be at most {}", run.trace.duration_ms))
         }
         (_, Some(_)) => Ok(()),
         (_, None) => err(

@@ -12,6 +12,11 @@ use crate::protocols::{AcquireFailure, BeliefEnd, ClientPhase, EventKind, Note, 
 use crate::scenario::Approach;
 use crate::sim::{ClockKind, LossReason, NodeId, Role};
 
+/// The least size a caption's words are set in, in CSS px, however little room its box has:
+/// a caption that does not fit at it scrolls (styles/app.css floors every `--fit` size with
+/// `max(12px, …)`; ui/fit.rs).
+pub const CAPTION_MIN_PX: f64 = 12.0;
+
 /// What a caption needs to know about the run besides the event.
 struct Ctx<'a> {
     trace: &'a Trace,
@@ -431,7 +436,14 @@ fn lock_committed(c: &Ctx, me: &str, client: NodeId, token: Option<u64>) -> Stri
     let spec = c.approach.spec();
     if spec.holding == Holding::Majority {
         let servers = c.trace.nodes.iter().filter(|n| n.role == Role::LockServer).count();
-        format!("{me} sets {}'s lock {}: one instance of {servers}.{believers}", c.name(client), spec.words.lease)
+        // The count the lanes show (the instances that already hold it, this one included),
+        // not "one instance of 5" while two more lanes read "lock: B".
+        let holding = match c.cause() {
+            Some(Cause::Granted { holding, .. }) => *holding,
+            _ => 1,
+        };
+        let verb = if holding == 1 { "holds" } else { "hold" };
+        format!("{me} sets {}'s lock {}: {holding} of {servers} instances now {verb} it.{believers}", c.name(client), spec.words.lease)
     } else {
         format!("{me} grants the lock to {} ({}).{believers}", c.name(client), c.tok(token))
     }

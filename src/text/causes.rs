@@ -20,7 +20,9 @@ pub enum Cause {
     /// it held the lease, so it ran out early (or late).
     LeaseEnded { holder: Whereabouts, clock_stepped: bool },
     /// The service granted the lock to `client`; `believers` still believed they held it.
-    Granted { client: NodeId, believers: Vec<NodeId> },
+    /// `holding`: how many lock servers hold `client`'s lease once this grant is made, as
+    /// their lanes show it (Redlock's instances grant one by one).
+    Granted { client: NodeId, believers: Vec<NodeId>, holding: usize },
     /// A client accepted a grant that `instances` of `of` independent instances gave (Redlock).
     Majority { instances: u32, of: u32 },
     /// A client stopped believing because storage rejected its write; `rightful`: that write
@@ -116,7 +118,7 @@ pub fn derive(trace: &Trace, verdict: &Verdict, t: &Timeline) -> Vec<(usize, Cau
             }
             EventKind::Note(Note::LockCommitted { client, .. }) => {
                 let believers = t.beliefs.iter().filter(|b| b.client != *client && b.from <= e.at_ms && e.at_ms < b.to).map(|b| b.client);
-                Some(Cause::Granted { client: *client, believers: dedup(believers) })
+                Some(Cause::Granted { client: *client, believers: dedup(believers), holding: holding(t, *client, e.at_ms, i) })
             }
             EventKind::Note(Note::BeliefStarted { attempt, .. }) if t.approach.spec().quorum(servers(trace)) > 1 => {
                 let instances = trace.events[..i]
@@ -267,4 +269,11 @@ fn gone_time(g: Gone) -> Option<Time> {
         | Gone::Released { at } => Some(at),
         Gone::NeverHeld => None,
     }
+}
+
+/// How many lock servers' lanes show `client` holding the lock once event `i` (at `at`) has
+/// happened: the count a caption gives is the one the lanes show.
+fn holding(t: &Timeline, client: NodeId, at: Time, i: usize) -> usize {
+    let servers = t.lanes.iter().filter(|l| l.role == crate::sim::Role::LockServer);
+    servers.filter(|l| t.lane_state_upto(l.node, at, Some(i)).holders.iter().any(|&(h, _)| h == client)).count()
 }

@@ -53,7 +53,7 @@ fn refusal(msg: &Msg) -> Option<(u32, bool)> {
 }
 
 /// Keep-alive traffic: it flows all the time and says "still here"; drawn faint.
-fn heartbeat(msg: &Msg) -> bool {
+pub(super) fn heartbeat(msg: &Msg) -> bool {
     matches!(msg, Msg::KeepAlive { .. } | Msg::KeepAliveReply { alive: true, .. })
 }
 

@@ -234,7 +234,10 @@ pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar], shared: boo
                 let end = if by == holder { LeaseEnd::Released } else { LeaseEnd::DeletedBy(by) };
                 close(&mut out, i, Some(holder), end);
             }
-            Note::StateLost { .. } => close(&mut out, i, None, LeaseEnd::StateLost),
+            // The keys went with the restart itself: the note that says so comes right after
+            // the node's `Restarted` event, and from that event on the server holds nothing
+            // (its lane must not read "lock: A" at "redis restarts").
+            Note::StateLost { .. } => close(&mut out, restart_of(trace, i), None, LeaseEnd::StateLost),
             Note::Demoted { .. } if !shared => close(&mut out, i, None, LeaseEnd::Demoted),
             Note::LeaderElected { .. } if shared => {
                 let moving: Vec<LeaseBar> = out.iter().filter(|l| l.end == LeaseEnd::Open && l.server != e.node).cloned().collect();
@@ -247,6 +250,14 @@ pub fn leases(trace: &Trace, clocks: &Clocks, beliefs: &[BeliefBar], shared: boo
         }
     }
     out
+}
+
+/// The `Restarted` event a state-lost note at `i` reports on: the same node's, in the same
+/// millisecond, before it (the note itself where there is none).
+fn restart_of(trace: &Trace, i: usize) -> usize {
+    let e = &trace.events[i];
+    let same_ms = trace.events[..i].iter().enumerate().rev().take_while(|(_, x)| x.at_ms == e.at_ms);
+    same_ms.filter(|(_, x)| x.node == e.node && matches!(x.kind, EventKind::Restarted)).map(|(j, _)| j).next().unwrap_or(i)
 }
 
 /// Where at least `quorum` servers hold each client's lease at once.

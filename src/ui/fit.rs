@@ -3,6 +3,9 @@
 //! set smaller (the style sheet multiplies its size by `--fit`), step by step down to `STEPS`'
 //! floor, until it fits; what still does not fit scrolls (embeds) or is cut (the stage, whose
 //! key moments' captions are measured to fit at full size: tests/e2e/specs/stage.spec.ts).
+//! Never below `text::caption::CAPTION_MIN_PX` (12 px): the style sheet floors every fitted
+//! size with `max(12px, …)` (tests/words.rs holds it), so a 320×240 embed's 13 px caption
+//! stops at 12 px and scrolls, where it used to shrink to 9.9 px.
 //! Elsewhere the box grows with its words and nothing is done.
 
 use gloo::events::EventListener;

@@ -106,8 +106,11 @@ fn svg(a: SvgArgs) -> Result<String, String> {
     }
     let run = lab::run(&scenario);
     let timeline = Timeline::of_run(&run);
-    let end = timeline.duration_ms;
-    let at = a.at_ms.unwrap_or(end);
+    // Any time of the run may be asked for; the figure shows it on the story's axis, whose
+    // end (`Timeline::duration_ms`) may come before the run's and is where it stops (and the
+    // default).
+    let end = run.trace.duration_ms;
+    let at = a.at_ms.unwrap_or(timeline.duration_ms);
     if !(0..=end).contains(&at) {
         return Err(format!("--at-ms: {at} is outside the run (0 to {end} ms)"));
     }

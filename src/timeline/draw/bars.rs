@@ -139,20 +139,14 @@ fn lease_labels(p: &mut Placer, t: &Timeline, g: &Geometry, l: &LeaseBar) {
     }
     inside.push(who.to_string());
     let own = lease_box(g, l).unwrap_or_default();
-    if let Some(label) = inside.iter().find(|w| g.fits(w, x1 - x0 - 6.0)) {
-        p.place_in(
-            g,
-            Label {
-                at: (l.from, l.event),
-                class: "lbl lease-lbl",
-                x: x0 + 4.0,
-                y: lane.mid() + f * 0.36,
-                anchor: "start",
-                text: label,
-                font: f,
-            },
-            &own,
-        );
+    // The fullest words that fit the bar and keep off what is drawn on it (a crash's ✕ inside
+    // a lease kept over a restart): "A · token 1", else "A · 1", else "A".
+    for label in inside.iter().filter(|w| g.fits(w, x1 - x0 - 6.0)) {
+        let at = (l.from, l.event);
+        let label = Label { at, class: "lbl lease-lbl", x: x0 + 4.0, y: lane.mid() + f * 0.36, anchor: "start", text: label, font: f };
+        if p.place_in(g, label, &own) {
+            break;
+        }
     }
     // Tall lanes (one or two servers) have room for words above and below the bar.
     if lane.h >= 44.0 {

@@ -11,25 +11,29 @@ use crate::protocols::spec::Workload;
 use crate::sim::{Role, Time};
 use crate::timeline::{ClockReading, Timeline, WriteResult};
 
-/// The words beside a lane's name: what the node is doing at `at`, and their tone (a class).
-pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narrow: bool) -> (String, &'static str) {
+/// The words beside a lane's name: what the node is doing at `at`, as every phrasing of it
+/// from the fullest to the shortest (each whole: "highest token 3", "max 3", "3"), and their
+/// tone (a class). The column shows the first that fits (`fitting`); the lane's title the first.
+pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>) -> (Vec<String>, &'static str) {
     let s = t.lane_state_upto(lane.node, at, upto);
+    let words = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<Vec<_>>();
     if s.down {
-        return ("down".into(), "warn");
+        return (words(&["down"]), "warn");
     }
     match lane.role {
         Role::Client => {
             let [wide, short] = t.approach.spec().words.belief.lane;
             match (s.paused, s.believes) {
-                (true, Some(_)) if narrow => ("paused, sure".into(), "warn"),
-                (true, Some(_)) => ("paused · still sure".into(), "warn"),
-                (true, None) => ("paused".into(), "warn"),
-                (false, Some(None)) => (wide.into(), "holds"),
-                // Long tokens (czxids) do not fit the column; the bar's label carries them.
-                (false, Some(tok)) if t.approach.token_value(tok).len() > 6 => (wide.into(), "holds"),
-                (false, Some(tok)) if narrow => (format!("{short} · {}", t.approach.token_value(tok)), "holds"),
-                (false, Some(tok)) => (format!("{wide} · {}", t.approach.token_value(tok)), "holds"),
-                (false, None) => (t.approach.spec().words.belief.none.into(), "quiet"),
+                (true, Some(_)) => (words(&["paused · still sure", "paused, sure", "paused"]), "warn"),
+                (true, None) => (words(&["paused"]), "warn"),
+                (false, Some(None)) => (words(&[wide, short]), "holds"),
+                (false, Some(tok)) => {
+                    let v = t.approach.token_value(tok);
+                    // Long tokens (czxids) do not fit the column; the bar's label carries them.
+                    let with = if v.len() > 6 { vec![] } else { vec![format!("{wide} · {v}"), format!("{short} · {v}")] };
+                    (with.into_iter().chain([wide.to_string(), short.to_string()]).collect(), "holds")
+                }
+                (false, None) => (words(&[t.approach.spec().words.belief.none]), "quiet"),
             }
         }
         Role::LockServer => {
@@ -42,9 +46,11 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narro
             };
             let paused = if s.paused { "paused · " } else { "" };
             match lead {
-                Some(l) if narrow => (format!("{paused}{l}"), if l == roles[0] { "holds" } else { "quiet" }),
-                Some(l) => (format!("{paused}{l} · lock: {lock}"), "quiet"),
-                None => (format!("{paused}lock: {lock}"), "quiet"),
+                Some(l) => {
+                    let tone = if l == roles[0] { "holds" } else { "quiet" };
+                    (vec![format!("{paused}{l} · lock: {lock}"), format!("{paused}{l}"), l.to_string()], tone)
+                }
+                None => (vec![format!("{paused}lock: {lock}"), format!("lock: {lock}"), lock], "quiet"),
             }
         }
         Role::Storage => {
@@ -52,17 +58,27 @@ pub fn status(t: &Timeline, lane: &LaneBox, at: Time, upto: Option<usize>, narro
             // Conditional writes: the object's version (1, one higher with each accepted
             // write), not the highest version a write was based on.
             if t.approach.spec().workload == Workload::ReadModifyWrite {
-                let version = 1 + seen.count();
-                return (if narrow { format!("version {version}") } else { format!("object at version {version}") }, "quiet");
+                let v = 1 + seen.count();
+                return (vec![format!("object at version {v}"), format!("version {v}"), format!("v{v}")], "quiet");
             }
             match seen.map(|w| w.token).max() {
-                None => ("no writes yet".into(), "quiet"),
-                Some(None) if narrow => ("no tokens".into(), "quiet"),
-                Some(None) => ("writes carry no token".into(), "quiet"),
-                Some(k) => (format!("highest {}", t.approach.token_label(k)), "quiet"),
+                None => (words(&["no writes yet", "no writes"]), "quiet"),
+                Some(None) => (words(&["writes carry no token", "no tokens"]), "quiet"),
+                Some(k) => {
+                    let v = t.approach.token_value(k);
+                    (vec![format!("highest {}", t.approach.token_label(k)), format!("max {v}"), v], "quiet")
+                }
             }
         }
     }
+}
+
+/// The first of `phrasings` that fits in `px` at `font`, else the shortest: whole words
+/// always, never a phrase cut short ("highest" alone said less than "max 3"). The narrow
+/// column of a phone or a compact lane takes the shorter phrasings by width, as any other.
+pub fn fitting<'a>(g: &Geometry, phrasings: &'a [String], font: f64, px: f64) -> &'a str {
+    let fits = phrasings.iter().find(|p| g.text_width(p, font) <= px);
+    fits.or(phrasings.last()).map_or("", String::as_str)
 }
 
 /// A clock reading as `<tspan>wall 13.129 (+10 s)</tspan>`: the offset from true time is
@@ -95,19 +111,6 @@ fn clock_within(out: &mut String, g: &Geometry, label: &str, reading: i64, at: T
         return true;
     }
     false
-}
-
-/// `text`, or its leading whole words that fit in `px` at `font` (never a word cut short:
-/// "highest revisio…" says less than "highest"); the lane's title keeps them all.
-fn clipped(g: &Geometry, text: &str, font: f64, px: f64) -> String {
-    let mut out = text.trim_end_matches([' ', '·']).to_string();
-    while g.text_width(&out, font) > px {
-        match out.rfind(' ') {
-            Some(i) => out = out[..i].trim_end_matches([' ', '·', ',']).to_string(),
-            None => break,
-        }
-    }
-    out
 }
 
 /// `clock_line`'s words as plain text (for fitting).
@@ -150,12 +153,12 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time, upto: Option<usize>) -> Stri
     for (lane, b) in t.lanes.iter().zip(&g.lanes) {
         // Name, state and a clock line need about three lines of text; fewer fit a compact lane.
         let compact = b.h < 3.0 * fs + 20.0;
-        let (full, tone) = status(t, b, at, upto, g.narrow || compact);
+        let (phrasings, tone) = status(t, b, at, upto);
         let c = t.clocks.at(lane.node, at);
         let name = Esc(&lane.name);
-        let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(&full));
-        // The column's width is all the words get (the title keeps them whole).
-        let words = LaneWords { name: &lane.name, words: &clipped(g, &full, fs, g.label_w - 14.0), tone };
+        let full = phrasings.first().map_or("", String::as_str);
+        let _ = write!(out, r#"<g class="lane-label {}"><title>{name}: {}</title>"#, hue_class(lane.hue), Esc(full));
+        let words = LaneWords { name: &lane.name, phrasings: &phrasings, tone };
         if b.h < 2.0 * Geometry::line(fs) + 4.0 {
             one_line_label(&mut out, g, b, at, c, &words);
         } else if compact {
@@ -169,11 +172,24 @@ pub fn labels(t: &Timeline, g: &Geometry, at: Time, upto: Option<usize>) -> Stri
     out
 }
 
-/// What a lane's label says: its name, and its state clipped to the column, in its tone.
+/// What a lane's label says: its name, and its state in every phrasing, in its tone.
 struct LaneWords<'a> {
     name: &'a str,
-    words: &'a str,
+    phrasings: &'a [String],
     tone: &'static str,
+}
+
+impl LaneWords<'_> {
+    /// The fullest phrasing within `px`, if any does fit.
+    fn within(&self, g: &Geometry, px: f64) -> Option<&str> {
+        self.phrasings.iter().find(|p| g.text_width(p, g.font) <= px).map(String::as_str)
+    }
+
+    /// The fullest phrasing the column has room for (the column's width is all the words
+    /// get; the title keeps the fullest).
+    fn column(&self, g: &Geometry) -> &str {
+        fitting(g, self.phrasings, g.font, g.label_w - 14.0)
+    }
 }
 
 fn text(out: &mut String, s: &str) {
@@ -195,10 +211,11 @@ fn one_line_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Opti
                 line(out, "lane-clock", g.label_w - 4.0, y, true, |o| o.push_str(&body));
             }
         }
-        None if g.text_width(w.words, fs) <= room => {
-            line(out, &format!("lane-status small {}", w.tone), g.label_w - 4.0, y, true, |o| text(o, w.words))
+        None => {
+            if let Some(words) = w.within(g, room) {
+                line(out, &format!("lane-status small {}", w.tone), g.label_w - 4.0, y, true, |o| text(o, words))
+            }
         }
-        None => {}
     }
 }
 
@@ -209,14 +226,18 @@ fn compact_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Optio
     let step = Geometry::line(fs);
     let y = b.mid() - step / 2.0 + fs * 0.35;
     line(out, "lane-name small", 10.0, y, false, |o| text(o, w.name));
-    line(out, &format!("lane-status small {}", w.tone), 10.0, y + step, false, |o| text(o, w.words));
+    // The fullest phrasing that leaves the monotonic clock its place beside it, else the
+    // fullest the column holds.
+    let room = |left: &str| g.label_w - 4.0 - (10.0 + g.text_width(left, fs + 1.0) * 1.1 + 8.0);
+    let mono = c.map_or(0.0, |c| g.text_width(&clock_text("m", c.mono_ms, at), fs));
+    let words = w.within(g, (g.label_w - 4.0 - mono - 8.0 - 10.0) / 1.1).unwrap_or_else(|| w.column(g));
+    line(out, &format!("lane-status small {}", w.tone), 10.0, y + step, false, |o| text(o, words));
     if let Some(c) = c {
         // Each clock only where it fits beside its line's words.
-        let room = |left: &str| g.label_w - 4.0 - (10.0 + g.text_width(left, fs + 1.0) * 1.1 + 8.0);
         if g.text_width(&clock_text("w", c.wall_ms, at), fs) <= room(w.name) {
             line(out, "lane-clock", g.label_w - 4.0, y, true, |o| clock_line(o, "w", c.wall_ms, at));
         }
-        if g.text_width(&clock_text("m", c.mono_ms, at), fs) <= room(w.words) {
+        if g.text_width(&clock_text("m", c.mono_ms, at), fs) <= room(words) {
             line(out, "lane-clock", g.label_w - 4.0, y + step, true, |o| clock_line(o, "m", c.mono_ms, at));
         }
     }
@@ -227,7 +248,7 @@ fn full_label(out: &mut String, g: &Geometry, b: &LaneBox, at: Time, c: Option<C
     let fs = g.font;
     let y = b.top + fs + 8.0;
     line(out, "lane-name", 10.0, y, false, |o| text(o, w.name));
-    line(out, &format!("lane-status {}", w.tone), 10.0, y + fs + 4.0, false, |o| text(o, w.words));
+    line(out, &format!("lane-status {}", w.tone), 10.0, y + fs + 4.0, false, |o| text(o, w.column(g)));
     if let Some(c) = c {
         let (wall, mono) = if g.narrow { ("w", "m") } else { ("wall", "mono") };
         let room = g.label_w - 14.0;

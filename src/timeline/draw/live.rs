@@ -77,6 +77,8 @@ pub fn arrange(t: &Timeline, g: &Geometry, drawing: &super::Drawing, cursor: f64
     let mut taken = drawing.boxes_until(cursor.floor() as crate::sim::Time);
     let tag = tag_box(g, cursor);
     taken.push(tag);
+    // No words over a crash's ✕ or a fault's flag (issue 36), in flight or on the banner.
+    taken.extend(super::marks::drawn(t, g, cursor));
     let (banner, banner_box) = overlap_banner(t, g, cursor, &taken);
     taken.extend(banner_box);
     Live { flying: in_flight(t, g, cursor, &taken), banner, banner_box, tag }
@@ -93,6 +95,8 @@ pub struct InFlight {
     pub labels: String,
     /// Each labelled message's plate and the words on it.
     pub plates: Vec<(Rect, String)>,
+    /// Each plate's message: its index in `Timeline::arrows`.
+    pub arrows: Vec<usize>,
 }
 
 /// Messages in flight at `cursor`: a dot on each arrow, the first few labelled. A label goes
@@ -101,9 +105,9 @@ pub struct InFlight {
 /// place keeps its dot only.
 pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> InFlight {
     let mut layers = InFlight::default();
-    let InFlight { dots: out, labels, plates } = &mut layers;
+    let InFlight { dots: out, labels, plates, arrows } = &mut layers;
     let mut mine: Vec<Rect> = Vec::new();
-    for a in t.arrows.iter().filter(|a| a.in_flight(cursor)) {
+    for (k, a) in t.arrows.iter().enumerate().filter(|(_, a)| a.in_flight(cursor)) {
         let (x0, y0, x1, y1) = ends(g, a);
         let span = (a.end() - a.sent).max(1) as f64;
         let p = crate::decimal::clamp((cursor - a.sent as f64) / span, 0.0, 1.0);
@@ -119,9 +123,11 @@ pub fn in_flight(t: &Timeline, g: &Geometry, cursor: f64, taken: &[Rect]) -> InF
             if faint { "3.5" } else { "6" }
         );
         if !faint && mine.len() < LABELLED {
-            if let Some(place) = flight_place(g, &a.label, x, y, |b| taken.iter().chain(&mine).all(|o| !overlap(b, o))) {
+            let free = |b: &Rect| taken.iter().chain(&mine).all(|o| !overlap(b, o));
+            if let Some(place) = flight_place(g, &a.label, (x, y), between(g, a), free) {
                 mine.push(place.plate);
                 plates.push((place.plate, place.text.clone()));
+                arrows.push(k);
                 let anchor = if place.end { r#" text-anchor="end""# } else { "" };
                 let p = place.plate;
                 let _ = write!(
@@ -152,13 +158,32 @@ struct FlightPlace {
     plate: Rect,
 }
 
-/// The first free place for a label beside a dot at (`x`, `y`): above it, then below, each on
-/// the side with more room first.
-fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) -> bool) -> Option<FlightPlace> {
+/// The rows a message's words may take: from the top of the upper of its sender's and
+/// receiver's lanes to the bottom of the lower (issue 36: A's `SET lock … NX PX 10000` was
+/// written on B's lane in Redlock, below A's, where it reads as B's), and which way its sender
+/// is from the dot: true when below (a message going up).
+pub fn between(g: &Geometry, a: &crate::timeline::Arrow) -> (f64, f64, bool) {
+    let lanes = [g.lane(a.from), g.lane(a.to)];
+    let top = lanes.iter().flatten().map(|l| l.top).fold(f64::INFINITY, f64::min);
+    let bottom = lanes.iter().flatten().map(|l| l.bottom()).fold(f64::NEG_INFINITY, f64::max);
+    (top, bottom, g.mid(a.from) > g.mid(a.to))
+}
+
+/// The first free place for a label beside a dot at (`x`, `y`) within the rows `rows` (see
+/// `between`): on its sender's side of the dot, then the other, each on the side with more
+/// room first.
+fn flight_place(
+    g: &Geometry,
+    label: &str,
+    (x, y): (f64, f64),
+    rows: (f64, f64, bool),
+    free: impl Fn(&Rect) -> bool,
+) -> Option<FlightPlace> {
     let (right_room, left_room) = (g.x1 - x - 10.0, x - 10.0 - g.x0);
     let flip_first = bold_width(g, label) > right_room && left_room > right_room;
     let h = g.font * 1.2;
-    for below in [false, true] {
+    let (top_row, bottom_row, sender_below) = rows;
+    for below in [sender_below, !sender_below] {
         for end in [flip_first, !flip_first] {
             let room = if end { left_room } else { right_room };
             // Whole words only: the label, or its first word where the label has no room.
@@ -172,7 +197,7 @@ fn flight_place(g: &Geometry, label: &str, x: f64, y: f64, free: impl Fn(&Rect) 
             let plate = [left - 3.0, top, left + w + 3.0, top + h];
             // Inside the drawing: under the last lane of a small frame it would be cut off
             // (issue 25: "write OK" at 320×240).
-            let inside = plate[1] >= 0.0 && plate[3] <= g.height;
+            let inside = plate[1] >= 0.0 && plate[3] <= g.height && plate[1] >= top_row && plate[3] <= bottom_row;
             if w > 0.0 && inside && free(&plate) {
                 return Some(FlightPlace { text, x: lx, y: base, end, plate });
             }
@@ -186,11 +211,33 @@ fn bold_width(g: &Geometry, text: &str) -> f64 {
     g.text_width(text, g.font)
 }
 
-/// `text` if it fits in `px`, else its first word (the message's kind: "EVAL", "release",
-/// "write"), else nothing: a label cut mid-word ("EVAL comp…") says less than either.
+/// The fullest of a message label's phrasings that fits in `px` (`phrasings`), else nothing:
+/// a label cut mid-word ("EVAL comp…") says less than any of them.
 fn fit(text: &str, px: f64, g: &Geometry) -> Option<String> {
-    let first = text.split([' ', ':', '(']).next().unwrap_or_default();
-    [text, first].into_iter().find(|t| !t.is_empty() && bold_width(g, t) <= px).map(str::to_string)
+    phrasings(text).into_iter().find(|t| bold_width(g, t) <= px)
+}
+
+/// A message label's whole phrasings, fullest first: the label; its first clause (up to a
+/// colon, a comma or a parenthesis: "write rejected"); its head, the message's kind
+/// ("release", "nil"). A command's name alone says nothing of what it does, so a head that
+/// is one ("EVAL", "SET", "DEL") keeps the word after it: "EVAL compare-and-delete", "SET lock".
+pub fn phrasings(text: &str) -> Vec<String> {
+    let clause = text.split([':', ',', '(']).next().unwrap_or_default().trim_end();
+    let mut words = text.split(' ');
+    let first = words.next().unwrap_or_default();
+    let bare = first.trim_end_matches([':', ',']);
+    let command = bare == first && bare.len() >= 2 && bare.chars().all(|c| c.is_ascii_uppercase());
+    let head = match words.next().filter(|_| command) {
+        Some(next) => format!("{bare} {}", next.trim_end_matches([':', ',']).split('(').next().unwrap_or_default()),
+        None => bare.split('(').next().unwrap_or_default().to_string(),
+    };
+    let mut out: Vec<String> = Vec::new();
+    for p in [text.to_string(), clause.to_string(), head.trim_end().to_string()] {
+        if !p.is_empty() && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// A banner beside the cursor while two or more clients believe they hold the lock: at the top
@@ -353,7 +400,11 @@ mod tests {
                         let Live { flying, banner, banner_box, .. } = arrange(&t, &g, &d, at);
                         for (x, w) in plates(&flying.labels) {
                             flights += 1;
-                            let plate = taken.iter().chain(&banner_box).find(|b| x < b[2] && b[0] < x + w && in_rows(&flying.labels, x, b));
+                            // Read back from markup's one decimal: a plate that only touches a box may read 0.05 px into it.
+                            let plate = taken
+                                .iter()
+                                .chain(&banner_box)
+                                .find(|b| x + 0.05 < b[2] && b[0] < x + w - 0.05 && in_rows(&flying.labels, x, b));
                             assert!(plate.is_none(), "{} at {width}px, {at} ms: a label in flight at x {x} covers {plate:?}", s.id);
                         }
                         banners += usize::from(!banner.is_empty());
@@ -384,8 +435,18 @@ mod tests {
         let t = Timeline::of_run(&lab::run(&s));
         let g = Geometry::new(&t, 360.0, false);
         assert_eq!(fit("write OK", 200.0, &g).as_deref(), Some("write OK"));
-        assert_eq!(fit("EVAL compare-and-delete 0185…", 60.0, &g).as_deref(), Some("EVAL"));
+        // Issue 36: a bare "EVAL" never said what the script does.
+        assert_eq!(fit("EVAL compare-and-delete 0185…", 200.0, &g).as_deref(), Some("EVAL compare-and-delete"));
+        assert_eq!(fit("EVAL compare-and-delete 0185…", 60.0, &g), None);
         assert_eq!(fit("release: expire row if token matches", 70.0, &g).as_deref(), Some("release"));
         assert_eq!(fit("EVAL compare-and-delete", 5.0, &g), None);
+        assert_eq!(phrasings("SET lock d34e… NX PX 10000"), ["SET lock d34e… NX PX 10000", "SET lock"]);
+        assert_eq!(phrasings("OK, token 1"), ["OK, token 1", "OK"]);
+        assert_eq!(phrasings("nil (key exists)"), ["nil (key exists)", "nil"]);
+        assert_eq!(phrasings("write rejected: stale token"), ["write rejected: stale token", "write rejected", "write"]);
+        assert_eq!(
+            phrasings("EVAL lock: HINCRBY lock <owner> 1, PEXPIRE 30000"),
+            ["EVAL lock: HINCRBY lock <owner> 1, PEXPIRE 30000", "EVAL lock"]
+        );
     }
 }

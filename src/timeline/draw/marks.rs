@@ -27,15 +27,28 @@ fn flag(m: &Mark) -> bool {
     !matches!(m.kind, MarkKind::Crash { .. } | MarkKind::StateLost | MarkKind::Restart)
 }
 
-/// Every mark's box, for the labels to keep off (strokes are within the 2 px a label's box
-/// keeps round its letters).
+/// Half the stroke of a cross (2.5 px, round caps: styles/diagram.css `.mark.crash`) and a px
+/// of air: a cross's box is its path's 10 px plus this each side. Without it a lease's label
+/// ended where the path did and the ✕'s stroke ran over its last letter (issue 36).
+const CROSS_INK: f64 = 1.25 + 1.0;
+
+/// The box a mark covers on screen, stroke included.
+pub fn mark_box(g: &Geometry, m: &Mark) -> Option<Rect> {
+    let lane = g.lane(m.node)?;
+    let (x, y) = (g.xt(m.at), lane.mid());
+    let r = 5.0 + CROSS_INK;
+    Some(if flag(m) { [x - 1.0, lane.top + 3.0, x + 9.0, y] } else { [x - r, y - r, x + r, y + r] })
+}
+
+/// Every mark's box, for the labels to keep off.
 pub fn keepout(out: &mut Vec<(Rect, Keepout)>, t: &Timeline, g: &Geometry) {
-    for m in &t.marks {
-        let Some(lane) = g.lane(m.node) else { continue };
-        let (x, y) = (g.xt(m.at), lane.mid());
-        let r = if flag(m) { [x, lane.top + 4.0, x + 8.0, y] } else { [x - 5.0, y - 5.0, x + 5.0, y + 5.0] };
-        out.push((r, Keepout::Point));
-    }
+    out.extend(t.marks.iter().filter_map(|m| mark_box(g, m)).map(|r| (r, Keepout::Point)));
+}
+
+/// The boxes of the marks drawn when the cursor is at `cursor` (the live layer's words keep
+/// off them as the static labels do).
+pub fn drawn(t: &Timeline, g: &Geometry, cursor: f64) -> Vec<Rect> {
+    t.marks.iter().filter(|m| m.at as f64 <= cursor).filter_map(|m| mark_box(g, m)).collect()
 }
 
 pub fn shapes(s: &mut Svg, t: &Timeline, g: &Geometry) {

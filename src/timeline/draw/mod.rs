@@ -17,7 +17,7 @@ pub mod export;
 pub mod geometry;
 pub mod lanes;
 pub mod live;
-mod marks;
+pub mod marks;
 pub mod story;
 pub mod svg;
 pub mod words;
