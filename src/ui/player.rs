@@ -101,7 +101,6 @@ fn skeleton() -> String {
     }
     format!(
         concat!(
-            r#"<div class="link-slot"></div>"#,
             r#"<main><h1 class="visually-hidden">Lock Lab</h1><div class="stage">"#,
             r#"<figure class="diagram-wrap"><div class="diagram-scale">"#,
             r#"<svg class="diagram diagram-static" aria-hidden="true"></svg><div class="veil" aria-hidden="true"></div>"#,
@@ -114,13 +113,14 @@ fn skeleton() -> String {
             r#"<input type="range" class="scrub" data-testid="scrub" min="0" step="1" aria-label="Time (ms of true time)">"#,
             r#"<span class="clock-readout" aria-hidden="true"><span class="now"></span> / <span class="total"></span></span>"#,
             r#"<label class="speed"><span>Speed</span><select data-testid="speed" aria-label="Playback speed">{speeds}</select></label></div>"#,
-            r#"</div><span class="open-slot"></span></main>"#,
+            r#"</div>{open}</main>"#,
         ),
         prev = button("key-prev", "Previous key moment", "Shift+←", Icon::PrevKey),
         back = button("step-back", "Step back", "←", Icon::StepBack),
         step = button("step", "Step to the next event", "→", Icon::Step),
         next = button("key-next", "Next key moment", "Shift+→", Icon::NextKey),
         speeds = speeds,
+        open = open_full_markup(""),
     )
 }
 
@@ -268,7 +268,8 @@ struct Drawn {
 struct Player {
     lab: Session,
     root: Element,
-    link: Slot,
+    /// The link error's banner, while there is one (before `main`).
+    link: Option<(String, Element)>,
     figure: Element,
     scale: Element,
     static_svg: Element,
@@ -290,7 +291,7 @@ struct Player {
     now: Slot,
     total: Slot,
     speed: HtmlSelectElement,
-    open: Slot,
+    open: Element,
     help: Option<Element>,
     /// The diagram as drawn: for what, its geometry, its drawing.
     drawn: Option<(Drawn, Rc<Geometry>, Rc<Drawing>)>,
@@ -315,7 +316,7 @@ fn mount(start: Start) {
     let named = (Some(lab.scenario.clone()), share::name_as_opened(&lab.scenario, &lab.catalog, &own), super::start::page_base());
     let slot = |s: &str| Slot::new(find(&root, s));
     let p = Player {
-        link: slot(".link-slot"),
+        link: None,
         figure: find(&root, "figure"),
         scale: find(&root, ".diagram-scale"),
         static_svg: find(&root, ".diagram-static"),
@@ -337,7 +338,7 @@ fn mount(start: Start) {
         now: slot(".now"),
         total: slot(".total"),
         speed: find(&root, "select").unchecked_into(),
-        open: slot(".open-slot"),
+        open: find(&root, ".open-full"),
         help: None,
         drawn: None,
         named,
@@ -458,8 +459,8 @@ impl Player {
         }
         attr(&self.root, "class", &class);
         super::theme::set(lab.theme_shown());
-        self.link.set(lab.link_error.as_deref().map(link_error_markup).unwrap_or_default());
         attr(&find(&self.root, "main"), "aria-label", &embed_name(&lab.scenario));
+        self.link_error();
         self.diagram();
         self.legend();
         let (view, markup) = caption_markup(&self.lab);
@@ -606,7 +607,26 @@ impl Player {
         }
         let modes = share::Modes { embed: false, ..lab.modes() };
         let url = format!("{}{}", self.named.2, share::link(&self.named.1, lab.cursor_ms(), &modes));
-        self.open.set(open_full_markup(&url));
+        attr(&self.open, "href", &url);
+    }
+
+    /// The link error's banner above the rest, while the session has one (× dismisses it).
+    fn link_error(&mut self) {
+        let want = self.lab.link_error.clone();
+        if self.link.as_ref().map(|(text, _)| text) == want.as_ref() {
+            return;
+        }
+        if let Some((_, el)) = self.link.take() {
+            el.remove();
+        }
+        if let Some(text) = want {
+            let holder = document().create_element("div").expect("an element");
+            holder.set_inner_html(&link_error_markup(&text));
+            if let Some(banner) = holder.first_element_child() {
+                let _ = self.root.prepend_with_node_1(&banner);
+                self.link = Some((text, banner));
+            }
+        }
     }
 
     /// The keyboard help (?), while it is open; its Close button takes the focus.
