@@ -22,14 +22,13 @@ if (!dist) {
 /**
  * Each wasm's budgets, by the name Trunk or post-build gives it (before the hash): the issue's
  * (brotli_kb, raw_kb), printed met or not, and a ceiling the test command holds (exit 1 above it),
- * so that what is not met yet cannot grow unseen. The player is over its issue budget (175 KB
- * brotli, 480 KB raw on 2026-12-07: docs/PERFORMANCE.md says what weighs what); its ceiling is
- * that figure and a little room, lowered as it shrinks. Raised once, on purpose, the same day:
- * the model gained fault schedules with their distributions and client variants (issue 37), which
- * an embedded `#s=` scenario may use, so the player carries them (+41 KB raw, +14.5 KB brotli).
+ * so that what is not met yet cannot grow unseen. The player was 192.6 KB brotli and 530.8 KB
+ * raw with Yew (2026-12-07); without it (ui/player.rs writes its DOM by hand, 2026-12-08) it is
+ * 155.2 KB brotli and 420.4 KB raw: the raw budget is met and is its ceiling now; the brotli
+ * ceiling is that figure and a little room, to be lowered to 150 as it shrinks.
  */
 export const BUDGETS = {
-  'locklab-player': { brotli_kb: 150, raw_kb: 450, ceiling_brotli_kb: 195, ceiling_raw_kb: 536 },
+  'locklab-player': { brotli_kb: 150, raw_kb: 450, ceiling_brotli_kb: 158, ceiling_raw_kb: 450 },
 };
 
 const kb = (b) => Number((b / 1024).toFixed(1));

@@ -308,14 +308,22 @@ fn use_data_arriving(lab: &Session, act: &Act) {
 
 /// What an embed's landmark is called: a docs page may hold several embeds side by side, and
 /// screen readers list every frame's landmarks together.
-pub(super) fn embed_name(s: &crate::scenario::Scenario) -> AttrValue {
+pub(super) fn embed_name(s: &crate::scenario::Scenario) -> String {
     let title = if s.title.is_empty() { &s.id } else { &s.title };
-    AttrValue::from(format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" }))
+    format!("{title}, fencing {}", if s.storage.fencing { "on" } else { "off" })
 }
 
 /// The embed's link to the full app at the same view, and its words.
 pub(super) fn open_full(url: AttrValue) -> Html {
-    html! { <a class="open-full" data-testid="open-full" href={url} target="_blank" rel="noopener">{"Open"}<span class="wide">{" in Lock Lab"}</span>{" ↗"}</a> }
+    Html::from_html_unchecked(AttrValue::from(open_full_markup(&url)))
+}
+
+/// The link's markup (the embeds' player, `ui::player`, puts in the same; its href changes).
+pub(super) fn open_full_markup(url: &str) -> String {
+    format!(
+        r#"<a class="open-full" data-testid="open-full" href="{}" target="_blank" rel="noopener">Open<span class="wide"> in Lock Lab</span> ↗</a>"#,
+        crate::timeline::draw::svg::Esc(url)
+    )
 }
 
 #[function_component(App)]
@@ -347,7 +355,7 @@ pub fn app() -> Html {
     let runs = runs_on_screen(&lab);
     // Embedded, a docs page may hold several of these side by side, and screen readers list
     // every frame's landmarks together: the embed's are named after what it shows.
-    let embed_name = lab.embed.then(|| embed_name(s));
+    let embed_name = lab.embed.then(|| AttrValue::from(embed_name(s)));
     let sharing = if lab.embed {
         Html::default()
     } else if lab.history {

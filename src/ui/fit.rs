@@ -54,7 +54,8 @@ fn clear_all() {
     }
 }
 
-fn fit_all(resized: bool) {
+/// (Also after each of the embeds' player's renders, `ui::player`.)
+pub(super) fn fit_all(resized: bool) {
     for el in captions() {
         fit(&el, resized);
     }

@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 use crate::ui::state::{on_click, Act, Action};
 
-const KEYS: &[(&str, &str)] = &[
+/// The app's keys (the embeds' player, `ui::player`, lists the same).
+pub(super) const KEYS: &[(&str, &str)] = &[
     ("Space", "play / pause"),
     ("→  /  ←", "step to the next / previous event"),
     ("Shift + →  /  ←", "jump to the next / previous key moment"),

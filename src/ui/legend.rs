@@ -7,7 +7,8 @@ use crate::protocols::spec::BeliefWords;
 /// The key as fixed markup in the approach's words (a conditional write has no lock service
 /// and no lease to draw): a string costs less in the wasm than a component and the code that
 /// builds each node, and the app's every render compares only the string (no node is touched).
-fn markup(words: &BeliefWords) -> String {
+/// The embeds' player (`ui::player`) puts the same string in.
+pub(super) fn markup(words: &BeliefWords) -> String {
     let held = if words.service_holds { r#"<span><i class="sw held"></i>lock service holds its lease</span>"# } else { "" };
     format!(
         concat!(

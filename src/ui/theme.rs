@@ -9,11 +9,14 @@ use crate::theme::Theme;
 /// Keeps the root element's `data-theme` at `theme`.
 #[hook]
 pub fn use_theme(theme: Theme) {
-    use_effect_with(theme, |theme| {
-        if let Some(root) = gloo::utils::document().document_element() {
-            let _ = root.set_attribute("data-theme", theme.id());
-        }
-    });
+    use_effect_with(theme, |theme| set(*theme));
+}
+
+/// Puts `theme` on the root element (the app through `use_theme`, the embeds' player directly).
+pub fn set(theme: Theme) {
+    if let Some(root) = gloo::utils::document().document_element() {
+        let _ = root.set_attribute("data-theme", theme.id());
+    }
 }
 
 /// The theme on the page now, for an export: a figure looks as the screen it came from (the

@@ -19,7 +19,8 @@ pub fn focus(g: &Geometry, at: Time, node: NodeId) -> Html {
     html! { <circle class="focus-ring" cx={n(g.xt(at))} cy={n(lane.mid())} r="13" /> }
 }
 
-fn key_class(k: KeyKind) -> &'static str {
+/// A key marker's colour, by what happened there (the embeds' player, `ui::player`, too).
+pub(crate) fn key_class(k: KeyKind) -> &'static str {
     match k {
         KeyKind::Write(WriteResult::StaleAccepted) | KeyKind::LeaseDeleted => "bad",
         KeyKind::Takeover | KeyKind::LeaseExpired | KeyKind::SessionExpired | KeyKind::BeliefLost => "turn",

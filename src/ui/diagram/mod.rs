@@ -8,6 +8,7 @@ mod live;
 mod pointing;
 mod scene;
 
+pub(crate) use live::key_class;
 pub use pointing::{hint as fault_hint, layer as pointing_layer, Editing};
 
 use std::rc::Rc;

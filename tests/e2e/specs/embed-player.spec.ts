@@ -133,3 +133,15 @@ test('a scenario of one\'s own (#s=) plays in the player; lessons and comparison
     await expect(page.getByTestId('diagram').first()).toBeVisible();
   }
 });
+
+test('an embed in lecture mode gives the diagram the frame\'s room, as without it', async ({ page }) => {
+  // The stage of lecture mode (a flex column) had left the embed's diagram no height at all.
+  for (const lecture of ['', '&lecture=1']) {
+    await page.setViewportSize({ width: 800, height: 450 });
+    await page.goto(`/?scenario=redis-gc-pause&fencing=on&t=15505&embed=1${lecture}`);
+    await expect(page.locator('.app.player').getByTestId('diagram')).toHaveAttribute('data-cursor-ms', '15505');
+    const box = await page.locator('.app.player figure.diagram-wrap').boundingBox();
+    expect(box?.height ?? 0, `the diagram's box${lecture}`).toBeGreaterThan(200);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight), 'no page scroll').toBeLessThanOrEqual(450);
+  }
+});
