@@ -49,6 +49,26 @@ impl Blocks {
         self.list.is_empty() && self.definitions.is_empty() && self.code.is_none() && self.figure.is_none()
     }
 
+    /// The blocks in a few words, for the teacher's guide: "a list of 3; Lua code, 5 lines; a
+    /// figure of `redis-gc-pause` at 15505 ms".
+    pub fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.list.is_empty() {
+            parts.push(format!("a list of {}", self.list.len()));
+        }
+        if !self.definitions.is_empty() {
+            let terms: Vec<&str> = self.definitions.iter().map(|d| d.term.as_str()).collect();
+            parts.push(format!("definitions: {}", terms.join(", ")));
+        }
+        if let Some(c) = &self.code {
+            parts.push(format!("{} code, {} lines", c.language.label(), c.lines.len()));
+        }
+        if let Some(f) = &self.figure {
+            parts.push(format!("a figure of `{}` at {} ms", f.builtin, f.at_ms));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     /// The words the blocks put on screen, each a line as shown ("term — meaning"; a figure's
     /// caption): what a question's asking screen is searched in (`fair`).
     pub fn words(&self) -> Vec<String> {
@@ -83,6 +103,16 @@ impl Language {
 
     pub fn name(self) -> &'static str {
         Language::NAMES.iter().find(|(_, l)| *l == self).map_or("text", |(n, _)| n)
+    }
+
+    /// Its name in a sentence: "Lua", "SQL", "Go", "Text".
+    pub fn label(self) -> &'static str {
+        match self {
+            Language::Lua => "Lua",
+            Language::Sql => "SQL",
+            Language::Go => "Go",
+            Language::Text => "Text",
+        }
     }
 }
 
