@@ -182,7 +182,10 @@ impl Figure {
         let g = Geometry::fitted(&timeline, width, FIGURE_HEIGHT, true);
         let svg = export::figure_in(&run, &timeline, self.at_ms, &g, theme, css);
         let svg = svg.split_once("?>\n").map_or(svg.clone(), |(_, rest)| rest.to_string());
-        let cursor = Cursor { ms: self.at_ms.clamp(0, timeline.duration_ms), event: None };
+        // At a key moment's millisecond the caption is that moment's (the rejected write, not
+        // the release sent in the same millisecond), as the app captions a key moment.
+        let ms = self.at_ms.clamp(0, timeline.duration_ms);
+        let cursor = Cursor { ms, event: timeline.key_moments.iter().find(|k| k.at == ms).map(|k| k.event) };
         let caption = caption_at(&run, &timeline, cursor).unwrap_or_else(|| format!("{} at the start", run.scenario.title));
         Some(Drawn { svg, caption, aspect: g.height / g.width })
     }
