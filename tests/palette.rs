@@ -39,6 +39,8 @@ const CLIENTS: [&str; 9] = ["--c0", "--c1", "--c2", "--c3", "--c4", "--c5", "--c
 const WORDS: [&str; 7] = ["--ink", "--muted", "--bad", "--fault", "--ok", "--link", "--so-far"];
 const SURFACES: [&str; 3] = ["--panel", "--bg", "--lane-odd"];
 const BOXES: [&str; 7] = ["--chip", "--kbd", "--bad-bg", "--ok-bg", "--warn-bg", "--chosen-bg", "--hover-fault"];
+/// A lesson's code block: its plain text and each highlighted role, on its ground.
+const CODE: [&str; 5] = ["--ink", "--code-kw", "--code-str", "--code-com", "--code-num"];
 /// What is written on a filled shape: the cursor's time, the stale banner, buttons, badges.
 const FILLS: [&str; 4] = ["--ink", "--accent", "--bad", "--ok"];
 
@@ -51,6 +53,7 @@ fn short_text(theme: Theme, least: f64) -> Vec<String> {
     }
     pairs.extend(BOXES.iter().map(|bg| ("--ink", *bg)));
     pairs.extend(FILLS.iter().map(|bg| ("--on-ink", *bg)));
+    pairs.extend(CODE.iter().map(|fg| (*fg, "--code-bg")));
     pairs
         .into_iter()
         .map(|(fg, bg)| (fg, bg, contrast(colour(&p, fg), colour(&p, bg))))

@@ -13,9 +13,7 @@
 //! fact found there is a spoiler, and `locklab lesson check` refuses the lesson.
 
 use super::limits::MAX_CHOICES;
-use super::{locate, At, Lesson, LessonStep};
-use crate::session::{still_view, CaptionView};
-use crate::text::Story;
+use super::{caption_at, locate, At, Lesson, LessonStep};
 use crate::theme::Theme;
 use crate::timeline::draw::{export, Geometry};
 use crate::timeline::Timeline;
@@ -73,6 +71,7 @@ impl Spoiler {
 /// each text with where it is ("caption", "label", "text").
 pub fn asking_screen(step: &LessonStep) -> Vec<(&'static str, String)> {
     let mut out = vec![("text", step.text.clone())];
+    out.extend(step.blocks.words().into_iter().map(|w| ("text", w)));
     out.extend(screen(step, step.at));
     out
 }
@@ -92,13 +91,7 @@ fn screen(step: &LessonStep, at: At) -> Vec<(&'static str, String)> {
     let Some(run) = step.run() else { return out };
     let timeline = Timeline::of_run(&run);
     let Some(cursor) = locate(at, &timeline) else { return out };
-    let story = Story::of_run(&run);
-    let caption = match still_view(&timeline, &run.trace, cursor.ms, cursor.event) {
-        CaptionView::Event(i) => Some(crate::text::caption(&run.trace, run.scenario.approach, &story, i)),
-        CaptionView::Outcome => Some(crate::text::verdict::sentence(&run.verdict)),
-        CaptionView::Start | CaptionView::Quiet { .. } => None,
-    };
-    out.extend(caption.map(|c| ("caption", c)));
+    out.extend(caption_at(&run, &timeline, cursor).map(|c| ("caption", c)));
     for width in WIDTHS {
         let figure = export::figure_in(&run, &timeline, cursor.ms, &Geometry::new(&timeline, width, true), Theme::Projector, "");
         for label in texts(&figure) {

@@ -1,8 +1,11 @@
 //! The lesson's shape once read, and the one thing every step needs from its run: the
 //! millisecond (and event) its cursor stands on.
 
+use super::blocks::Blocks;
 use crate::lab::{self, Run};
 use crate::scenario::{catalog, Scenario};
+use crate::session::{still_view, CaptionView};
+use crate::text::Story;
 use crate::timeline::{KeyKind, KeyMoment, Timeline, WriteResult};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -35,13 +38,16 @@ pub struct LessonStep {
     pub table: Vec<usize>,
     /// Shown as a slide: its text (and table) fill the stage, with no diagram under them.
     pub slide: bool,
+    /// What it shows under its text: a list, definitions, code, a figure (`blocks`).
+    pub blocks: Blocks,
 }
 
 impl LessonStep {
-    /// Whether the step is a slide: marked so, or a closing table (a table over a shrunken
-    /// diagram could be read from neither).
+    /// Whether the step is a slide: marked so, a closing table (a table over a shrunken
+    /// diagram could be read from neither), or a figure (a second diagram needs the stage's
+    /// width: beside the step's own it would be a third of its size).
     pub fn is_slide(&self) -> bool {
-        self.slide || !self.table.is_empty()
+        self.slide || !self.table.is_empty() || self.blocks.figure.is_some()
     }
 }
 
@@ -154,4 +160,17 @@ pub fn locate(at: At, timeline: &Timeline) -> Option<Cursor> {
 
 fn first(moments: &[KeyMoment], kind: KeyKind) -> Option<&KeyMoment> {
     moments.iter().find(|k| k.kind == kind)
+}
+
+/// The caption the app shows with the cursor stopped at `cursor` in `run` (drawn as
+/// `timeline`): an event's, or the verdict at the run's end; None where it shows none (the
+/// start, a quiet stretch). The fairness check reads the asking screen with it, a figure's
+/// caption is it.
+pub fn caption_at(run: &Run, timeline: &Timeline, cursor: Cursor) -> Option<String> {
+    let story = Story::of_run(run);
+    match still_view(timeline, &run.trace, cursor.ms, cursor.event) {
+        CaptionView::Event(i) => Some(crate::text::caption(&run.trace, run.scenario.approach, &story, i)),
+        CaptionView::Outcome => Some(crate::text::verdict::sentence(&run.verdict)),
+        CaptionView::Start | CaptionView::Quiet { .. } => None,
+    }
 }

@@ -70,10 +70,19 @@ fn lesson_section(out: &mut String, n: usize, lesson: &Lesson) {
             i + 1,
             lesson.id,
             i + 1,
-            cell(first_sentence(&step.text))
+            shows(step)
         );
     }
     out.push('\n');
+}
+
+/// What a step shows: its text's first sentence, and its blocks in a few words.
+fn shows(step: &super::LessonStep) -> String {
+    let first = cell(first_sentence(&step.text));
+    match step.blocks.summary() {
+        Some(b) => format!("{first} *With {}.*", cell(&b)),
+        None => first,
+    }
 }
 
 /// The text up to the end of its first sentence (a step's text is a few sentences).

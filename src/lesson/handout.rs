@@ -7,10 +7,11 @@
 
 use std::fmt::Write;
 
+use super::blocks::{highlight, Blocks};
 use super::Lesson;
 use crate::lab::Run;
 use crate::theme::Theme;
-use crate::timeline::draw::export::run_title;
+use crate::timeline::draw::export::{self, run_title};
 use crate::timeline::draw::story;
 use crate::timeline::draw::svg::Esc;
 use crate::timeline::Timeline;
@@ -32,6 +33,9 @@ h2 { font-size: 12pt; margin: 0 0 1mm; }
 figure { margin: 3mm 0 0; }
 figure > svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: 9pt; color: #333; }
+pre.code { font: 9.5pt/1.35 ui-monospace, \"DejaVu Sans Mono\", monospace; background: var(--code-bg); color: var(--ink); border: 1px solid var(--line); border-radius: 2mm; padding: 2mm 3mm; break-inside: avoid; }
+.tok-kw { color: var(--code-kw); font-weight: 700; } .tok-str { color: var(--code-str); } .tok-com { color: var(--code-com); font-style: italic; } .tok-num { color: var(--code-num); }
+dt { font-weight: 700; } dd { margin: 0 0 1mm 6mm; }
 @media screen { body { padding: 16px; } }
 ";
 
@@ -41,8 +45,9 @@ pub fn handout(lesson: &Lesson, css: &str) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} · Lock Lab handout</title>\n<style>\n{PRINT_CSS}</style></head>\n<body>\n<h1>{}</h1>\n<p class=\"meta\">Lock Lab lesson <code>{}</code>: {} steps, {questions} questions.</p>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} · Lock Lab handout</title>\n<style>\n{PRINT_CSS}{}</style></head>\n<body>\n<h1>{}</h1>\n<p class=\"meta\">Lock Lab lesson <code>{}</code>: {} steps, {questions} questions.</p>\n",
         Esc(&lesson.title),
+        code_colours(css),
         Esc(&lesson.title),
         Esc(&lesson.id),
         lesson.steps.len()
@@ -53,6 +58,7 @@ pub fn handout(lesson: &Lesson, css: &str) -> String {
     let mut held: Vec<Run> = Vec::new();
     for (i, step) in lesson.steps.iter().enumerate() {
         let _ = write!(out, "<section class=\"step\"><h2>Step {}</h2>\n<p>{}</p>\n", i + 1, Esc(&step.text));
+        out.push_str(&blocks(&step.blocks, css));
         if let Some(q) = &step.question {
             let _ = write!(out, "<div class=\"question\"><p><strong>Question.</strong> {}</p><ol class=\"choices\">", Esc(&q.prompt));
             for c in &q.choices {
@@ -83,6 +89,57 @@ pub fn handout(lesson: &Lesson, css: &str) -> String {
     }
     out.push_str("</body></html>\n");
     out
+}
+
+/// A step's blocks on paper: the list and definitions as HTML lists, the code highlighted in
+/// the projector's colours (they survive a grey printer), the figure drawn as on the stage.
+fn blocks(b: &Blocks, css: &str) -> String {
+    let mut out = String::new();
+    if !b.list.is_empty() {
+        out.push_str("<ul>");
+        for item in &b.list {
+            let _ = write!(out, "<li>{}</li>", Esc(item));
+        }
+        out.push_str("</ul>\n");
+    }
+    if !b.definitions.is_empty() {
+        out.push_str("<dl>");
+        for d in &b.definitions {
+            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", Esc(&d.term), Esc(&d.meaning));
+        }
+        out.push_str("</dl>\n");
+    }
+    if let Some(c) = &b.code {
+        let _ = write!(out, "<pre class=\"code\" data-language=\"{}\"><code>", c.language.name());
+        for line in &c.lines {
+            for (role, text) in highlight(c.language, line) {
+                match role.class() {
+                    Some(class) => {
+                        let _ = write!(out, "<span class=\"{class}\">{}</span>", Esc(text));
+                    }
+                    None => {
+                        let _ = write!(out, "{}", Esc(text));
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("</code></pre>\n");
+    }
+    if let Some(d) = b.draw_figure(Theme::Projector, css) {
+        let _ = writeln!(out, "<figure class=\"strip\">{}<figcaption>{}</figcaption></figure>", d.svg, Esc(&d.caption));
+    }
+    out
+}
+
+/// The code colours of the projector's palette, as the page's variables.
+fn code_colours(css: &str) -> String {
+    let vars: Vec<String> = export::palette(css, Theme::Projector)
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("--code-") || k == "--ink" || k == "--line")
+        .map(|(k, v)| format!("{k}: {v};"))
+        .collect();
+    format!(":root {{ {} }}\n", vars.join(" "))
 }
 
 /// Which story a run tells: its scenario, with its fencing.

@@ -3,9 +3,11 @@
 //! question that asks the audience to predict before the run shows. Plain Rust, read with the
 //! scenario reader's field paths and limits; a lesson that fails anywhere is refused whole.
 
+pub mod blocks;
 pub mod builtin;
 pub mod course;
 pub mod fair;
+pub mod fit;
 mod format;
 pub mod guide;
 pub mod handout;
@@ -15,7 +17,7 @@ mod read;
 pub mod share;
 pub mod table;
 
-pub use format::{locate, At, Cursor, Lesson, LessonStep, Moment, Question, StepScenario};
+pub use format::{caption_at, locate, At, Cursor, Lesson, LessonStep, Moment, Question, StepScenario};
 pub use read::{parse, parse_value};
 
 /// The bounds every accepted lesson stays within (docs/LESSON_FORMAT.md, "Limits").
@@ -35,4 +37,15 @@ pub mod limits {
     /// A lesson's aims: how many, and each one's length.
     pub const MAX_AIMS: usize = 6;
     pub const MAX_AIM_LEN: usize = 200;
+    /// A step's bullet list: how many items, and each one's length (one line on a slide).
+    pub const MAX_LIST_ITEMS: usize = 6;
+    pub const MAX_ITEM_LEN: usize = 90;
+    /// A step's definitions: how many, a term's length and its meaning's.
+    pub const MAX_DEFINITIONS: usize = 6;
+    pub const MAX_TERM_LEN: usize = 30;
+    pub const MAX_MEANING_LEN: usize = 140;
+    /// A code block: its lines, and each line's characters (the widest a 1280×720 slide shows
+    /// whole at the stage's code size; in a step's column fewer fit, which `fit` checks).
+    pub const MAX_CODE_LINES: usize = 12;
+    pub const MAX_CODE_LINE_LEN: usize = 60;
 }

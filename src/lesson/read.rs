@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::blocks::{Blocks, Code, Definition, Figure, Language};
 use super::format::{locate, At, Lesson, LessonStep, Moment, Question, StepScenario};
 use super::limits::*;
 use crate::scenario::read::{boolean, choice, err, int, join, list, string, Object, Read};
@@ -87,7 +88,11 @@ fn lesson_id(v: &Value, path: &str) -> Read<String> {
 }
 
 fn step(v: &Value, path: &str) -> Read<LessonStep> {
-    let o = Object::new(v, path, &["scenario", "fencing", "safe_unlock", "at", "text", "question", "table", "slide"])?;
+    let o = Object::new(
+        v,
+        path,
+        &["scenario", "fencing", "safe_unlock", "at", "text", "question", "table", "slide", "list", "definitions", "code", "figure"],
+    )?;
     Ok(LessonStep {
         scenario: o.req("scenario", step_scenario)?,
         fencing: o.opt("fencing", boolean)?,
@@ -97,7 +102,99 @@ fn step(v: &Value, path: &str) -> Read<LessonStep> {
         question: o.opt("question", question)?,
         table: o.or("table", Vec::new(), |v, p| list(v, p, index))?,
         slide: o.or("slide", false, boolean)?,
+        blocks: Blocks {
+            list: o.or("list", Vec::new(), bullet_list)?,
+            definitions: o.or("definitions", Vec::new(), definitions)?,
+            code: o.opt("code", code)?,
+            figure: o.opt("figure", figure)?,
+        },
     })
+}
+
+/// A list of at most `max` items, each read by `read`: "3 items: a list has 1 to 6".
+fn bounded_list<T>(v: &Value, path: &str, max: usize, what: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+    let items = list(v, path, read)?;
+    if items.is_empty() || items.len() > max {
+        return err(path, format!("{} {what}: at most {max}, and at least 1 (leave the field out for none)", items.len()));
+    }
+    Ok(items)
+}
+
+fn bullet_list(v: &Value, path: &str) -> Read<Vec<String>> {
+    bounded_list(v, path, MAX_LIST_ITEMS, "items", |v, p| one_line(v, p, MAX_ITEM_LEN))
+}
+
+fn definitions(v: &Value, path: &str) -> Read<Vec<Definition>> {
+    bounded_list(v, path, MAX_DEFINITIONS, "definitions", |v, p| {
+        let o = Object::new(v, p, &["term", "meaning"])?;
+        Ok(Definition {
+            term: o.req("term", |v, p| one_line(v, p, MAX_TERM_LEN))?,
+            meaning: o.req("meaning", |v, p| one_line(v, p, MAX_MEANING_LEN))?,
+        })
+    })
+}
+
+/// `bounded`, on one line: a list item or a term is a line of the slide, not a paragraph.
+fn one_line(v: &Value, path: &str, max: usize) -> Read<String> {
+    let s = bounded(v, path, max)?;
+    if s.contains('\n') {
+        return err(path, "must be one line (no line break)".into());
+    }
+    Ok(s)
+}
+
+fn code(v: &Value, path: &str) -> Read<Code> {
+    let o = Object::new(v, path, &["language", "lines"])?;
+    let language = o.req("language", |v, p| {
+        let name = string(v, p)?;
+        match Language::NAMES.iter().find(|(n, _)| *n == name) {
+            Some(&(_, l)) => Ok(l),
+            None => {
+                let names: Vec<&str> = Language::NAMES.iter().map(|(n, _)| *n).collect();
+                err(p, format!("unknown language \"{name}\"; expected {}", names.join(", ")))
+            }
+        }
+    })?;
+    let lines = o.req("lines", |v, p| bounded_list(v, p, MAX_CODE_LINES, "lines", code_line))?;
+    Ok(Code { language, lines })
+}
+
+/// A line of code: empty is fine (a blank line parts two statements), a tab is not (its width
+/// is the viewer's, so the fit could not be known), and it must be short enough to show whole.
+fn code_line(v: &Value, path: &str) -> Read<String> {
+    let s = string(v, path)?;
+    let n = s.chars().count();
+    if n > MAX_CODE_LINE_LEN {
+        return err(path, format!("{n} characters: a line of code has at most {MAX_CODE_LINE_LEN}"));
+    }
+    if let Some(c) = s.chars().find(|c| *c == '\t' || c.is_control()) {
+        return err(path, format!("holds {c:?}: indent with spaces, one line per string"));
+    }
+    Ok(s)
+}
+
+fn figure(v: &Value, path: &str) -> Read<Figure> {
+    let o = Object::new(v, path, &["builtin", "at_ms", "fencing", "safe_unlock"])?;
+    let builtin = o.req("builtin", |v, p| {
+        let id = string(v, p)?;
+        match catalog::get(&id) {
+            Some(_) => Ok(id),
+            None => err(p, format!("no built-in scenario \"{id}\" (see `locklab list`)")),
+        }
+    })?;
+    let at_ms = o.req("at_ms", |v, p| {
+        let ms = int(v, p)?;
+        if ms < 0 {
+            return err(p, format!("{ms} is before the run starts: must be at least 0"));
+        }
+        Ok(ms)
+    })?;
+    let f = Figure { builtin, at_ms, fencing: o.opt("fencing", boolean)?, safe_unlock: o.opt("safe_unlock", boolean)? };
+    let duration = f.scenario().map_or(0, |s| s.duration_ms);
+    if f.at_ms > duration {
+        return err(&format!("{path}.at_ms"), format!("{} is after the run ends: must be at most {duration}", f.at_ms));
+    }
+    Ok(f)
 }
 
 /// A built-in's id, or a scenario object in the scenario format, validated as a file would be.

@@ -16,6 +16,7 @@ use yew::prelude::*;
 use super::keys::{lesson_key, LessonKey};
 use super::share::{copy_text, Copied};
 use super::state::Act;
+use crate::lesson::blocks::{highlight, Blocks, Drawn};
 pub use crate::lesson::player::Player as LessonState;
 use crate::lesson::player::{self, Action, MeasuredSummary, Open, Screen};
 use crate::lesson::table::{Measured, Row};
@@ -214,6 +215,53 @@ fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons) -> Html {
     }
 }
 
+/// The step's blocks under its text (docs/LESSON_FORMAT.md, "Lists, definitions, code and
+/// figures"): a bullet list, definitions, highlighted code, and a figure drawn by the core
+/// (`lesson::blocks`), inline so that the page's stylesheet and theme colour it.
+fn blocks(b: &Blocks, figure: Option<&Drawn>) -> Html {
+    let list =
+        (!b.list.is_empty()).then(|| html! { <ul class="lesson-list">{for b.list.iter().map(|i| html! { <li>{i.clone()}</li> })}</ul> });
+    let defs = (!b.definitions.is_empty()).then(|| {
+        html! {
+            <dl class="lesson-defs">{for b.definitions.iter().map(|d| html! { <div><dt>{d.term.clone()}</dt><dd>{d.meaning.clone()}</dd></div> })}</dl>
+        }
+    });
+    let code = b.code.as_ref().map(|c| {
+        let lines = c.lines.iter().map(|l| {
+            let pieces = highlight(c.language, l).into_iter().map(|(role, text)| match role.class() {
+                Some(class) => html! { <span {class}>{text}</span> },
+                None => html! { {text} },
+            });
+            html! { <>{for pieces}{"\n"}</> }
+        });
+        html! {
+            <pre class="lesson-code" data-testid="lesson-code" data-language={c.language.name()} aria-label={format!("Code, {}", c.language.name())}><code>{for lines}</code></pre>
+        }
+    });
+    let figure = figure.map(|d| {
+        html! {
+            <figure class="lesson-figure" data-testid="lesson-figure">
+                {Html::from_html_unchecked(AttrValue::from(d.svg.clone()))}
+                <figcaption>{d.caption.clone()}</figcaption>
+            </figure>
+        }
+    });
+    if b.is_empty() {
+        return html! {};
+    }
+    // Beside other blocks the figure is the slide's right column (`Blocks::beside`).
+    html! {
+        <div class={classes!("lesson-blocks", b.beside().then_some("beside"))}>
+            if b.beside() {
+                <div class="lesson-blocks-words">{for list}{for defs}{for code}</div>
+            } else {
+                {for list}{for defs}{for code}
+            }
+            {for figure}
+        </div>
+    }
+}
+
 /// A table of more rows than this is long: in lecture mode each row keeps to one line (its
 /// step's title stays in the step itself), so that the nine approaches fit one slide.
 const LONG_TABLE: usize = 6;
@@ -363,6 +411,10 @@ pub fn lesson_panel(p: &Props) -> Html {
     use_step_on_screen(p, &ctx);
     let step_key = ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step));
     let (measured, measure) = use_measured(step_key.clone());
+    // The step's figure, drawn once per step (a run and a scene): the panel renders on every
+    // frame of playback. Drawn with no stylesheet of its own: the page's colours it.
+    let figure = ctx.as_ref().map(|c| c.open.presenter.current().blocks.clone()).filter(|b| b.figure.is_some());
+    let drawn = use_memo(figure, |b| b.as_ref().and_then(|b| b.draw_figure(crate::theme::Theme::Projector, "")));
     // What the last "Copy link" did, forgotten when the step changes.
     let copied = use_state_eq(|| Copied::Not);
     {
@@ -396,6 +448,7 @@ pub fn lesson_panel(p: &Props) -> Html {
                 {head(open, p.embed, &buttons, measure_button, step_link(open, &copied))}
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{open.title.clone()}</h2>
                 <p class="lesson-text">{step.text.clone()}</p>
+                {blocks(&step.blocks, (*drawn).as_ref())}
                 {for question}
                 if !open.rows.is_empty() {
                     <table class={classes!("lesson-table", (open.rows.len() > LONG_TABLE).then_some("long"), m.is_some().then_some("measured"))} data-testid="lesson-table">

@@ -2,11 +2,12 @@
 //! (docs/LESSON_FORMAT.md) and prints one line per step: its run, where its cursor lands and
 //! what its question reveals, so an author sees each step's claim next to its run's verdict;
 //! then its questions' fairness (`lesson::fair`): right-answer positions, and a refusal when a
-//! question's answer shows on the screen that asks it. `--all` prints the course's table.
+//! question's answer shows on the screen that asks it, or a step that would not fit the
+//! lecture stage (`lesson::fit`). `--all` prints the course's table.
 //! `locklab lesson handout … -o OUT.html` writes its printable handout; `locklab lesson guide`
 //! the teacher's guide to the course.
 
-use locklab::lesson::{builtin, fair, locate, parse, At, Lesson, LessonStep};
+use locklab::lesson::{builtin, fair, fit, locate, parse, At, Lesson, LessonStep};
 use locklab::timeline::Timeline;
 
 /// `lesson check`: the one lesson given (a FILE read and checked now, or a built-in), or with
@@ -20,7 +21,7 @@ pub fn check(file: Option<String>, one: Option<Lesson>, all: bool) -> Result<Str
     }
     let lesson = load("check", file, one)?;
     let audit = fair::audit(&lesson);
-    if let Some(why) = audit.refusal() {
+    if let Some(why) = audit.refusal().or_else(|| fit::refusal(&lesson)) {
         return Err(format!("{}: {why}", lesson.id));
     }
     // A lesson without questions has nothing to game: no table.
@@ -34,6 +35,9 @@ fn course() -> Result<String, String> {
     let audits: Vec<fair::Audit> = builtin::all().iter().map(fair::audit).collect();
     let table = fair::table(&audits);
     if let Some((id, why)) = audits.iter().find_map(|a| a.refusal().map(|w| (&a.id, w))) {
+        return Err(format!("{table}{id}: {why}"));
+    }
+    if let Some((id, why)) = builtin::all().iter().find_map(|l| fit::refusal(l).map(|w| (l.id.clone(), w))) {
         return Err(format!("{table}{id}: {why}"));
     }
     if let Some((at, n, total)) = fair::crowded(&audits) {

@@ -280,3 +280,63 @@ test('Copy link to this step without a clipboard shows the link to copy by hand'
   await expect(field).toBeVisible();
   expect(new URL(await field.inputValue()).search).toBe('?lesson=why-fencing&step=3');
 });
+
+// Issue 36 item 3: richer slides. Every step of every built-in lesson with a list,
+// definitions, code or a figure, at 1280×720 and 1920×1080 on the lecture stage: the step's
+// panel holds its words (nothing scrolled or cut), no code line is wider than its block, the
+// code is highlighted, the figure is drawn whole inside the panel at the stage's type, and the
+// panel is the box the native fit estimate assumes (src/lesson/fit.rs, `STAGES`).
+const RICH = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild'].flatMap((id) =>
+  (lessonFile(id).steps as { list?: unknown; definitions?: unknown; code?: unknown; figure?: unknown; slide?: boolean; table?: number[] }[])
+    .map((s, i) => ({ id, n: i + 1, slide: !!(s.slide || s.figure || (s.table ?? []).length), rich: !!(s.list || s.definitions || s.code || s.figure) }))
+    .filter((s) => s.rich),
+);
+const BOXES: Record<number, { slide: [number, number]; column: [number, number]; label: number }> = {
+  1280: { slide: [1185, 642], column: [459, 451], label: 18 },
+  1920: { slide: [1825, 991], column: [715, 717], label: 26.5 },
+};
+
+for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+  test(`every step with blocks fits the lecture stage at ${w}×${h}`, async ({ page }) => {
+    expect(RICH.length).toBeGreaterThanOrEqual(4);
+    await page.setViewportSize({ width: w, height: h });
+    const bad: string[] = [];
+    for (const s of RICH) {
+      await page.goto(`/?lesson=${s.id}&step=${s.n}&lecture=1`);
+      await openedAt(page, s.n);
+      const m = await lesson(page).evaluate((l) => {
+        const cs = getComputedStyle(l);
+        const pad = (a: string, b: string) => parseFloat(cs.getPropertyValue(a)) + parseFloat(cs.getPropertyValue(b));
+        const codes = [...l.querySelectorAll('.lesson-code')] as HTMLElement[];
+        const fig = l.querySelector('.lesson-figure > svg') as SVGSVGElement | null;
+        const lb = l.getBoundingClientRect();
+        const fb = fig?.getBoundingClientRect();
+        const vb = fig?.viewBox.baseVal;
+        const labels = fig ? [...fig.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((x) => x > 0) : [];
+        return {
+          box: [l.clientWidth - pad('padding-left', 'padding-right'), l.clientHeight - pad('padding-top', 'padding-bottom')],
+          scrolls: l.scrollHeight > l.clientHeight + 1,
+          need: l.scrollHeight,
+          room: l.clientHeight,
+          codeCut: codes.some((c) => c.scrollWidth > c.clientWidth + 1),
+          tokens: l.querySelectorAll('.lesson-code .tok-kw').length,
+          codes: codes.length,
+          figure: fb ? fb.bottom <= lb.bottom + 0.5 && fb.right <= lb.right + 0.5 : true,
+          labelPx: fig && vb ? Math.min(...labels) * (fb!.width / vb.width) : null,
+          slide: l.classList.contains('slide'),
+        };
+      });
+      const at = `${s.id} step ${s.n} at ${w}×${h}`;
+      const want = BOXES[w][s.slide ? 'slide' : 'column'];
+      if (Math.abs(m.box[0] - want[0]) > 1 || Math.abs(m.box[1] - want[1]) > 1) bad.push(`${at}: box ${m.box} (the estimate assumes ${want})`);
+      if (m.scrolls) bad.push(`${at}: the panel needs ${m.need} px of ${m.room}`);
+      if (m.codeCut) bad.push(`${at}: a code line is cut`);
+      if (m.codes && !m.tokens) bad.push(`${at}: code without highlighted keywords`);
+      if (!m.figure) bad.push(`${at}: the figure ends outside the panel`);
+      if (m.labelPx !== null && m.labelPx < BOXES[w].label - 0.1) bad.push(`${at}: figure text ${m.labelPx.toFixed(1)} px`);
+      if (m.slide !== s.slide) bad.push(`${at}: slide ${m.slide}`);
+      await shot(page, `lesson-blocks-${s.id}-${String(s.n).padStart(2, '0')}-${w}.png`, false);
+    }
+    expect(bad).toEqual([]);
+  });
+}
