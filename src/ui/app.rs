@@ -412,7 +412,7 @@ pub fn app() -> Html {
                     }
                     <Editor current={(*scenario_json).clone()} cursor_ms={(!lab.playing).then(|| lab.cursor_ms())} act={act.clone()} />
                     if !lab.embed {
-                        <super::history::HistoryJudge run={Shared(lab.run.clone())} shown={lab.history} error={lab.history_error.clone().or_else(|| lab.error.clone().filter(|_| lab.history)).map(AttrValue::from)} act={act.clone()} />
+                        <super::history::HistoryJudge run={Shared(lab.run.clone())} shown={lab.history} arrived={super::library::arrived()} error={lab.history_error.clone().or_else(|| lab.error.clone().filter(|_| lab.history)).map(AttrValue::from)} act={act.clone()} />
                     }
                 }
             </main>

@@ -20,6 +20,8 @@ pub struct HistoryProps {
     pub shown: bool,
     /// Why the last history was refused.
     pub error: Option<AttrValue>,
+    /// The page's data has arrived (`library::arrived`): the recordings to start from are here.
+    pub arrived: bool,
     pub act: Act,
 }
 

@@ -32,7 +32,7 @@ test('a pasted history is drawn on its lanes and judged; fencing in its writes s
   await page.getByTestId('history-input').fill(STORY('accepted'));
   await page.getByTestId('history-judge').click();
   await expect(page.getByTestId('history-shown')).toContainText('on the lanes of Redis');
-  await expect.poll(() => lanes(page)).toEqual(['A', 'Bob', 'redis', 'storage']);
+  await expect.poll(() => lanes(page)).toEqual(['redis', 'A', 'Bob', 'storage']);
   await toEnd(page);
   await expect(verdict).toHaveAttribute('data-safe', 'false');
   await expect(verdict).toHaveAttribute('data-stale-accepted', '1');
