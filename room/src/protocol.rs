@@ -39,7 +39,7 @@ pub struct Question {
 }
 
 /// What the stage sends.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum FromStage {
     /// The question on screen now (again, after a reveal, with `revealed: true`).
@@ -49,7 +49,7 @@ pub enum FromStage {
 }
 
 /// What a voter sends.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum FromVoter {
     /// First: who this phone is (kept in its localStorage, so a reconnect is the same voter).

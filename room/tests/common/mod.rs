@@ -38,10 +38,19 @@ pub async fn start() -> Server {
     ));
     std::fs::create_dir_all(&dist).unwrap();
     std::fs::write(dist.join("index.html"), "<!doctype html><title>app</title>").unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // The server runs on its own runtime and threads, as it does in its own process: the
+    // tests' phones (hundreds of tasks in the load test) do not queue ahead of its work.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
-    let room = Room::new(KEY.into(), format!("http://{addr}/v"));
-    tokio::spawn(async move { locklab_room::server::serve(listener, room, &dist).await });
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let room = Room::new(KEY.into(), format!("http://{addr}/v"));
+            locklab_room::server::serve(listener, room, &dist).await
+        })
+    });
     Server { addr }
 }
 
