@@ -6,7 +6,7 @@
 //! the first counts the stage receives that include it (`voted.seq`).
 //!
 //! `quick` runs in the test suite (500 phones, one question, a few seconds); `full` is run by
-//! hand (`cargo test -p locklab-room --release --test load -- --ignored --nocapture`) and writes
+//! hand (`cargo test -p locklab-room --test load -- --ignored --nocapture`) and writes
 //! its figures to target/tmp/room-load.json, from which docs/measured/room.json is copied.
 
 mod common;
