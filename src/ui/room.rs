@@ -4,7 +4,7 @@
 //! (drawn by the server, an <img>: the wasm draws none) and in text, and hands the room's live
 //! counts to the lesson as `Action::RoomVotes`, which counts them as the hand tally (keys 1-4)
 //! and reports them at the reveal as it does the hands. Without a key nothing here runs.
-//! A web-sys WebSocket, no crate of its own: the app's wasm grows by this file only.
+//! A web-sys WebSocket, no crate of its own; the messages are src/lesson/room.rs's.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -15,14 +15,7 @@ use web_sys::{MessageEvent, WebSocket};
 use yew::prelude::*;
 
 use crate::lesson::player::Open;
-
-/// The room's messages, one home for both sides: the server's own module, read here as source
-/// (the server's crate is native only; this file needs serde alone).
-#[allow(dead_code)]
-#[path = "../../room/src/protocol.rs"]
-mod protocol;
-
-use protocol::{FromStage, Question, ToStage};
+use crate::lesson::room::{announcement, read, FromRoom};
 
 /// Where the key is kept for this tab: the lesson rewrites the address bar (`?lesson=…&step=…`)
 /// and drops `?room=`, and a reload of the stage stays in the room.
@@ -109,13 +102,13 @@ fn connect(link: &Rc<Link>) {
         let link = link.clone();
         Handler::new(move |e: web_sys::Event| {
             let Some(text) = e.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()) else { return };
-            match serde_json::from_str::<ToStage>(&text) {
-                Ok(ToStage::Room { voter_url, qr }) => link.set(|v| (v.voter_url, v.qr) = (voter_url, qr)),
-                Ok(ToStage::Counts { lesson, step, counts, votes, voters, .. }) => {
+            match read(&text) {
+                Ok(FromRoom::Room { voter_url, qr }) => link.set(|v| (v.voter_url, v.qr) = (voter_url, qr)),
+                Ok(FromRoom::Counts { lesson, step, counts, votes, voters }) => {
                     link.set(|v| (v.votes, v.voters, v.error) = (votes, voters, None));
                     link.on_counts.emit((lesson, step, counts));
                 }
-                Ok(ToStage::Error { error }) => link.set(|v| v.error = Some(error)),
+                Ok(FromRoom::Error(error)) => link.set(|v| v.error = Some(error)),
                 Err(e) => link.set(|v| v.error = Some(format!("the room sent what the stage cannot read ({e})"))),
             }
         })
@@ -133,23 +126,6 @@ fn connect(link: &Rc<Link>) {
     socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
     *link.socket.borrow_mut() = Some(socket);
     *link.handlers.borrow_mut() = vec![on_open, on_message, on_close];
-}
-
-/// What the stage announces for the lesson on screen: its question in shown order (the order
-/// `Action::Choose` and the room's counts take), or idle.
-fn announcement(open: Option<&Open>) -> String {
-    let question = open.and_then(|o| {
-        let pr = &o.presenter;
-        let q = pr.current().question.as_ref()?;
-        Some(Question {
-            lesson: pr.lesson.id.clone(),
-            step: pr.step,
-            prompt: q.prompt.clone(),
-            choices: o.choices(false).into_iter().map(|c| c.text).collect(),
-            revealed: pr.revealed(),
-        })
-    });
-    protocol::text(&question.map_or(FromStage::Idle, FromStage::Question))
 }
 
 /// The room, when the page was opened with a key: keeps the room told of `open`'s question and
