@@ -165,6 +165,8 @@ pub fn use_room(open: Option<&Open>, on_counts: Callback<(String, usize, Vec<u32
 }
 
 /// Beside the question: how to join (the QR code and the short address) and how many have.
+/// A <details>: a click on the address folds the QR code away once the room has joined (it sits
+/// over the diagram's top right on the lecture stage), and the browser keeps it folded.
 pub fn join(view: &RoomView, asking: bool) -> Html {
     if !view.on {
         return html! {};
@@ -175,12 +177,14 @@ pub fn join(view: &RoomView, asking: bool) -> Html {
         (None, true) => format!("{} connected · {} voted", view.voters, view.votes),
     };
     html! {
-        <aside class="room-join" data-testid="room-join" aria-label="Vote from your phone" data-voters={view.voters.to_string()} data-votes={view.votes.to_string()}>
+        <details class="room-join" open=true data-testid="room-join" aria-label="Vote from your phone" data-voters={view.voters.to_string()} data-votes={view.votes.to_string()}>
+            <summary title="Vote from your phone at this address (click: show or hide the QR code)">
+                <span class="room-url" data-testid="room-url">{view.voter_url.clone()}</span>
+                <span class="room-status" data-testid="room-status" role="status">{status}</span>
+            </summary>
             if asking && !view.qr.is_empty() {
                 <img class="room-qr" src={view.qr.clone()} alt={format!("QR code of {}", view.voter_url)} data-testid="room-qr" width="160" height="160" />
             }
-            <span class="room-url" data-testid="room-url">{view.voter_url.clone()}</span>
-            <span class="room-status" data-testid="room-status" role="status">{status}</span>
-        </aside>
+        </details>
     }
 }
