@@ -12,7 +12,7 @@ use tokio_tungstenite::tungstenite::Message;
 async fn bad_messages_are_named_and_the_socket_goes_on() {
     let s = start().await;
     let mut stage = stage(&s).await;
-    send(&mut stage, question(2, 3)).await;
+    ask(&mut stage, question(2, 3)).await;
     let (mut phone, first) = voter(&s, "phone-bad-0001").await;
     assert_eq!(first["type"], "question");
 
@@ -64,7 +64,7 @@ async fn only_the_presenter_key_opens_the_stage() {
         assert!(refused.to_string().contains("403"), "{path}: {refused}");
     }
     let mut stage = stage(&s).await;
-    send(&mut stage, question(2, 3)).await;
+    ask(&mut stage, question(2, 3)).await;
     let (mut phone, _) = voter(&s, "phone-key-0001").await;
     // A phone that tries to set the question hears why it may not, and nothing changes.
     for kind in ["question", "idle"] {
@@ -81,7 +81,7 @@ async fn only_the_presenter_key_opens_the_stage() {
 async fn one_vote_per_voter_moved_not_added_and_closed_at_the_reveal() {
     let s = start().await;
     let mut stage = stage(&s).await;
-    send(&mut stage, question(2, 3)).await;
+    ask(&mut stage, question(2, 3)).await;
     let (mut a, _) = voter(&s, "phone-one-0001").await;
     let (mut b, _) = voter(&s, "phone-one-0002").await;
     for choice in [0, 0, 2] {
@@ -98,7 +98,7 @@ async fn one_vote_per_voter_moved_not_added_and_closed_at_the_reveal() {
     assert_eq!(recv(&mut b).await["error"], "vote: that question (lesson clocks, step 1) is no longer on screen");
     let mut revealed = question(2, 3);
     revealed["revealed"] = json!(true);
-    send(&mut stage, revealed).await;
+    ask(&mut stage, revealed).await;
     let seen = recv(&mut a).await;
     assert_eq!((seen["open"].clone(), seen["yours"].clone()), (json!(false), json!(2)));
     send(&mut a, json!({"type": "vote", "lesson": "clocks", "step": 2, "choice": 1})).await;
@@ -110,7 +110,7 @@ async fn one_vote_per_voter_moved_not_added_and_closed_at_the_reveal() {
 async fn a_voter_who_reconnects_keeps_one_vote() {
     let s = start().await;
     let mut stage = stage(&s).await;
-    send(&mut stage, question(4, 2)).await;
+    ask(&mut stage, question(4, 2)).await;
     let (mut phone, _) = voter(&s, "phone-back-0001").await;
     send(&mut phone, json!({"type": "vote", "lesson": "clocks", "step": 4, "choice": 0})).await;
     recv(&mut phone).await;

@@ -103,6 +103,14 @@ pub async fn voter(s: &Server, id: &str) -> (Ws, Value) {
     (ws, first)
 }
 
+/// Sends the stage's question and waits until the server has applied it (its first counts):
+/// a phone's socket is another connection, which could otherwise overtake it.
+pub async fn ask(stage: &mut Ws, q: Value) {
+    let step = q["step"].clone();
+    send(stage, q).await;
+    while recv_type(stage, "counts").await["step"] != step {}
+}
+
 pub fn question(step: usize, n: usize) -> Value {
     json!({"type": "question", "lesson": "clocks", "step": step, "prompt": "Does the lock hold?",
            "choices": (0..n).map(|i| format!("choice {i}")).collect::<Vec<_>>()})
