@@ -87,6 +87,11 @@ test("a room: phones vote, the stage counts them as hands, the reveal reports th
   await expect(page.getByTestId('room-join')).toHaveAttribute('data-votes', '2');
   await expect(page.getByTestId('room-join')).toHaveAttribute('data-voters', '2');
   await shot(page, 'room-stage-1280.png', false);
+  // Once the room has joined, a click on the address folds the QR code away, and back.
+  await page.getByTestId('room-url').click();
+  await expect(qr).toBeHidden();
+  await page.getByTestId('room-url').click();
+  await expect(qr).toBeVisible();
 
   // A phone that reloads is the same voter: its vote comes back, and still counts once.
   await b.reload();
