@@ -108,7 +108,10 @@ finish() {
 }
 
 install_tools() { bash scripts/install-tools.sh all && fetch_crates; }
-native_tests() { cargo test --all-targets; }
+# The room's server (room/, `locklab room`) is a workspace member of its own: its protocol tests
+# and its quick load test (500 phones on loopback, a few seconds) run here too, on the test
+# profile's build of its crates that the CLI's tests have just made.
+native_tests() { cargo test --all-targets && cargo test -p locklab-room; }
 # Every tests/web*.rs is a browser test target (the others are native-only).
 web_targets=()
 for f in tests/web*.rs; do [ -f "$f" ] && web_targets+=(--test "$(basename "$f" .rs)"); done

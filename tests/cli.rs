@@ -62,6 +62,10 @@ fn input_errors_exit_2_with_one_message() {
         (vec!["run", "/nonexistent/file.json"], "cannot read"),
         (vec!["run", "--frobnicate"], "unknown flag"),
         (vec!["fly"], "unknown command"),
+        // `locklab room` refuses before it listens (docs/ROOM.md).
+        (vec!["room", "--dist", "/nonexistent"], "--dist: /nonexistent has no index.html"),
+        (vec!["room", "--port", "http"], "--port"),
+        (vec!["room", "--host", "everywhere"], "--host"),
     ] {
         let (code, out, err) = locklab(&args);
         assert_eq!(code, 2, "{args:?}");

@@ -16,7 +16,7 @@ fn root() -> PathBuf {
 }
 
 /// The folders a path must start with to count as a repository path ("looks like a path").
-const REPO_DIRS: [&str; 7] = ["src/", "tests/", "scripts/", "docs/", "assets/", "real/", "styles/"];
+const REPO_DIRS: [&str; 8] = ["src/", "tests/", "scripts/", "docs/", "assets/", "real/", "room/", "styles/"];
 
 /// README.md and every Markdown page in docs/, repository-relative, in a fixed order.
 fn pages() -> Vec<PathBuf> {

@@ -296,3 +296,39 @@ fn only_a_built_in_lesson_goes_on_in_the_course_and_not_in_an_embed() {
     let shown = Player::default().apply(Action::Index(true), Screen::default()).0;
     assert!(shown.index && !shown.apply(Action::Index(false), Screen::default()).0.index);
 }
+
+/// `locklab room` (docs/ROOM.md): the phones' votes are the room's hands, counted with those
+/// raised in the hall, and the reveal reports them as it reports the hands; votes for another
+/// step, of another length, or after the reveal change nothing.
+#[test]
+fn the_rooms_votes_count_as_hands_and_the_reveal_reports_them() {
+    let (p, answer) = at_a_question();
+    let other = (answer + 1) % 2;
+    let s = put_on_screen(&p, session());
+    let sc = screen(&s);
+    let (lesson, step, n) = {
+        let pr = &p.open.as_ref().unwrap().presenter;
+        (pr.lesson.id.clone(), pr.step, pr.current().question.as_ref().unwrap().choices.len())
+    };
+    let votes = |answer_votes: u32, other_votes: u32| {
+        let mut v = vec![0; n];
+        v[answer] = answer_votes;
+        v[other] = other_votes;
+        v
+    };
+    let room = |p: Player, lesson: &str, step: usize, v: Vec<u32>| p.apply(Action::RoomVotes(lesson.into(), step, v), sc).0;
+    // The room's whole count replaces its last (it is not added), beside a hand raised by key.
+    let p = room(p, &lesson, step, votes(1, 3));
+    let p = room(p, &lesson, step, votes(2, 40));
+    let p = p.apply(Action::Choose(answer), sc).0;
+    assert_eq!(p.open.as_ref().unwrap().presenter.hands(), votes(3, 40));
+    for (l, st, v) in [(lesson.as_str(), step + 1, votes(90, 0)), ("another", step, votes(90, 0)), (lesson.as_str(), step, vec![1; n + 1])]
+    {
+        assert_eq!(room(p.clone(), l, st, v), p, "{l} step {st}: not this question's count");
+    }
+    let (p, s) = act(p, s, Action::Reveal);
+    assert_eq!(room(p.clone(), &lesson, step, votes(90, 0)), p, "closed at the reveal");
+    let o = p.open.clone().unwrap();
+    assert!(o.reached(screen(&s)));
+    assert_eq!(o.verdict().unwrap(), format!("Room: {} (40/43 hands); it was {}.", other + 1, answer + 1));
+}

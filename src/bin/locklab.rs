@@ -20,6 +20,9 @@ mod lesson;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "locklab/rate.rs"]
 mod rate;
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "locklab/room.rs"]
+mod room;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

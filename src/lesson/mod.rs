@@ -14,6 +14,7 @@ pub mod handout;
 pub mod player;
 pub mod presenter;
 mod read;
+pub mod room;
 pub mod share;
 pub mod table;
 

@@ -61,6 +61,9 @@ pub enum Action {
     Play,
     /// A hand raised for choice `i` (0-based).
     Choose(usize),
+    /// The room's votes (`locklab room`) for the question of lesson `.0`, step `.1` (0-based),
+    /// one count per choice; counted with the hands while that step shows and is not revealed.
+    RoomVotes(String, usize, Vec<u32>),
     /// Blank the screen, or bring it back.
     Blank,
     /// Reveal the question's answer: play from the step's moment to the moment that shows it.
@@ -191,6 +194,9 @@ impl Open {
             Action::Play if screen.playing => (None, vec![Cue::Stop]),
             Action::Play => (None, play_to(screen, if p.revealed() { self.reveal } else { self.at })),
             Action::Choose(i) => (self.after(|p| p.choose(i)), Vec::new()),
+            Action::RoomVotes(lesson, step, votes) if lesson == p.lesson.id && step == p.step => {
+                (self.after(|p| p.room_votes(&votes)), Vec::new())
+            }
             Action::Blank => (Some(Open { blank: !self.blank, ..self.clone() }), Vec::new()),
             Action::Reveal => match (self.after(Presenter::reveal), self.reveal) {
                 (Some(o), Some(reveal)) => {
@@ -204,6 +210,7 @@ impl Open {
             Action::Next
             | Action::Prev
             | Action::Go(_)
+            | Action::RoomVotes(..)
             | Action::OpenBuiltin(_)
             | Action::OpenOwn(_)
             | Action::Close

@@ -18,6 +18,9 @@ pub struct Presenter {
 pub struct Answer {
     /// Hands raised for each choice (a press of 1–4 or a click adds one).
     pub hands: Vec<u32>,
+    /// The room's votes for each choice (`locklab room`, docs/ROOM.md): phones' hands, counted
+    /// with the raised ones. The room sends its whole count, so this is replaced, not added to.
+    pub room: Vec<u32>,
     pub revealed: bool,
 }
 
@@ -28,7 +31,10 @@ impl Presenter {
         let answers = lesson
             .steps
             .iter()
-            .map(|s| Answer { hands: vec![0; s.question.as_ref().map_or(0, |q| q.choices.len())], revealed: false })
+            .map(|s| {
+                let n = s.question.as_ref().map_or(0, |q| q.choices.len());
+                Answer { hands: vec![0; n], room: vec![0; n], revealed: false }
+            })
             .collect();
         Presenter { lesson, step, answers }
     }
@@ -46,9 +52,10 @@ impl Presenter {
         self.answer().revealed
     }
 
-    /// This step's hands, one count per choice.
-    pub fn hands(&self) -> &[u32] {
-        &self.answer().hands
+    /// This step's hands, one count per choice: those raised in the hall and the room's votes.
+    pub fn hands(&self) -> Vec<u32> {
+        let a = self.answer();
+        a.hands.iter().zip(&a.room).map(|(h, r)| h + r).collect()
     }
 
     /// The choice most hands went up for; None with no hands or a tie at the top.
@@ -94,6 +101,17 @@ impl Presenter {
         let ok = !a.revealed && i < a.hands.len();
         if ok {
             a.hands[i] += 1;
+        }
+        ok
+    }
+
+    /// The room's votes for this step's question, one count per choice in the order `choose`
+    /// takes; false (nothing changes) once revealed, for a count of another length, or the same.
+    pub fn room_votes(&mut self, votes: &[u32]) -> bool {
+        let a = &mut self.answers[self.step];
+        let ok = !a.revealed && votes.len() == a.room.len() && a.room != votes;
+        if ok {
+            a.room = votes.to_vec();
         }
         ok
     }

@@ -133,6 +133,28 @@ fn use_clicker_keys(state: &UseStateHandle<LessonState>, act: &Act, latest: &Rc<
     });
 }
 
+/// A room (`?room=KEY`, src/ui/room.rs): its counts are the lesson's `RoomVotes`, applied to
+/// the latest state as the clicker's keys are (`latest`).
+#[hook]
+fn use_room_votes(
+    state: &UseStateHandle<LessonState>,
+    act: &Act,
+    latest: &Rc<RefCell<Option<Ctx>>>,
+    open: Option<&Open>,
+) -> super::room::RoomView {
+    let on_counts = {
+        let (state, act, latest) = (state.clone(), act.clone(), latest.clone());
+        Callback::from(move |(lesson, step, votes): (String, usize, Vec<u32>)| {
+            let Some(ctx) = latest.borrow().clone() else { return };
+            let next = command(Action::RoomVotes(lesson, step, votes), &state, &ctx.player, ctx.screen, &act);
+            if let Some(c) = latest.borrow_mut().as_mut() {
+                c.player = next;
+            }
+        })
+    };
+    super::room::use_room(open, on_counts)
+}
+
 /// A lesson runs in lecture mode; each step on screen: its scenario with its switches, the
 /// cursor at its moment (`Open::on_screen`); the address bar names lesson and step (an embed
 /// leaves the host page's address alone).
@@ -184,8 +206,8 @@ impl Buttons<'_> {
 }
 
 /// The step's question: its choices, each with the room's hands as a bar, and once the
-/// answering moment is `reached`, how the room's majority did.
-fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons) -> Html {
+/// answering moment is `reached`, how the room's majority did; `join`: how phones join a room.
+fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons, join: Html) -> Html {
     let pr = &open.presenter;
     let revealed = pr.revealed();
     let choices = open.choices(reached).into_iter().enumerate().map(|(i, c)| {
@@ -204,6 +226,7 @@ fn question(open: &Open, prompt: &str, reached: bool, on: &Buttons) -> Html {
     });
     html! {
         <div class="lesson-question" role="group" aria-label="Question">
+            {join}
             <p class="lesson-prompt">{prompt.to_string()}</p>
             <ol class="lesson-choices">{for choices}</ol>
             if revealed && reached {
@@ -408,6 +431,7 @@ pub fn lesson_panel(p: &Props) -> Html {
     let ctx = p.state.open.clone().map(|open| Ctx { player: (*p.state).clone(), open, screen });
     *latest.borrow_mut() = ctx.clone();
     use_clicker_keys(&p.state, &p.act, &latest);
+    let room = use_room_votes(&p.state, &p.act, &latest, ctx.as_ref().map(|c| &*c.open));
     use_step_on_screen(p, &ctx);
     let step_key = ctx.as_ref().map(|c| (c.open.presenter.lesson.id.clone(), c.open.presenter.step));
     let (measured, measure) = use_measured(step_key.clone());
@@ -432,7 +456,8 @@ pub fn lesson_panel(p: &Props) -> Html {
     let open = &ctx.open;
     let pr = &open.presenter;
     let step = pr.current();
-    let question = step.question.as_ref().map(|q| question(open, &q.prompt, open.reached(screen), &buttons));
+    let join = super::room::join(&room, open.asking());
+    let question = step.question.as_ref().map(|q| question(open, &q.prompt, open.reached(screen), &buttons, join));
     let m = measured.borrow();
     // In the step's head, where a slide has room: below the table it cost a line of the stage.
     let measure_button = (!open.rows.is_empty() && m.is_none()).then(|| {

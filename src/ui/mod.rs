@@ -24,6 +24,7 @@ mod painted;
 mod picker;
 mod playback;
 pub mod player;
+mod room;
 mod select;
 mod share;
 pub mod start;

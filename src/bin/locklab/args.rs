@@ -101,12 +101,31 @@ The first three take --runs N, --seed S, --threads T and --json.")]
     },
     /// List the built-in scenarios: id and title, one a line, grouped by approach (then the real outages)
     List,
+    /// Serve the app and a room in which a hall votes on a lecture's questions from phones (docs/ROOM.md)
+    Room(RoomArgs),
     /// Time every built-in natively
     Bench {
         /// How many times to run each built-in
         #[arg(default_value_t = 200, value_parser = iterations)]
         iterations: usize,
     },
+}
+
+/// `locklab room`: where it listens, what it serves, and the address phones are given.
+#[derive(Args)]
+pub struct RoomArgs {
+    /// The port to listen on (0: any free port; the printed addresses name it)
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    pub port: u16,
+    /// The app's built dist folder (trunk build --release)
+    #[arg(long, value_name = "DIR", default_value = "dist")]
+    pub dist: std::path::PathBuf,
+    /// The address to listen on (default: every interface, so that phones on the network reach it)
+    #[arg(long, value_name = "IP", default_value = "0.0.0.0")]
+    pub host: std::net::IpAddr,
+    /// The server's address as phones and the stage reach it, when not this machine's (a VM behind a proxy or a name)
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 /// The scenario a command works on: a FILE or --builtin ID, fencing set either way.

@@ -21,6 +21,7 @@ pub fn dispatch(command: Command) -> Result<String, String> {
         Command::Lesson { command: LessonCommand::Check { file, builtin, all } } => super::lesson::check(file, builtin, all),
         Command::Lesson { command: LessonCommand::Handout { file, builtin, out } } => super::lesson::handout(file, builtin, out),
         Command::Lesson { command: LessonCommand::Guide { out } } => super::lesson::guide(out),
+        Command::Room(a) => super::room::room(a),
         Command::List => Ok(list()),
         Command::Bench { iterations } => Ok(bench(iterations)),
     }
