@@ -127,7 +127,8 @@ fn blocks(b: &Blocks, css: &str) -> String {
         out.push_str("</code></pre>\n");
     }
     if let Some(d) = b.draw_figure(Theme::Projector, css) {
-        let _ = writeln!(out, "<figure class=\"strip\">{}<figcaption>{}</figcaption></figure>", d.svg, Esc(&d.caption));
+        // A moment, not a story's strip: its own class (a handout counts one strip per story).
+        let _ = writeln!(out, "<figure class=\"moment\">{}<figcaption>{}</figcaption></figure>", d.svg, Esc(&d.caption));
     }
     out
 }

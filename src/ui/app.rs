@@ -267,7 +267,8 @@ pub(super) fn one_run(lab: &Session, act: &Act, editing: Option<Rc<Editing>>) ->
         if lab.legend {
             {legend(&lab.scenario.approach.spec().words.belief)}
         }
-        if !lab.embed {
+        // A history takes no fault (its panel says why): no hint to put one there.
+        if !lab.embed && !lab.history {
             {super::diagram::fault_hint()}
         }
         <Caption run={Shared(lab.run.clone())} timeline={lab.timeline.clone()} story={lab.story.clone()} view={lab.caption_view()} fast_forward={lab.fast_forward()} scrolls={lab.embed} />
