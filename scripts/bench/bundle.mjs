@@ -24,11 +24,13 @@ if (!dist) {
  * (brotli_kb, raw_kb), printed met or not, and a ceiling the test command holds (exit 1 above it),
  * so that what is not met yet cannot grow unseen. The player was 192.6 KB brotli and 530.8 KB
  * raw with Yew (2026-12-07); without it (ui/player.rs writes its DOM by hand, 2026-12-08) it is
- * 155.2 KB brotli and 420.4 KB raw: the raw budget is met and is its ceiling now; the brotli
- * ceiling is that figure and a little room, to be lowered to 150 as it shrinks.
+ * 155.2 KB brotli and 420.4 KB raw: the raw budget is met and is its ceiling now. Every word
+ * in its place (issue 36: whole phrasings for every label, 2026-12-08) brought it to 157.7 KB
+ * brotli and 426.4 KB raw; the brotli ceiling is that figure and a little room, to be lowered
+ * to 150 as it shrinks.
  */
 export const BUDGETS = {
-  'locklab-player': { brotli_kb: 150, raw_kb: 450, ceiling_brotli_kb: 158, ceiling_raw_kb: 450 },
+  'locklab-player': { brotli_kb: 150, raw_kb: 450, ceiling_brotli_kb: 160, ceiling_raw_kb: 450 },
 };
 
 const kb = (b) => Number((b / 1024).toFixed(1));
