@@ -18,7 +18,7 @@ test('the fault menu is announced on screen, in the help and in the lesson, for 
   await page.keyboard.press('?');
   await expect(page.getByTestId('help')).toContainText('long-press it on a touch screen');
   await page.keyboard.press('Escape');
-  await page.goto('/?lesson=why-fencing&step=12');
+  await page.goto('/?lesson=why-fencing&step=14');
   await expect(page.getByTestId('lesson')).toContainText('long-press it on a touch screen');
   // Embedded, the diagram is only to look at: no hint.
   await page.goto('/?scenario=redis-gc-pause&embed=1');
