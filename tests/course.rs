@@ -675,7 +675,7 @@ fn is_redlock_safe_step(s: &Step) {
             assert!(s.s().storage.fencing && s.run.verdict.grants.iter().all(|g| g.token.is_none()));
             assert_eq!(s.stale_writers(), vec!["A"]);
         }
-        6 | 7 | 8 => {
+        6..=8 => {
             let sc = serde_json::to_value(s.s()).unwrap();
             assert_eq!((s.s().approach, s.s().lock.ttl_ms, s.s().clients.len()), (Approach::Etcd, 2_000, 3));
             let schedule = &sc["schedules"][0];
