@@ -50,7 +50,6 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/pg-advisory-cut-off.json"),
     include_str!("catalog/redlock-no-elapsed-check.json"),
     include_str!("catalog/redlock-elapsed-check.json"),
-    include_str!("catalog/etcd-jepsen-pauses.json"),
 ];
 
 /// Real outages, replayed (docs/PROTOCOLS.md (b) 10): each says what it is adapted from and what it
