@@ -97,10 +97,19 @@ fn the_new_scenarios_are_built_ins() {
         for step in lesson(id).steps {
             match &step.scenario {
                 locklab::lesson::StepScenario::Builtin(name) => assert!(catalog::get(name).is_some(), "{name}"),
-                // The Jepsen-style run is the measured file's (is_redlock_safe_step checks it):
-                // its 60 s of three etcd servers animate past a built-in's story budget
-                // (tests/story.rs), so it is not one.
-                locklab::lesson::StepScenario::Inline(s) => assert_eq!((*id, s.id.as_str()), ("is-redlock-safe", "jepsen-etcd-pauses")),
+                // is-redlock-safe runs the files its figures were measured on, inline
+                // (is_redlock_safe_step checks each is the file): the Jepsen-style run, whose 60 s
+                // of three etcd servers animate past a built-in's story budget (tests/story.rs),
+                // and the two Redlock clients of tests/scenarios/variants/, whose history
+                // (src/history) cannot yet say that A's keys were set long before A counted them.
+                locklab::lesson::StepScenario::Inline(s) => {
+                    assert_eq!(*id, "is-redlock-safe");
+                    assert!(
+                        ["jepsen-etcd-pauses", "redlock-skips-elapsed-check", "redlock-checks-elapsed"].contains(&s.id.as_str()),
+                        "{}",
+                        s.id
+                    );
+                }
             }
         }
     }
@@ -639,6 +648,9 @@ fn is_redlock_safe_step(s: &Step) {
             assert!(fault(s, "pause")["at_ms"].as_i64().unwrap() < s.grant("A").at_ms.min(s.grant("B").at_ms));
             s.says(&["15 s", "10 s", "five"]);
             assert_eq!(checks_elapsed(s), s.i == 2);
+            let file = ["redlock-skips-elapsed-check", "redlock-checks-elapsed"][s.i - 1];
+            let text = std::fs::read_to_string(format!("tests/scenarios/variants/{file}.json")).unwrap();
+            assert_eq!(s.s(), &locklab::scenario::parse(&text).unwrap(), "step {}: the variant's own file", s.i);
             if s.i == 1 {
                 // The answer: A believes with its expired keys and writes after B.
                 assert_eq!(s.stale_writers(), vec!["A"]);

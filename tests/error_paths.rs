@@ -103,10 +103,6 @@ fn the_reader_agrees_with_serde_derive() {
                     accepted += 1;
                 }
                 // Validation may refuse what serde reads, but not for how it is written.
-                // A schedule's serde `Deserialize` reads it through a `serde_json::Value`
-                // (src/scenario/fault/schedule.rs), which keeps the last of a key written twice:
-                // only the reader can see the duplicate.
-                (Ok(_), Err(e)) if e.path.starts_with("schedules[") && e.message.starts_with("duplicate field") => {}
                 (Ok(_), Err(e)) => assert!(!is_read_error(&e.message), "{e} in:\n{broken}"),
                 (Err(want), Ok(_)) => panic!("serde refused ({want}) what the reader accepted:\n{broken}"),
                 // A syntax error is found before anything is read, where serde may first have
@@ -114,9 +110,9 @@ fn the_reader_agrees_with_serde_derive() {
                 // cover the syntax error's path).
                 (Err(_), Err(e)) if is_syntax_error(&e.message) => {}
                 (Err(want), Err(e)) => {
-                    // Inside a fault or a fault schedule the reader names the field, where
-                    // serde (which buffers internally tagged enums) could only name the fault.
-                    if (want.starts_with("faults[") || want.starts_with("schedules[")) && !want.contains('.') {
+                    // Inside a fault the reader names the field, where serde (which buffers
+                    // internally tagged enums) could only name the fault.
+                    if want.starts_with("faults[") && !want.contains('.') {
                         assert!(e.path.starts_with(&want), "{e} vs {want} in:\n{broken}");
                     } else {
                         assert_eq!(e.path, want, "{e} in:\n{broken}");

@@ -79,17 +79,9 @@ fn every_key_moment_is_found_with_its_facts() {
                         WriteResult::Rejected => assert!(words.contains("rejects") || words.contains("refuses"), "{name}: {words}"),
                     }
                 }
-                // A grant names who gets the lock: the checker's grant at that commit, or else
-                // the first belief that follows it (a client paused before it counts its replies,
-                // as in redlock-no-elapsed-check, believes only after a later grant's holder).
+                // A grant names who gets the lock; the first belief that follows it is whose.
                 KeyKind::Grant | KeyKind::Takeover => {
-                    let holder = run
-                        .verdict
-                        .grants
-                        .iter()
-                        .find(|g| g.event == km.event)
-                        .map(|g| g.client.as_str())
-                        .or_else(|| t.beliefs.iter().filter(|b| b.from >= km.at).min_by_key(|b| b.from).map(|b| t.name(b.client)));
+                    let holder = t.beliefs.iter().filter(|b| b.from >= km.at).min_by_key(|b| b.from).map(|b| t.name(b.client));
                     assert!(holder.is_some_and(|h| words.contains(h)), "{name}: the holder {holder:?}: {words}");
                 }
                 // k8s expires nothing: a candidate takes over a record it judges stale.

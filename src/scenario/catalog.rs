@@ -48,8 +48,6 @@ const SOURCES: &[&str] = &[
     include_str!("catalog/happy-path-pg-advisory.json"),
     include_str!("catalog/pg-advisory-gc-pause.json"),
     include_str!("catalog/pg-advisory-cut-off.json"),
-    include_str!("catalog/redlock-no-elapsed-check.json"),
-    include_str!("catalog/redlock-elapsed-check.json"),
 ];
 
 /// Real outages, replayed (docs/PROTOCOLS.md (b) 10): each says what it is adapted from and what it
