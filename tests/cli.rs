@@ -400,7 +400,7 @@ fn lesson_check_summarises_each_step_or_names_the_field() {
     // Every built-in lesson: one table, the course's line last.
     let (code, out, err) = locklab(&["lesson", "check", "--all"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert!(out.contains("| course | 26 | 26 of 26 have 3 or more | "), "{out}");
+    assert!(out.contains("| course | 30 | 30 of 30 have 3 or more | "), "{out}");
 
     let dir = std::env::temp_dir().join(format!("locklab-lesson-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -13,9 +13,9 @@ use locklab::scenario::{catalog, Approach};
 use locklab::sim::ClockKind;
 use locklab::timeline::{KeyKind, Timeline};
 
-const COURSE: &[&str] = &["leases", "why-fencing", "redlock", "consensus-locks", "clocks", "in-the-wild"];
+const COURSE: &[&str] = &["leases", "why-fencing", "redlock", "consensus-locks", "clocks", "in-the-wild", "is-redlock-safe"];
 /// The lessons this file checks step by step (why-fencing has its own, tests/lesson.rs).
-const NEW: &[&str] = &["leases", "redlock", "consensus-locks", "clocks"];
+const NEW: &[&str] = &["leases", "redlock", "consensus-locks", "clocks", "is-redlock-safe"];
 
 // ---- the shape of the course ----
 
@@ -95,8 +95,22 @@ fn every_closing_table_is_computed_from_the_runs() {
 fn the_new_scenarios_are_built_ins() {
     for id in NEW {
         for step in lesson(id).steps {
-            let locklab::lesson::StepScenario::Builtin(name) = &step.scenario else { panic!("{id}: an inline scenario") };
-            assert!(catalog::get(name).is_some(), "{name}");
+            match &step.scenario {
+                locklab::lesson::StepScenario::Builtin(name) => assert!(catalog::get(name).is_some(), "{name}"),
+                // is-redlock-safe runs the files its figures were measured on, inline
+                // (is_redlock_safe_step checks each is the file): the Jepsen-style run, whose 60 s
+                // of three etcd servers animate past a built-in's story budget (tests/story.rs),
+                // and the two Redlock clients of tests/scenarios/variants/, whose history
+                // (src/history) cannot yet say that A's keys were set long before A counted them.
+                locklab::lesson::StepScenario::Inline(s) => {
+                    assert_eq!(*id, "is-redlock-safe");
+                    assert!(
+                        ["jepsen-etcd-pauses", "redlock-skips-elapsed-check", "redlock-checks-elapsed"].contains(&s.id.as_str()),
+                        "{}",
+                        s.id
+                    );
+                }
+            }
         }
     }
 }
@@ -599,5 +613,145 @@ fn clocks_step(s: &Step) {
             }
         }
         i => panic!("clocks step {i} has no check"),
+    }
+}
+
+// ---- is-redlock-safe (issue 37, item 7) ----
+
+#[test]
+fn is_redlock_safe_says_what_its_runs_show() {
+    checks("is-redlock-safe", is_redlock_safe_step);
+}
+
+/// A Redlock client's `check_elapsed`, as the scenario sets it (absent: the default, true).
+fn checks_elapsed(s: &Step) -> bool {
+    serde_json::to_value(s.s()).unwrap()["lock"]["check_elapsed"].as_bool().unwrap_or(true)
+}
+
+fn is_redlock_safe_step(s: &Step) {
+    match s.i {
+        0 => {
+            // The sources, cited on the slide.
+            s.says(&["Kleppmann", "antirez", "Jepsen-style etcd"]);
+            let list = &s.lesson.steps[0].blocks.list;
+            for source in [
+                "Kleppmann, \"How to do distributed locking\" (2016)",
+                "antirez, \"Is Redlock safe?\" (2016)",
+                "Jepsen, \"etcd 3.4.3\" (2020)",
+            ] {
+                assert!(list.iter().any(|item| item == source), "{source}");
+            }
+        }
+        1 | 2 => {
+            // The same pause before the count; only the elapsed-time check differs.
+            assert_eq!((s.s().lock.ttl_ms, fault(s, "pause")["duration_ms"].as_i64()), (10_000, Some(15_000)));
+            assert!(fault(s, "pause")["at_ms"].as_i64().unwrap() < s.grant("A").at_ms.min(s.grant("B").at_ms));
+            s.says(&["15 s", "10 s", "five"]);
+            assert_eq!(checks_elapsed(s), s.i == 2);
+            let file = ["redlock-skips-elapsed-check", "redlock-checks-elapsed"][s.i - 1];
+            let text = std::fs::read_to_string(format!("tests/scenarios/variants/{file}.json")).unwrap();
+            assert_eq!(s.s(), &locklab::scenario::parse(&text).unwrap(), "step {}: the variant's own file", s.i);
+            if s.i == 1 {
+                // The answer: A believes with its expired keys and writes after B.
+                assert_eq!(s.stale_writers(), vec!["A"]);
+                assert!(s.grant("A").at_ms < s.grant("B").at_ms);
+            } else {
+                // The answer: A unlocks all five and gets the lock only after B.
+                let releases =
+                    s.sent().filter(|(at, from, _, m)| *from == "A" && *at <= s.reveal() && matches!(m, Msg::Release { .. })).count();
+                assert!(releases >= 5, "{releases}");
+                assert!(s.grant("A").at_ms > s.released_at("B") && s.run.verdict.safe && s.run.verdict.max_concurrent_holders == 1);
+            }
+        }
+        3 => {
+            assert_eq!(s.s().id, "redlock-clock-jump");
+            let jump = fault(s, "clock_jump");
+            assert_eq!((jump["node"].as_str(), jump["by_ms"].as_i64()), (Some("redis-3"), Some(10_000)));
+            let mut a = s.committed_on("A", s.at());
+            a.sort_unstable();
+            assert_eq!(a, vec!["redis-1", "redis-2", "redis-3"]);
+            let mut b = s.committed_on("B", s.at());
+            b.sort_unstable();
+            assert_eq!(b, vec!["redis-3", "redis-4", "redis-5"]);
+            assert!(s.believes_at("A", s.at()) && s.believes_at("B", s.at()));
+            // A's key on redis-3 expired early, after the jump and before B asked.
+            assert!(s.expiries().iter().any(|&(at, node, holder)| (node, holder) == ("redis-3", "A") && at < s.grant("B").at_ms));
+        }
+        4 => {
+            assert_eq!(s.s().id, "redlock-bounded-drift");
+            assert!(s.run.verdict.safe && s.run.verdict.max_concurrent_holders == 1);
+        }
+        5 => {
+            assert_eq!(s.s().id, "redlock-gc-pause");
+            assert!(checks_elapsed(s));
+            // The check passed before the pause: A believed when it paused.
+            let paused = fault(s, "pause")["at_ms"].as_i64().unwrap();
+            assert!(s.believes_at("A", paused) && s.grant("A").at_ms < paused);
+            assert_eq!(fault(s, "pause")["duration_ms"].as_i64(), Some(15_000));
+            s.says(&["15 s"]);
+            assert!(s.s().storage.fencing && s.run.verdict.grants.iter().all(|g| g.token.is_none()));
+            assert_eq!(s.stale_writers(), vec!["A"]);
+        }
+        6 | 7 => {
+            let sc = serde_json::to_value(s.s()).unwrap();
+            assert_eq!((s.s().approach, s.s().lock.ttl_ms, s.s().clients.len()), (Approach::Etcd, 2_000, 3));
+            let schedule = &sc["schedules"][0];
+            assert_eq!((schedule["kind"].as_str(), schedule["every_ms"].as_i64()), (Some("pause"), Some(5_000)));
+            let d = &schedule["duration_ms"];
+            assert_eq!((d["min"].as_i64(), d["max"].as_i64()), (Some(1_000), Some(5_000)));
+            if s.i == 6 {
+                s.says(&["2 s", "every 5 s", "1 to 5 s", "60 s", "three"]);
+                assert!(!s.stale_writers().is_empty());
+            }
+            if s.i == 7 {
+                // This seed: A's lease expires while A is paused, C is granted, and A's write lands after C's.
+                assert_eq!(s.stale_writers(), vec!["A"]);
+                let expired = s.expiries().into_iter().find(|&(_, _, holder)| holder == "A").unwrap().0;
+                let a = s.node("A");
+                assert!(
+                    s.run.trace.events.iter().any(|e| e.node == a
+                        && e.at_ms < expired
+                        && matches!(e.kind, locklab::sim::EventKind::Paused { until_ms } if until_ms > expired)),
+                    "A is paused when its lease expires"
+                );
+                assert!(s.grant("C").at_ms >= expired && s.at() > s.grant("C").at_ms);
+                // The rate is the one measured for tests/scenarios/jepsen-etcd-pauses.json over
+                // seeds 1 to 1,000: the built-in is that scenario with another seed shown.
+                let measured: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string("docs/measured/rates.json").unwrap()).unwrap();
+                let figure = |k: &str, f: &str| measured["figures"][k]["lost_updates"][f].clone();
+                assert_eq!(measured["figures"]["jepsen"]["runs"].as_i64(), Some(1000));
+                s.says(&[
+                    &format!("{}%", figure("jepsen", "percent")),
+                    &format!("{}–{}%", figure("jepsen", "low"), figure("jepsen", "high")),
+                    &format!("{} of 1,000", figure("jepsen_fencing_on", "hits")),
+                    "seeds 1 to 1,000",
+                ]);
+                let file: locklab::scenario::Scenario =
+                    locklab::scenario::parse(&std::fs::read_to_string("tests/scenarios/jepsen-etcd-pauses.json").unwrap()).unwrap();
+                let strip = |mut v: serde_json::Value| {
+                    for k in ["id", "title", "intro", "seed", "expect"] {
+                        v.as_object_mut().unwrap().remove(k);
+                    }
+                    v
+                };
+                assert_eq!(strip(serde_json::to_value(&file).unwrap()), strip(sc.clone()), "the built-in is the measured scenario");
+                assert_eq!(file.seed, 1);
+            }
+        }
+        8 => {
+            // The closing table: the Redlock rows lose the update with fencing on too (no
+            // token), except the elapsed-check's; the etcd row is saved by its revision.
+            let rows = table::rows(s.lesson, s.i);
+            let verdict =
+                |step: usize, fencing: bool| lab::run(&lab::with_fencing(&s.lesson.steps[step].scenario().unwrap(), fencing)).verdict.safe;
+            assert_eq!(rows.iter().map(|r| r.step).collect::<Vec<_>>(), vec![1, 2, 3, 5, 7]);
+            assert_eq!(
+                [1, 2, 3, 5, 7].map(|i| (verdict(i, false), verdict(i, true))),
+                [(false, false), (true, true), (false, false), (false, false), (false, true)]
+            );
+            s.says(&["elapsed-time check", "no token", "revision"]);
+        }
+        i => panic!("is-redlock-safe step {i} has no check"),
     }
 }

@@ -15,10 +15,12 @@ use locklab::sim::ClockKind;
 const ID: &str = "in-the-wild";
 
 #[test]
-fn it_closes_the_course() {
+fn it_opens_the_second_course_before_the_redlock_debate() {
+    // The second course: in-the-wild, then is-redlock-safe (issue 37), the course's last.
     let index = course::index();
-    assert_eq!(index.last().map(|e| e.id.as_str()), Some(ID));
-    let e = index.last().unwrap();
+    let ids: Vec<&str> = index.iter().rev().take(2).map(|e| e.id.as_str()).collect();
+    assert_eq!(ids, vec!["is-redlock-safe", ID]);
+    let e = &index[index.len() - 2];
     let l = lesson(ID);
     let questions = l.steps.iter().filter(|s| s.question.is_some()).count();
     assert_eq!(e.length(), format!("{} steps · {questions} questions · {} min", l.steps.len(), e.minutes));

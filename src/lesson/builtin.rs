@@ -14,6 +14,7 @@ const SOURCES: &[&str] = &[
     include_str!("consensus-locks.json"),
     include_str!("clocks.json"),
     include_str!("in-the-wild.json"),
+    include_str!("is-redlock-safe.json"),
 ];
 
 /// The lessons compiled in, in course order (the CLI's, the tests', and what the build writes

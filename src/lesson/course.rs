@@ -2,7 +2,8 @@
 //! it (steps, questions, minutes). The minutes are an estimate computed from the lesson's
 //! own data, so a longer text or another question lengthens it without anyone editing a number.
 //! The order is src/lesson/builtin.rs's: the first course (`leases` … `clocks`), then the second,
-//! `in-the-wild` (the locks people run today and a real outage, issue 24).
+//! `in-the-wild` (the locks people run today and a real outage, issue 24) and `is-redlock-safe`
+//! (the Redlock debate staged with client variants, and a Jepsen-style rate, issue 37).
 
 use super::{builtin, Lesson};
 

@@ -4,12 +4,12 @@ import { shot } from './helpers';
 
 // Issue 22 item 8: the course. `?lesson=` with no id, and the header's Lesson button, list the
 // built-in lessons in course order with their length; choosing one opens it at step 1. Then
-// in-the-wild (the course's last, with the closing table the docs show) is walked with the
+// in-the-wild (the second course's first, with the closing table the docs show) is walked with the
 // clicker's keys in lecture mode at 1280×720, each question revealed, and each step
 // photographed into target/screenshots/. Every lesson step's drawing is checked natively at
 // its moments (tests/drawing_matrix.rs); lesson.spec.ts walks why-fencing.
 
-const COURSE = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild'];
+const COURSE = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild', 'is-redlock-safe'];
 const WALKED = ['in-the-wild'];
 
 const index = (page: Page) => page.getByTestId('lesson-index');
@@ -79,7 +79,7 @@ test('the Lesson button opens the index; Escape and Close leave it', async ({ pa
 
 test('a wrong id names the lessons there are', async ({ page }) => {
   await page.goto('/?lesson=lunch');
-  await expect(page.getByTestId('lesson-error')).toContainText('"leases", "why-fencing", "redlock", "consensus-locks", "clocks", "in-the-wild"');
+  await expect(page.getByTestId('lesson-error')).toContainText('"leases", "why-fencing", "redlock", "consensus-locks", "clocks", "in-the-wild", "is-redlock-safe"');
 });
 
 for (const id of WALKED) {

@@ -287,7 +287,7 @@ test('Copy link to this step without a clipboard shows the link to copy by hand'
 // panel holds its words (nothing scrolled or cut), no code line is wider than its block, the
 // code is highlighted, the figure is drawn whole inside the panel at the stage's type, and the
 // panel is the box the native fit estimate assumes (src/lesson/fit.rs, `STAGES`).
-const RICH = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild'].flatMap((id) =>
+const RICH = ['leases', 'why-fencing', 'redlock', 'consensus-locks', 'clocks', 'in-the-wild', 'is-redlock-safe'].flatMap((id) =>
   (lessonFile(id).steps as { list?: unknown; definitions?: unknown; code?: unknown; figure?: unknown; slide?: boolean; table?: number[] }[])
     .map((s, i) => ({ id, n: i + 1, slide: !!(s.slide || s.figure || (s.table ?? []).length), rich: !!(s.list || s.definitions || s.code || s.figure) }))
     .filter((s) => s.rich),

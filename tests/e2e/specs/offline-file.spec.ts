@@ -9,7 +9,7 @@ import { DIST, builtinIds, chooseScenario, cursorMs, dataArrived } from './helpe
 // and breaks no rule of its own policy.
 
 const FILE = path.join(DIST, 'lock-lab-offline.html');
-const LESSONS = ['why-fencing', 'leases', 'clocks', 'redlock', 'consensus-locks', 'in-the-wild'];
+const LESSONS = ['why-fencing', 'leases', 'clocks', 'redlock', 'consensus-locks', 'in-the-wild', 'is-redlock-safe'];
 
 /** Opens the offline file (from disk) at `query`. */
 async function openOffline(page: Page, query: string) {
@@ -17,7 +17,7 @@ async function openOffline(page: Page, query: string) {
 }
 
 test('the offline file runs every built-in and every lesson from file:// with the network blocked', async ({ browser }) => {
-  // 45 built-ins and 6 lessons: ~15 s on a quiet machine; room for a busy one.
+  // 45 built-ins and 7 lessons: ~15 s on a quiet machine; room for a busy one.
   test.setTimeout(180_000);
   expect(statSync(FILE).size, 'the offline file is under its 2 MB limit').toBeLessThan(2 * 1024 * 1024);
   const context = await browser.newContext({ offline: true });
