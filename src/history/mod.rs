@@ -69,9 +69,15 @@ pub enum Op {
     /// The lock service refused it: someone else holds the lock.
     Denied,
     /// The process received the lock, with this token and lease lifetime if it has them.
+    /// `committed_at`: when the service committed it, where that was before the process heard
+    /// (a late reply, a process paused before it read it; a conditional write's read).
+    /// `committed` false: the service never committed it, yet the process was told it holds
+    /// the lock (etcd 3.4.3's waiter whose lease had expired, etcd#11456).
     Grant {
         token: Option<u64>,
         ttl_ms: Option<i64>,
+        committed_at: Option<i64>,
+        committed: bool,
     },
     /// Its lease was extended by `ttl_ms` from now (its grant's when unsaid).
     Renew {

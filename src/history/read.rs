@@ -43,7 +43,7 @@ impl HistoryError {
 }
 
 /// The fields an operation line may have.
-const OP_FIELDS: &[&str] = &["t", "process", "op", "token", "ttl_ms", "result", "reason", "ms"];
+const OP_FIELDS: &[&str] = &["t", "process", "op", "token", "ttl_ms", "committed_at", "committed", "result", "reason", "ms"];
 const HEADER_FIELDS: &[&str] = &["history", "approach", "fencing", "id", "title", "lock"];
 const OPS: &[(&str, &str)] = &[
     ("acquire", "acquire"),
@@ -61,7 +61,7 @@ const OPS: &[(&str, &str)] = &[
 /// Which fields each op takes beyond `t`, `process` and `op`.
 fn fields_of(op: &str) -> &'static [&'static str] {
     match op {
-        "grant" => &["token", "ttl_ms"],
+        "grant" => &["token", "ttl_ms", "committed_at", "committed"],
         "renew" => &["ttl_ms"],
         "lost" => &["reason"],
         "write" => &["token", "result"],
@@ -156,7 +156,21 @@ fn read_op(v: &serde_json::Value, line: usize) -> Read<Line> {
     let op = match name {
         "acquire" => Op::Acquire,
         "denied" => Op::Denied,
-        "grant" => Op::Grant { token: o.opt("token", uint)?, ttl_ms: o.opt("ttl_ms", ttl)? },
+        "grant" => Op::Grant {
+            token: o.opt("token", uint)?,
+            ttl_ms: o.opt("ttl_ms", ttl)?,
+            committed_at: o.opt("committed_at", |v, p| {
+                let at = int(v, p)?;
+                if !(0..=t).contains(&at) {
+                    return err(
+                        p,
+                        format!("{at} ms is out of range: must be 0..={t} ms (the service commits a grant before its process hears of it)"),
+                    );
+                }
+                Ok(at)
+            })?,
+            committed: o.or("committed", true, boolean)?,
+        },
         "renew" => Op::Renew { ttl_ms: o.opt("ttl_ms", ttl)? },
         "expire" => Op::Expire,
         "lost" => Op::Lost { reason: o.or("reason", LOST_REASONS[0].1, |v, p| choice(v, p, LOST_REASONS))? },

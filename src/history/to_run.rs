@@ -63,6 +63,9 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
     let storage = names.len() - 1;
     let mut procs: Vec<Process> = clients.iter().map(|_| Process::default()).collect();
     let mut down: Vec<Option<Down>> = vec![None; names.len()];
+    // Every node's time down so far, from and until (None: not back yet): where a grant
+    // committed before its line (`committed_at`) was committed.
+    let mut was_down: Vec<Vec<(Time, Option<Time>)>> = vec![Vec::new(); names.len()];
     let mut highest: Option<u64> = None;
     // Events taken back (a pause's resumption that a crash came before).
     let mut dropped: Vec<usize> = Vec::new();
@@ -111,7 +114,7 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
                 p.asking = false;
                 note(&mut out, t, node, Note::AcquireFailed { attempt: p.attempt, reason: AcquireFailure::Busy, retry_in_ms: 0 });
             }
-            Op::Grant { token, ttl_ms } => {
+            Op::Grant { token, ttl_ms, committed_at, committed } => {
                 let p = &mut procs[node];
                 if let Some(since) = p.holding {
                     return Err(at(l, "op", format!(
@@ -127,29 +130,36 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
                 p.granted_ttl = *ttl_ms;
                 p.granted = p.attempt;
                 let attempt = p.attempt;
-                if serving.len() < committers.len() {
+                // Committed before the process heard (a late reply): then, on the nodes that
+                // commit a grant; otherwise now, on those of them that are up.
+                let c = committed_at.unwrap_or(t);
+                let up_then = |s: &NodeId| !was_down[*s].iter().any(|&(from, until)| from <= c && until.is_none_or(|u| c < u));
+                let on: Vec<NodeId> = service.iter().copied().filter(up_then).collect();
+                if *committed && on.len() < committers.len() {
                     return Err(at(
                         l,
                         "op",
                         format!(
-                            "{} is granted the lock while the lock service is down: {} of its {} nodes are up, and a grant needs {}",
+                            "{} is granted the lock while the lock service is down: {} of its {} nodes are up at {c} ms, and a grant needs {}",
                             l.process,
-                            serving.len(),
+                            on.len(),
                             service.len(),
                             committers.len()
                         ),
                     ));
                 }
-                if committers.is_empty() {
+                if !committed {
+                    // Told it holds a lock the service never granted: a belief alone.
+                } else if committers.is_empty() {
                     // No lock service (conditional writes): the "grant" is the version read.
-                    note(&mut out, t, storage, Note::VersionRead { client: node, attempt, version: token.unwrap_or(0) });
+                    note(&mut out, c, storage, Note::VersionRead { client: node, attempt, version: token.unwrap_or(0) });
                 }
-                for &s in serving.iter().take(committers.len()) {
+                for &s in on.iter().take(if *committed { committers.len() } else { 0 }) {
                     note(
                         &mut out,
-                        t,
+                        c,
                         s,
-                        Note::LockCommitted { client: node, attempt, token: *token, expires_wall_ms: ttl_ms.map(|ttl| l.t + ttl) },
+                        Note::LockCommitted { client: node, attempt, token: *token, expires_wall_ms: ttl_ms.map(|ttl| c + ttl) },
                     );
                 }
                 note(&mut out, t, node, Note::BeliefStarted { attempt, token: *token, validity_ms: *ttl_ms });
@@ -206,6 +216,7 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
                 let until = l.t + ms;
                 out.push((t, node, EventKind::Paused { until_ms: until }));
                 down[node] = Some(Down::Paused { until, line: l.line, resumed: out.len() });
+                was_down[node].push((t, Some(until)));
                 out.push((until, node, EventKind::Resumed));
             }
             Op::Crash => {
@@ -213,6 +224,11 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
                     dropped.push(resumed); // it never resumes: it crashed first
                 }
                 down[node] = Some(Down::Crashed { line: l.line });
+                // A crash ends a pause: what follows is the crash's time down.
+                if let Some((_, Some(until))) = was_down[node].last_mut().filter(|(_, u)| u.is_some_and(|u| u > t)) {
+                    *until = t;
+                }
+                was_down[node].push((t, None));
                 if node < clients.len() {
                     procs[node].holding = None; // a crash ends a belief (`check::beliefs`)
                     procs[node].asking = false;
@@ -224,6 +240,9 @@ pub fn to_run(h: &History) -> Result<Run, HistoryError> {
                     return Err(at(l, "op", format!("{} restarts without having crashed: a `crash` comes first", l.process)));
                 }
                 down[node] = None;
+                if let Some(open) = was_down[node].iter_mut().rev().find(|(_, until)| until.is_none()) {
+                    open.1 = Some(t);
+                }
                 out.push((t, node, EventKind::Restarted));
             }
         }

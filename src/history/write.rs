@@ -32,17 +32,19 @@ pub fn write(run: &Run) -> String {
         json!(s.id)
     );
     let trace = &run.trace;
-    // The token each acquisition was committed with: a grant whose client was told none
-    // (DynamoDB's record version) still carried the service's.
-    let mut committed: Vec<((usize, u32), Option<u64>)> = Vec::new();
-    // When storage answered each read of a conditional write: its "grant" happened there, and a
-    // write accepted between the read and its answer's arrival already makes it stale.
-    let mut read_at: Vec<((usize, u32), i64)> = Vec::new();
+    // Each acquisition's commits, in order: when and with which token. A grant whose client
+    // was told no token (DynamoDB's record version) still carried the service's; one committed
+    // before its client heard (a reply read after a pause; a conditional write's read at
+    // storage) says when (`committed_at`): the verdict orders grants by their commits.
+    let mut committed: Vec<((usize, u32), i64, Option<u64>)> = Vec::new();
+    let quorum = crate::scenario::nodes::quorum(s).max(1);
     let mut out: Vec<(i64, String)> = Vec::new();
     for e in &trace.events {
         match &e.kind {
-            EventKind::Note(Note::LockCommitted { client, attempt, token, .. }) => committed.push(((*client, *attempt), *token)),
-            EventKind::Note(Note::VersionRead { client, attempt, .. }) => read_at.push(((*client, *attempt), e.at_ms)),
+            EventKind::Note(Note::LockCommitted { client, attempt, token, .. }) => committed.push(((*client, *attempt), e.at_ms, *token)),
+            EventKind::Note(Note::VersionRead { client, attempt, version }) => {
+                committed.push(((*client, *attempt), e.at_ms, Some(*version)))
+            }
             _ => {}
         }
         // Events of no one node (a machine's, `sim::NO_NODE`) have no line.
@@ -54,9 +56,13 @@ pub fn write(run: &Run) -> String {
                 Note::AcquireFailed { .. } => Some(line("denied", json!({}))),
                 Note::BeliefStarted { token, validity_ms, attempt } => {
                     let key = (e.node, *attempt);
-                    let token = token.or_else(|| committed.iter().rev().find(|(k, _)| *k == key).and_then(|(_, t)| *t));
-                    let at = read_at.iter().rev().find(|(k, _)| *k == key).map_or(e.at_ms, |(_, t)| *t);
-                    Some(about(at, who, "grant", json!({ "token": token, "ttl_ms": validity_ms })))
+                    let mine: Vec<&(_, i64, Option<u64>)> = committed.iter().filter(|(k, _, _)| *k == key).collect();
+                    let token = token.or_else(|| mine.last().and_then(|(_, _, t)| *t));
+                    // The commit that made it a grant: the quorum-th (Redlock's majority).
+                    let at = mine.get(quorum - 1).or(mine.last()).map(|(_, at, _)| *at).filter(|&at| at < e.at_ms);
+                    // No commit at all: told it holds a lock the service never granted.
+                    let never = mine.is_empty().then_some(false);
+                    Some(line("grant", json!({ "token": token, "ttl_ms": validity_ms, "committed_at": at, "committed": never })))
                 }
                 Note::BeliefEnded { reason: BeliefEnd::Released } => Some(line("release", json!({}))),
                 Note::BeliefEnded { reason } => {
