@@ -157,14 +157,7 @@ pub struct Drawn {
 impl Figure {
     /// The built-in with the figure's switches. None for an unknown id (the reader refuses it).
     pub fn scenario(&self) -> Option<Scenario> {
-        let mut s = catalog::get(&self.builtin)?;
-        if let Some(f) = self.fencing {
-            s.storage.fencing = f;
-        }
-        if let Some(u) = self.safe_unlock {
-            s.lock.safe_unlock = u;
-        }
-        Some(s)
+        Some(super::format::switched(catalog::get(&self.builtin)?, self.fencing, self.safe_unlock))
     }
 
     pub fn run(&self) -> Option<Run> {

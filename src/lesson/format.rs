@@ -129,17 +129,11 @@ impl LessonStep {
     /// The scenario this step runs, switches applied. None only for an unknown built-in id,
     /// which the reader refuses.
     pub fn scenario(&self) -> Option<Scenario> {
-        let mut s = match &self.scenario {
+        let s = match &self.scenario {
             StepScenario::Builtin(id) => catalog::get(id)?,
             StepScenario::Inline(s) => (**s).clone(),
         };
-        if let Some(f) = self.fencing {
-            s.storage.fencing = f;
-        }
-        if let Some(u) = self.safe_unlock {
-            s.lock.safe_unlock = u;
-        }
-        Some(s)
+        Some(switched(s, self.fencing, self.safe_unlock))
     }
 
     /// The step's run (its scenario with its switches).
@@ -173,4 +167,15 @@ pub fn caption_at(run: &Run, timeline: &Timeline, cursor: Cursor) -> Option<Stri
         CaptionView::Outcome => Some(crate::text::verdict::sentence(&run.verdict)),
         CaptionView::Start | CaptionView::Quiet { .. } => None,
     }
+}
+
+/// A scenario with a step's or a figure's switches set, where they say.
+pub(crate) fn switched(mut s: Scenario, fencing: Option<bool>, safe_unlock: Option<bool>) -> Scenario {
+    if let Some(f) = fencing {
+        s.storage.fencing = f;
+    }
+    if let Some(u) = safe_unlock {
+        s.lock.safe_unlock = u;
+    }
+    s
 }
